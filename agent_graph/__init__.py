@@ -1,0 +1,91 @@
+"""agent-graph: model-free work contracts for AI agents.
+
+Load an Agent Graph Provider once, then ask it, as often as you like, for the
+one legal next step::
+
+    import agent_graph as ag
+
+    provider = ag.load_provider("provider.yaml")
+    ev = ag.evaluate(provider, "report", "default", facts={}, outcomes={}, authorities=[])
+    if ev.primary_route is not None:
+        r = ag.route(provider, "report", ev.primary_route.route_id, "default", revision=ev.revision)
+
+``evaluate()`` and ``route()`` are pure and in-process: they never read files,
+run a model or execute an Action. Every failure is an :class:`AgentGraphError`
+with a stable ``code``. Results are msgspec Structs; ``msgspec.json.encode()``
+writes their wire JSON.
+"""
+
+from __future__ import annotations
+
+from ._api import locate_code, locate_resource, route
+from ._canonical import canonical_json, digest_bytes, digest_value
+from ._errors import AgentGraphError, Diagnostic
+from ._evaluate import evaluate
+from ._fs import FileSystem, MemoryFileSystem, OSFileSystem
+from ._loader import load_provider
+from ._model import (
+    OUTCOMES,
+    Action,
+    CodeCatalog,
+    CodeLocation,
+    Evaluation,
+    FileLocation,
+    Graph,
+    GraphActionLocation,
+    HostActionLocation,
+    HostActionResult,
+    ProviderManifest,
+    ReadReceipts,
+    Route,
+    RouteSummary,
+    Run,
+    SkillBinding,
+    TestCase,
+    TestResult,
+)
+from ._provider import Provider
+from ._skill import resolve_skill_binding
+from ._testing import run_graph_tests
+
+__version__ = "0.3.1"
+PROTOCOL_VERSION = "0.3.1"
+
+__all__ = [
+    "OUTCOMES",
+    "PROTOCOL_VERSION",
+    "Action",
+    "AgentGraphError",
+    "CodeCatalog",
+    "CodeLocation",
+    "Diagnostic",
+    "Evaluation",
+    "FileLocation",
+    "FileSystem",
+    "Graph",
+    "GraphActionLocation",
+    "HostActionLocation",
+    "HostActionResult",
+    "MemoryFileSystem",
+    "OSFileSystem",
+    "Provider",
+    "ProviderManifest",
+    "ReadReceipts",
+    "Route",
+    "RouteSummary",
+    "Run",
+    "SkillBinding",
+    "TestCase",
+    "TestResult",
+    "__version__",
+    "canonical_json",
+    "digest_bytes",
+    "digest_value",
+    "evaluate",
+    "load_provider",
+    "locate_code",
+    "locate_resource",
+    "resolve_skill_binding",
+    "route",
+    "run_graph_tests",
+]

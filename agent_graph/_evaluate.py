@@ -1,0 +1,543 @@
+"""The evaluator: Facts, Outcomes and authorities in, one Evaluation out.
+
+Implements behaviour.md §3–§5 on the compiled IR. The reference algorithm
+re-scans every node and edge per pass; here each pass only looks at what the
+previous step changed (settled nodes, re-armed nodes, dirty repeat edges), which
+gives the same reached order, outcomes and diagnostics in linear time.
+Nothing here reads files, the clock or the environment.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ._canonical import digest_value
+from ._errors import AgentGraphError, Diagnostic
+from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode, FactTest
+from ._model import Evaluation, RouteSummary
+from ._provider import Provider
+
+MAX_ALTERNATIVE_ROUTES = 3
+_MISSING: Any = object()
+_TWO_53 = 2**53
+
+
+# ------------------------------------------------------------------ facts
+
+
+def _is_index(segment: str) -> bool:
+    return segment.isdigit() and segment.isascii() and (segment == "0" or segment[0] != "0")
+
+
+def lookup_fact(facts: Mapping[str, Any], segments: Sequence[str]) -> Any:
+    """The value at a dotted path, or ``_MISSING``. Only own keys count; a scalar in the way is absent."""
+    current: Any = facts
+    for segment in segments:
+        if isinstance(current, Mapping):
+            if segment not in current:
+                return _MISSING
+            current = current[segment]
+        elif isinstance(current, (list, tuple)):
+            if not _is_index(segment):
+                return _MISSING
+            position = int(segment)
+            if position >= len(current):
+                return _MISSING
+            current = current[position]
+        else:
+            return _MISSING
+    return current
+
+
+def _as_double(value: int | float) -> float | int:
+    if isinstance(value, int) and (value > _TWO_53 or value < -_TWO_53):
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return value
+
+
+def scalar_equals(left: Any, right: Any) -> bool:
+    """Strict equality of JSON scalars as JavaScript's ``Object.is`` sees them.
+
+    Numbers compare by value (``1 == 1.0``) but booleans never equal numbers,
+    ``0`` and ``-0`` differ, and NaN equals NaN.
+    """
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left is right
+    if left is None or right is None:
+        return left is None and right is None
+    if isinstance(left, str) or isinstance(right, str):
+        return isinstance(left, str) and isinstance(right, str) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        a = _as_double(left)
+        b = _as_double(right)
+        if a != a:  # NaN
+            return b != b
+        if a == 0 and b == 0:
+            return math.copysign(1.0, a) == math.copysign(1.0, b)
+        return a == b
+    return False
+
+
+def _check(facts: Mapping[str, Any], test: FactTest) -> bool:
+    value = lookup_fact(facts, test.segments)
+    if test.mode == EXISTS:
+        return value is not _MISSING
+    if test.mode == ABSENT:
+        return value is _MISSING
+    assert test.mode == EQUALS
+    return value is not _MISSING and scalar_equals(value, test.value)
+
+
+def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> bool:
+    """True when every check passes (an absent list passes)."""
+    if tests is None:
+        return True
+    return all(_check(facts, t) for t in tests)
+
+
+# ------------------------------------------------------------------ input
+
+
+def utf16_key(text: str) -> Any:
+    """Sort key giving JavaScript's default (UTF-16 code unit) string order."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
+    """De-duplicated and sorted by code units, as the reference sorts them."""
+    if authorities is None:
+        return []
+    if isinstance(authorities, (str, bytes)) or not isinstance(authorities, Iterable):
+        raise AgentGraphError("authorities-invalid", "authorities must be a list of strings")
+    unique = set()
+    for item in authorities:
+        if not isinstance(item, str):
+            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {item!r}")
+        unique.add(item)
+    return sorted(unique, key=utf16_key)
+
+
+def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
+    """State key → outcome string; records ``{outcome, recordedAt, detail?}`` keep only ``outcome``."""
+    if outcomes is None:
+        return {}
+    if not isinstance(outcomes, Mapping):
+        raise AgentGraphError("json-object-required", "outcomes must be a JSON object")
+    result: dict[str, Any] = {}
+    for key, value in outcomes.items():
+        if isinstance(value, str):
+            result[key] = value
+        elif isinstance(value, Mapping):
+            if "outcome" in value:
+                result[key] = value["outcome"]
+        else:
+            outcome = getattr(value, "outcome", _MISSING)
+            if outcome is _MISSING or not isinstance(outcome, str):
+                raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {value!r}")
+            result[key] = outcome
+    return result
+
+
+def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    if facts is None:
+        return {}
+    if not isinstance(facts, Mapping):
+        raise AgentGraphError("json-object-required", "facts must be a JSON object")
+    return facts
+
+
+def compute_revision(
+    graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
+) -> str:
+    """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``."""
+    return digest_value(
+        {
+            "provider": graph.digest,
+            "graphId": graph.id,
+            "entry": entry,
+            "facts": facts,
+            "outcomes": outcomes,
+            "authorities": authorities,
+        }
+    )
+
+
+def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
+    """``"route:" + first 20 hex digits of digest_value({revision, graph, node, callPath})``."""
+    token = digest_value({"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)})
+    return "route:" + token[7:27]
+
+
+# ------------------------------------------------------------------ frames
+
+
+class Candidate:
+    """A route candidate: where it sits and how it is offered."""
+
+    __slots__ = ("availability", "call_path", "graph", "node", "resolution", "route_id", "state_key", "status_code")
+
+    def __init__(
+        self,
+        route_id: str,
+        graph: CompiledGraph,
+        node: CompiledNode,
+        call_path: tuple[str, ...],
+        state_key: str,
+        status_code: str,
+        availability: str,
+        resolution: str | None,
+    ) -> None:
+        self.route_id = route_id
+        self.graph = graph
+        self.node = node
+        self.call_path = call_path
+        self.state_key = state_key
+        self.status_code = status_code
+        self.availability = availability
+        self.resolution = resolution
+
+
+class _Frame:
+    __slots__ = ("candidates", "diagnostics", "outcome", "status")
+
+    def __init__(self, status: str, outcome: str | None, candidates: list[Candidate], diagnostics: list[Diagnostic]):
+        self.status = status
+        self.outcome = outcome
+        self.candidates = candidates
+        self.diagnostics = diagnostics
+
+
+class _Context:
+    __slots__ = ("authorities", "facts", "outcomes", "provider", "revision")
+
+    def __init__(
+        self,
+        provider: Provider,
+        facts: Mapping[str, Any],
+        outcomes: Mapping[str, Any],
+        authorities: frozenset[str],
+        revision: str,
+    ) -> None:
+        self.provider = provider
+        self.facts = facts
+        self.outcomes = outcomes
+        self.authorities = authorities
+        self.revision = revision
+
+
+def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
+    return (0 if candidate.availability == "immediate" else 1, -candidate.node.priority, candidate.route_id)
+
+
+def _evaluate_frame(
+    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
+) -> _Frame:
+    if graph.id in stack:
+        chain = " -> ".join((*stack, graph.id))
+        return _Frame(
+            "error",
+            None,
+            [],
+            [Diagnostic(code="graph-recursion", severity="error", message=f"Runtime graph recursion detected: {chain}")],
+        )
+    entry_id = graph.entrypoints.get(entry)
+    if entry_id is None:
+        return _Frame(
+            "error",
+            None,
+            [],
+            [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {entry}")],
+        )
+
+    nodes = graph.nodes
+    repeat_edges = graph.repeat_edges
+    count = len(nodes)
+    outcome: list[Any] = [None] * count
+    reached = bytearray(count)
+    reached_order: list[int] = []
+    match_count = [0] * count
+    child_results: dict[int, _Frame] = {}
+    diagnostics: list[Diagnostic] = []
+    frame_key = graph.id if not call_path else ">".join(call_path) + ">" + graph.id
+    facts = ctx.facts
+    recorded_outcomes = ctx.outcomes
+    changed: list[int] = []
+
+    def set_outcome(index: int, new: Any) -> None:
+        old = outcome[index]
+        outcome[index] = new
+        for target, accepted in nodes[index].flow_out:
+            before = old is not None and old in accepted
+            after = new in accepted
+            if before != after:
+                match_count[target] += 1 if after else -1
+        changed.append(index)
+
+    def settle(index: int) -> None:
+        node = nodes[index]
+        if node.requires is not None and not facts_match(facts, node.requires):
+            set_outcome(index, "blocked")
+            diagnostics.append(
+                Diagnostic(
+                    code="required-fact-missing",
+                    severity="error",
+                    message=f"Node {graph.id}/{node.id} requires facts that are not satisfied",
+                    path=graph.path,
+                )
+            )
+            return
+        if node.is_subgraph:
+            child = ctx.provider.graphs.get(node.child_graph or "")
+            if child is None:
+                set_outcome(index, "failed")
+                diagnostics.append(
+                    Diagnostic(code="subgraph-missing", severity="error", message=f"Missing subgraph {node.child_graph}")
+                )
+                return
+            result = _evaluate_frame(
+                ctx, child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id)
+            )
+            child_results[index] = result
+            if result.status == "complete" and result.outcome:
+                set_outcome(index, result.outcome)
+            elif result.status == "error":
+                set_outcome(index, "failed")
+            elif result.status == "waiting-user":
+                set_outcome(index, "waiting-user")
+            else:
+                set_outcome(index, "pending")
+            return
+        recorded = recorded_outcomes.get(f"{frame_key}/{node.id}")
+        if node.satisfied is not None and facts_match(facts, node.satisfied):
+            set_outcome(index, "completed")
+        elif node.satisfied is not None and recorded == "completed":
+            set_outcome(index, "unverified")
+        elif recorded:
+            set_outcome(index, recorded)
+        elif node.is_terminal:
+            set_outcome(index, node.terminal_outcome)
+        else:
+            set_outcome(index, "pending")
+
+    entry_index = graph.index[entry_id]
+    reached[entry_index] = 1
+    reached_order.append(entry_index)
+    unsettled = [entry_index]
+    next_dirty: set[int] = set()
+
+    while unsettled or next_dirty:
+        changed = []
+        # (a) settle newly reached nodes, in reached order.
+        for index in unsettled:
+            settle(index)
+        unsettled = []
+        # (b) repeat edges in file order; only those whose ends changed can act.
+        queued = set(next_dirty)
+        next_dirty = set()
+        for index in changed:
+            node = nodes[index]
+            queued.update(node.repeat_out)
+            queued.update(node.repeat_in)
+        heap = list(queued)
+        heapq.heapify(heap)
+        while heap:
+            edge_index = heapq.heappop(heap)
+            queued.discard(edge_index)
+            source, target, accepted = repeat_edges[edge_index]
+            source_outcome = outcome[source]
+            if not reached[source] or source_outcome is None or source_outcome not in accepted:
+                continue
+            effect = False
+            if not reached[target]:
+                reached[target] = 1
+                reached_order.append(target)
+                effect = True
+            if outcome[target] != "pending":
+                set_outcome(target, "pending")
+                effect = True
+            if effect:
+                node = nodes[target]
+                for other in (*node.repeat_out, *node.repeat_in):
+                    if other > edge_index:
+                        if other not in queued:
+                            queued.add(other)
+                            heapq.heappush(heap, other)
+                    else:
+                        next_dirty.add(other)
+        # (c) reach unreached targets whose join is now satisfied, in node order.
+        if changed:
+            targets = set()
+            for index in changed:
+                for target, _accepted in nodes[index].flow_out:
+                    if not reached[target]:
+                        targets.add(target)
+            for target in sorted(targets):
+                node = nodes[target]
+                matched = match_count[target]
+                if (matched > 0) if node.join_any else (matched == node.in_count):
+                    reached[target] = 1
+                    reached_order.append(target)
+                    unsettled.append(target)
+
+    # Candidates, in reached order.
+    candidates: list[Candidate] = []
+    authorities = ctx.authorities
+    for index in reached_order:
+        node = nodes[index]
+        if node.is_subgraph:
+            child_result = child_results.get(index)
+            if child_result is not None and child_result.status != "complete":
+                candidates.extend(child_result.candidates)
+                diagnostics.extend(child_result.diagnostics)
+            continue
+        state = outcome[index]
+        if state != "pending" and state != "waiting-user":
+            continue
+        if node.is_action:
+            status, availability, resolution = "actionable", "immediate", None
+        elif node.is_gate:
+            gate = node.definition.gate
+            delegated = (
+                gate is not None
+                and gate.delegatable is True
+                and gate.authority is not None
+                and gate.authority in authorities
+            )
+            if delegated:
+                status, availability, resolution = "actionable", "immediate", "session-authority"
+            else:
+                status, availability, resolution = "waiting-user", "requires-user", "user"
+        else:
+            continue
+        candidates.append(
+            Candidate(
+                make_route_id(ctx.revision, graph.id, node.id, call_path),
+                graph,
+                node,
+                call_path,
+                f"{frame_key}/{node.id}",
+                status,
+                availability,
+                resolution,
+            )
+        )
+
+    terminal_outcomes = sorted(
+        {outcome[i] for i in reached_order if nodes[i].is_terminal and outcome[i] is not None},
+        key=lambda value: utf16_key(str(value)),
+    )
+    if len(terminal_outcomes) > 1:
+        diagnostics.append(
+            Diagnostic(
+                code="terminal-outcome-ambiguous",
+                severity="error",
+                message=f"Graph {graph.id} reached terminals with conflicting outcomes: {', '.join(map(str, terminal_outcomes))}",
+                path=graph.path,
+                detail={"outcomes": terminal_outcomes},
+            )
+        )
+        return _Frame("error", None, [], diagnostics)
+    if len(terminal_outcomes) == 1:
+        return _Frame("complete", terminal_outcomes[0], [], diagnostics)
+    candidates.sort(key=_candidate_rank)
+    if candidates:
+        status = "actionable" if any(c.availability == "immediate" for c in candidates) else "waiting-user"
+        return _Frame(status, None, candidates, diagnostics)
+    if not diagnostics:
+        diagnostics.append(
+            Diagnostic(
+                code="no-route",
+                severity="error",
+                message=f"Graph {graph.id} cannot reach a terminal or actionable node from entry {entry}",
+            )
+        )
+    return _Frame("blocked", None, [], diagnostics)
+
+
+def summarize(provider: Provider, candidate: Candidate) -> RouteSummary:
+    """The route summary an Evaluation lists for a candidate."""
+    node = candidate.node
+    return RouteSummary(
+        route_id=candidate.route_id,
+        graph=candidate.graph.id,
+        node=node.id,
+        status_code=candidate.status_code,  # type: ignore[arg-type]
+        reason_code=node.reason_code,
+        hint=provider.hint(node.reason_code),
+        availability=candidate.availability,  # type: ignore[arg-type]
+        label=node.label,
+    )
+
+
+def evaluate_with_candidates(
+    provider: Provider,
+    graph_id: str,
+    entry: str = "default",
+    facts: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+    authorities: Iterable[str] | None = None,
+) -> tuple[Evaluation, list[Candidate]]:
+    """Evaluate and also return every candidate (the router resolves any of them by ID)."""
+    graph = provider.graphs.get(graph_id)
+    if graph is None:
+        raise AgentGraphError("graph-missing", f"Provider {provider.manifest.id} has no graph {graph_id}")
+    fact_values = normalize_facts(facts)
+    outcome_values = normalize_outcomes(outcomes)
+    authority_list = normalize_authorities(authorities)
+    revision = compute_revision(graph, entry, fact_values, outcome_values, authority_list)
+    ctx = _Context(provider, fact_values, outcome_values, frozenset(authority_list), revision)
+    frame = _evaluate_frame(ctx, graph, entry, (), ())
+    candidates = frame.candidates
+    diagnostics = list(frame.diagnostics)
+    alternatives = len(candidates) - 1
+    if alternatives > MAX_ALTERNATIVE_ROUTES:
+        diagnostics.append(
+            Diagnostic(
+                code="route-alternatives-truncated",
+                severity="info",
+                message=f"Evaluation returned {MAX_ALTERNATIVE_ROUTES} of {alternatives} alternative routes",
+                detail={"available": alternatives, "returned": MAX_ALTERNATIVE_ROUTES},
+            )
+        )
+    evaluation = Evaluation(
+        schema="agent-graph.evaluation.v1",
+        provider=provider.manifest.id,
+        graph=graph_id,
+        entry=entry,
+        revision=revision,
+        status_code=frame.status,  # type: ignore[arg-type]
+        outcome=frame.outcome,
+        primary_route=summarize(provider, candidates[0]) if candidates else None,
+        alternative_routes=tuple(summarize(provider, c) for c in candidates[1 : MAX_ALTERNATIVE_ROUTES + 1]),
+        diagnostics=tuple(diagnostics),
+    )
+    return evaluation, candidates
+
+
+def evaluate(
+    provider: Provider,
+    graph: str,
+    entry: str = "default",
+    *,
+    facts: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+    authorities: Iterable[str] | None = None,
+) -> Evaluation:
+    """Evaluate ``graph``/``entry`` of a loaded Provider for the given state.
+
+    ``facts`` is a JSON object; ``outcomes`` maps state keys (``main/n2``,
+    ``main/check>quality/verify``) to an outcome string or a record
+    ``{outcome, recordedAt, detail?}``; ``authorities`` lists session
+    authorities. Returns an :class:`~agent_graph.Evaluation`; raises
+    :class:`~agent_graph.AgentGraphError` (``graph-missing``) for an unknown graph.
+    Pure and deterministic: no I/O.
+    """
+    return evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)[0]

@@ -1,0 +1,128 @@
+"""The compiled, immutable graph IR that evaluation and routing run on.
+
+A :class:`CompiledGraph` is built once when a Provider loads: node index maps,
+per-node incoming counts and outgoing edge lists, repeat edges in file order,
+and fact checks split into path segments. Evaluation never scans all edges per
+node. This module knows the shape of a Graph but nothing of files or I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from ._model import FactCheck, Graph, Node
+
+_DEFAULT_OUTCOMES = frozenset({"completed"})
+
+#: Check modes of a compiled fact test.
+EXISTS, ABSENT, EQUALS = 0, 1, 2
+
+
+class FactTest:
+    """One compiled fact check: path segments, a mode and the value for ``equals``."""
+
+    __slots__ = ("mode", "segments", "value")
+
+    def __init__(self, check: FactCheck) -> None:
+        self.segments: tuple[str, ...] = tuple(check.path.split("."))
+        if check.exists is not msgspec.UNSET:
+            self.mode = EXISTS if check.exists else ABSENT
+            self.value: Any = None
+        else:
+            self.mode = EQUALS
+            self.value = check.equals
+
+
+class CompiledNode:
+    """A node with everything evaluation needs precomputed."""
+
+    __slots__ = (
+        "child_entry",
+        "child_graph",
+        "definition",
+        "flow_out",
+        "id",
+        "in_count",
+        "index",
+        "is_action",
+        "is_gate",
+        "is_subgraph",
+        "is_terminal",
+        "join_any",
+        "kind",
+        "label",
+        "priority",
+        "reason_code",
+        "repeat_in",
+        "repeat_out",
+        "requires",
+        "satisfied",
+        "terminal_outcome",
+    )
+
+    def __init__(self, index: int, node: Node) -> None:
+        self.index = index
+        self.definition = node
+        self.id = node.id
+        self.kind = node.kind
+        self.is_action = node.kind == "action"
+        self.is_gate = node.kind == "gate"
+        self.is_subgraph = node.kind == "subgraph"
+        self.is_terminal = node.kind == "terminal"
+        self.label = node.description if node.description is not None else node.id
+        self.reason_code = node.reason_code or ""
+        self.priority = node.priority if node.priority is not None else 0
+        self.join_any = node.join == "any"
+        self.requires: tuple[FactTest, ...] | None = (
+            tuple(FactTest(c) for c in node.requires_facts) if node.requires_facts is not None else None
+        )
+        self.satisfied: tuple[FactTest, ...] | None = (
+            tuple(FactTest(c) for c in node.satisfied_by) if node.satisfied_by is not None else None
+        )
+        self.terminal_outcome = node.terminal_outcome
+        self.child_graph = node.graph
+        self.child_entry = node.entry
+        # Filled by CompiledGraph.
+        self.flow_out: list[tuple[int, frozenset[str]]] = []
+        self.in_count = 0
+        self.repeat_out: list[int] = []
+        self.repeat_in: list[int] = []
+
+
+class CompiledGraph:
+    """An immutable, indexed Graph.
+
+    ``path`` is the absolute path of the graph file (diagnostics point to it);
+    ``digest`` the digest of the graph's same-Provider dependency closure.
+    """
+
+    __slots__ = ("definition", "digest", "entrypoints", "id", "index", "nodes", "path", "repeat_edges")
+
+    def __init__(self, definition: Graph, path: str, digest: str = "") -> None:
+        self.definition = definition
+        self.id = definition.id
+        self.path = path
+        self.digest = digest
+        nodes = [CompiledNode(i, n) for i, n in enumerate(definition.nodes)]
+        index: dict[str, int] = {}
+        for n in nodes:
+            index.setdefault(n.id, n.index)
+        repeat_edges: list[tuple[int, int, frozenset[str]]] = []
+        for edge in definition.edges:
+            source = index[edge.from_]
+            target = index[edge.to]
+            outcomes = frozenset(edge.outcomes) if edge.outcomes is not None else _DEFAULT_OUTCOMES
+            if edge.kind == "repeat":
+                nodes[source].repeat_out.append(len(repeat_edges))
+                nodes[target].repeat_in.append(len(repeat_edges))
+                repeat_edges.append((source, target, outcomes))
+            else:
+                nodes[source].flow_out.append((target, outcomes))
+                nodes[target].in_count += 1
+        self.nodes: tuple[CompiledNode, ...] = tuple(nodes)
+        self.index: Mapping[str, int] = index
+        self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
+        self.repeat_edges: Sequence[tuple[int, int, frozenset[str]]] = tuple(repeat_edges)

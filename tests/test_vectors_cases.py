@@ -1,0 +1,91 @@
+"""Every evaluate/route case recorded from the TypeScript toolchain, through the public API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+import agent_graph as ag
+
+from .conftest import VECTORS
+
+WORKSPACE = "/workspace"
+
+
+def _cases() -> list[Any]:
+    path = VECTORS / "cases.json"
+    if not path.is_file():
+        return []
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+CASES = _cases()
+_PROVIDERS: dict[str, ag.Provider] = {}
+
+
+def _placeholders(value: Any, root: str) -> Any:
+    """Replace the recorded ``{root}`` placeholder by the Provider root."""
+    text = json.dumps(value)
+    return json.loads(text.replace("{root}", root))
+
+
+def _provider(manifest: str) -> ag.Provider:
+    if manifest not in _PROVIDERS:
+        _PROVIDERS[manifest] = ag.load_provider(str(VECTORS / manifest))
+    return _PROVIDERS[manifest]
+
+
+@pytest.mark.skipif(not CASES, reason=f"toolchain vectors not found at {VECTORS}")
+@pytest.mark.parametrize("index", range(len(CASES)))
+def test_case(index: int) -> None:
+    case = CASES[index]
+    manifest = case["manifest"]
+    if "load" in case:
+        with pytest.raises(ag.AgentGraphError) as raised:
+            ag.load_provider(str(VECTORS / manifest))
+        assert raised.value.code == case["load"]["error"]
+        return
+    provider = _provider(manifest)
+    root = str(Path(provider.root))
+    state = case["state"]
+    evaluation = ag.evaluate(
+        provider,
+        case["graph"],
+        case["entry"],
+        facts=state.get("facts", {}),
+        outcomes=state.get("outcomes", {}),
+        authorities=state.get("authorities", []),
+    )
+    expected = _placeholders(case["evaluation"], root)
+    assert json.loads(msgspec.json.encode(evaluation)) == expected
+    assert list(json.loads(msgspec.json.encode(evaluation))) == list(expected)
+    expected_route = _placeholders(case["route"], root)
+    if expected_route.get("noRoute"):
+        assert evaluation.primary_route is None
+        with pytest.raises(ag.AgentGraphError) as raised:
+            ag.route(provider, case["graph"], None, case["entry"], workspace=WORKSPACE, **_state(state))
+        assert raised.value.code == "route-unavailable"
+        return
+    resolved = ag.route(
+        provider,
+        case["graph"],
+        evaluation.primary_route.route_id if evaluation.primary_route else None,
+        case["entry"],
+        revision=evaluation.revision,
+        workspace=WORKSPACE,
+        **_state(state),
+    )
+    assert json.loads(msgspec.json.encode(resolved)) == expected_route
+    assert msgspec.json.encode(resolved) == json.dumps(expected_route, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _state(state: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "facts": state.get("facts", {}),
+        "outcomes": state.get("outcomes", {}),
+        "authorities": state.get("authorities", []),
+    }
