@@ -6,6 +6,7 @@ is the only module that writes files for the library.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 
@@ -22,10 +23,8 @@ def write_bytes_atomic(path: str, data: bytes) -> None:
             os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise
     try:
         directory_fd = os.open(directory, os.O_RDONLY)

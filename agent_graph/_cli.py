@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import os
 import sys
@@ -596,7 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     output_format = "json" if "--format=json" in arguments or any(
-        a == "--format" and b == "json" for a, b in zip(arguments, arguments[1:])
+        a == "--format" and b == "json" for a, b in itertools.pairwise(arguments)
     ) else "human"
     try:
         found, rest = split_globals(arguments)

@@ -776,7 +776,7 @@ def load_provider(
             )
         for file in materializer_files:
             state.add_file(file)
-        for graph_id, direct in graph_files.items():
+        for direct in graph_files.values():
             if resource.path in direct:
                 for file in materializer_files:
                     direct[file] = None

@@ -10,7 +10,7 @@ This module holds data shapes only: no I/O, no evaluation logic.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import msgspec
 
@@ -32,8 +32,8 @@ __all__ = [
     "Delegated",
     "Diagnostic",
     "Edge",
-    "ErrorEnvelope",
     "ErrorBody",
+    "ErrorEnvelope",
     "Evaluation",
     "FactCheck",
     "FileLocation",
@@ -47,11 +47,11 @@ __all__ = [
     "HostActionInput",
     "HostActionLocation",
     "HostActionMaterialize",
-    "HostActionResource",
-    "HostActionResult",
     "HostActionOutput",
     "HostActionOutputResource",
     "HostActionReceipt",
+    "HostActionResource",
+    "HostActionResult",
     "MaterializeRef",
     "Node",
     "NodeResources",
@@ -342,7 +342,7 @@ class HostActionLocation(_Wire, frozen=True, kw_only=True):
     read_state: ReadState | None = None
 
 
-ResourceLocation = Union[FileLocation, GraphActionLocation, HostActionLocation]
+ResourceLocation = FileLocation | GraphActionLocation | HostActionLocation
 
 
 class RouteAction(_Wire, frozen=True, kw_only=True):
@@ -368,7 +368,7 @@ class HandlerStep(_Wire, frozen=True, kw_only=True):
     working_directory: str
 
 
-PlanStep = Union[CommandStep, HandlerStep]
+PlanStep = CommandStep | HandlerStep
 
 
 class GateActionPlan(_Wire, frozen=True, kw_only=True):

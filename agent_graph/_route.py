@@ -50,7 +50,7 @@ class _Receipts:
             provider_id = receipts.provider
             items: Iterable[Any] = [msgspec.to_builtins(r) for r in receipts.receipts]
         elif isinstance(receipts, Mapping):
-            provider_id = receipts.get("provider")
+            provider_id = str(receipts.get("provider"))
             raw_items = receipts.get("receipts", [])
             if not isinstance(raw_items, list):
                 raise AgentGraphError("resource-receipts-invalid", "receipts must be a list")
@@ -83,10 +83,16 @@ class _Receipts:
 
 def _locate(location: Location, revision: str, receipts: _Receipts) -> Location:
     if isinstance(location, FileLocation):
-        return msgspec.structs.replace(location, read_state=receipts.state(location, revision))  # type: ignore[arg-type]
+        return msgspec.structs.replace(location, read_state=receipts.state(location, revision))
     return msgspec.structs.replace(
-        location, revision=revision, read_state=receipts.state(location, revision)  # type: ignore[arg-type]
+        location, revision=revision, read_state=receipts.state(location, revision)
     )
+
+
+def _locate_file(location: FileLocation | None, receipts: _Receipts) -> FileLocation | None:
+    if location is None:
+        return None
+    return msgspec.structs.replace(location, read_state=receipts.state(location, ""))
 
 
 def _plan(action: LoadedAction, workspace: str) -> tuple[PlanStep, ...]:
@@ -111,9 +117,9 @@ def _route_action(action: LoadedAction, revision: str, receipts: _Receipts) -> R
         id=template.id,
         runner=template.runner,
         effect=template.effect,
-        skill=_locate(template.skill, revision, receipts) if template.skill else None,  # type: ignore[arg-type]
-        input_schema=_locate(template.input_schema, revision, receipts) if template.input_schema else None,  # type: ignore[arg-type]
-        output_schema=_locate(template.output_schema, revision, receipts) if template.output_schema else None,  # type: ignore[arg-type]
+        skill=_locate_file(template.skill, receipts),
+        input_schema=_locate_file(template.input_schema, receipts),
+        output_schema=_locate_file(template.output_schema, receipts),
     )
 
 

@@ -17,8 +17,8 @@ from typing import Any
 from ._errors import AgentGraphError
 from ._fs import FileSystem, OSFileSystem
 from ._model import SkillBinding
-from ._provider import Provider
 from ._parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
+from ._provider import Provider
 
 _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
