@@ -124,28 +124,10 @@ def outcomes_argument(value: str) -> dict[str, str]:
 
 
 def load_run_state(path: str, provider_id: str) -> Any:
-    """Read a Run file for evaluation input; refuse one of another Provider."""
-    from . import _schema
-    from ._model import Run
-    from ._parse import parse_structured
+    """Read a Run file for evaluation input (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
+    from ._runs import RunStore
 
-    absolute = os.path.abspath(path)
-    if not os.path.isfile(absolute):
-        raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
-    try:
-        with open(absolute, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
-    try:
-        raw = parse_structured(data, absolute)
-        _schema.validate("run", raw, absolute)
-    except AgentGraphError as error:
-        raise AgentGraphError("run-invalid", f"Run file is not a valid agent-graph.run.v1: {error.message}", error.diagnostics) from None
-    run = msgspec.convert(raw, Run)
-    if run.provider != provider_id:
-        raise AgentGraphError("run-provider-mismatch", f"Run {run.id} belongs to Provider {run.provider}, not {provider_id}")
-    return run
+    return RunStore().load(path, provider_id)
 
 
 @dataclass
@@ -344,6 +326,14 @@ def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
             lines.append(f"{label}: {target} [{location.read_state}]")
     if result.gate is not None:
         lines.append(f"Gate: {result.gate.prompt} (resolution: {result.gate.resolution})")
+        for label, plan in (("Inspection", result.gate.inspection_action), ("Resolution", result.gate.resolution_action)):
+            if plan is None:
+                continue
+            for step in plan.command_plan:
+                target = f"command {step.command}" if hasattr(step, "command") else f"host handler {step.handler}"
+                lines.append(f"{label}: {plan.action.id} ({target}, in {step.working_directory})")
+            if not plan.command_plan:
+                lines.append(f"{label}: {plan.action.id} ({plan.action.runner})")
     lines.append(f"After action: record {result.after_action.record_node}, then evaluate again")
     return result, lines
 

@@ -36,11 +36,12 @@ def lookup_fact(facts: Mapping[str, Any], segments: Sequence[str]) -> Any:
     """The value at a dotted path, or ``_MISSING``. Only own keys count; a scalar in the way is absent."""
     current: Any = facts
     for segment in segments:
-        if isinstance(current, Mapping):
-            if segment not in current:
+        kind = type(current)
+        if kind is dict or (kind is not list and isinstance(current, Mapping)):
+            current = current.get(segment, _MISSING)
+            if current is _MISSING:
                 return _MISSING
-            current = current[segment]
-        elif isinstance(current, (list, tuple)):
+        elif kind is list or isinstance(current, (list, tuple)):
             if not _is_index(segment):
                 return _MISSING
             position = int(segment)
@@ -98,7 +99,10 @@ def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> b
     """True when every check passes (an absent list passes)."""
     if tests is None:
         return True
-    return all(_check(facts, t) for t in tests)
+    for test in tests:
+        if not _check(facts, test):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ input
@@ -333,6 +337,7 @@ def _evaluate_frame(
     unsettled = [entry_index]
     next_dirty: set[int] = set()
 
+    has_repeats = bool(repeat_edges)
     while unsettled or next_dirty:
         changed = []
         # (a) settle newly reached nodes, in reached order.
@@ -340,52 +345,59 @@ def _evaluate_frame(
             settle(index)
         unsettled = []
         # (b) repeat edges in file order; only those whose ends changed can act.
-        queued = set(next_dirty)
-        next_dirty = set()
-        for index in changed:
-            node = nodes[index]
-            queued.update(node.repeat_out)
-            queued.update(node.repeat_in)
-        heap = list(queued)
-        heapq.heapify(heap)
-        while heap:
-            edge_index = heapq.heappop(heap)
-            queued.discard(edge_index)
-            source, target, accepted = repeat_edges[edge_index]
-            source_outcome = outcome[source]
-            if not reached[source] or source_outcome is None or source_outcome not in accepted:
-                continue
-            effect = False
-            if not reached[target]:
+        if has_repeats:
+            queued = next_dirty
+            next_dirty = set()
+            for index in changed:
+                node = nodes[index]
+                if node.repeat_out:
+                    queued.update(node.repeat_out)
+                if node.repeat_in:
+                    queued.update(node.repeat_in)
+            if queued:
+                heap = list(queued)
+                heapq.heapify(heap)
+                while heap:
+                    edge_index = heapq.heappop(heap)
+                    queued.discard(edge_index)
+                    source, target, accepted = repeat_edges[edge_index]
+                    source_outcome = outcome[source]
+                    if not reached[source] or source_outcome is None or source_outcome not in accepted:
+                        continue
+                    effect = False
+                    if not reached[target]:
+                        reached[target] = 1
+                        reached_order.append(target)
+                        effect = True
+                    if outcome[target] != "pending":
+                        set_outcome(target, "pending")
+                        effect = True
+                    if effect:
+                        node = nodes[target]
+                        for other in (*node.repeat_out, *node.repeat_in):
+                            if other > edge_index:
+                                if other not in queued:
+                                    queued.add(other)
+                                    heapq.heappush(heap, other)
+                            else:
+                                next_dirty.add(other)
+        # (c) reach unreached targets whose join is now satisfied, in node order.
+        if not changed:
+            continue
+        if len(changed) == 1:
+            flow = nodes[changed[0]].flow_out
+            targets: list[int] = [t for t, _ in flow if not reached[t]]
+            if len(targets) > 1:
+                targets = sorted(set(targets))
+        else:
+            targets = sorted({t for i in changed for t, _ in nodes[i].flow_out if not reached[t]})
+        for target in targets:
+            node = nodes[target]
+            matched = match_count[target]
+            if (matched > 0) if node.join_any else (matched == node.in_count):
                 reached[target] = 1
                 reached_order.append(target)
-                effect = True
-            if outcome[target] != "pending":
-                set_outcome(target, "pending")
-                effect = True
-            if effect:
-                node = nodes[target]
-                for other in (*node.repeat_out, *node.repeat_in):
-                    if other > edge_index:
-                        if other not in queued:
-                            queued.add(other)
-                            heapq.heappush(heap, other)
-                    else:
-                        next_dirty.add(other)
-        # (c) reach unreached targets whose join is now satisfied, in node order.
-        if changed:
-            targets = set()
-            for index in changed:
-                for target, _accepted in nodes[index].flow_out:
-                    if not reached[target]:
-                        targets.add(target)
-            for target in sorted(targets):
-                node = nodes[target]
-                matched = match_count[target]
-                if (matched > 0) if node.join_any else (matched == node.in_count):
-                    reached[target] = 1
-                    reached_order.append(target)
-                    unsettled.append(target)
+                unsettled.append(target)
 
     # Candidates, in reached order.
     candidates: list[Candidate] = []
