@@ -1,0 +1,1160 @@
+"""Every load error code, produced by one bad input, and the order in which the loader checks.
+
+Each test starts from the valid Provider of ``load_fixtures`` and changes one
+thing (behaviour.md §2, §7, §11). Order tests put two problems in one Provider
+and expect the check that §7 lists first to win.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agent_graph as ag
+from agent_graph._loader import contained_path
+
+from .load_fixtures import MANIFEST, ROOT, Documents, base_documents, load, memory_fs, node, write_tree
+
+#: The schema keyword that refuses an absolute or escaping relative path.
+PATH_RULES = {"schema.not", "schema.pattern"}
+
+
+def fails(documents: Documents, code: str, **options: Any) -> ag.AgentGraphError:
+    """Load and expect an AgentGraphError with ``code``."""
+    with pytest.raises(ag.AgentGraphError) as raised:
+        load(documents, **options)
+    assert raised.value.code == code, f"{raised.value.code}: {raised.value.message}"
+    return raised.value
+
+
+def move_outside(documents: Documents, relative: str) -> tuple[dict[str, str], Documents]:
+    """Replace ``relative`` by a symbolic link to the same content outside the Provider root."""
+    target = f"/outside/{relative}"
+    return {relative: target}, {target: documents.pop(relative)}
+
+
+def main_graph(documents: Documents) -> dict[str, Any]:
+    graph: dict[str, Any] = documents["graphs/main.yaml"]
+    return graph
+
+
+def terminal_only_graph(graph_id: str) -> dict[str, Any]:
+    return {
+        "schema": "agent-graph.graph.v1",
+        "id": graph_id,
+        "entrypoints": {"default": "end"},
+        "nodes": [{"id": "end", "kind": "terminal", "terminalOutcome": "completed"}],
+        "edges": [],
+    }
+
+
+# ---------------------------------------------------------------- the base itself
+
+
+def test_base_provider_loads() -> None:
+    provider = load(base_documents())
+    assert provider.manifest.id == "acme/base"
+    assert list(provider.graphs) == ["main", "child"]
+    assert len(provider.actions) == 9
+    assert len(provider.resources) == 5
+
+
+# ---------------------------------------------------------------- file-missing
+
+
+def test_manifest_missing() -> None:
+    fs = memory_fs(base_documents())
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.load_provider(f"{ROOT}/nope.yaml", fs=fs)
+    assert raised.value.code == "file-missing"
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        "graphs/child.yaml",
+        "codes.yaml",
+        "actions/build.yaml",
+        "actions/inspect.yaml",
+        "actions/accept.yaml",
+        "actions/view-materializer.yaml",
+        "resources/procedure.md",
+        "resources/policy.md",
+        "resources/data.yaml",
+        "resources/data.schema.json",
+        "scripts/run.sh",
+        "scripts/lib.sh",
+        "schemas/in.schema.json",
+        "skills/writer/SKILL.md",
+    ],
+)
+def test_referenced_file_missing(relative: str) -> None:
+    documents = base_documents()
+    del documents[relative]
+    error = fails(documents, "file-missing")
+    assert relative in error.message
+
+
+def test_directory_where_a_graph_is_expected() -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml/inner.yaml"] = documents.pop("graphs/child.yaml")
+    fails(documents, "file-missing")
+
+
+def test_directory_where_an_action_is_expected() -> None:
+    documents = base_documents()
+    documents["actions/build.yaml/x"] = "x"
+    del documents["actions/build.yaml"]
+    fails(documents, "file-missing")
+
+
+def test_directory_where_a_resource_is_expected() -> None:
+    documents = base_documents()
+    node(documents, "build")["resources"]["required"] = ["resources"]
+    fails(documents, "file-missing")
+
+
+def test_directory_as_manifest() -> None:
+    fs = memory_fs(base_documents())
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.load_provider(ROOT, fs=fs)
+    assert raised.value.code == "file-missing"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_fifo_where_a_graph_is_expected_does_not_hang(tmp_path: Path) -> None:
+    documents = base_documents()
+    del documents["graphs/child.yaml"]
+    manifest = write_tree(tmp_path, documents)
+    os.mkfifo(tmp_path / "graphs" / "child.yaml")
+    outcome: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            ag.load_provider(str(manifest))
+        except ag.AgentGraphError as error:
+            outcome["code"] = error.code
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    if worker.is_alive():  # unblock the reader so the test process can exit
+        with open(tmp_path / "graphs" / "child.yaml", "wb"):
+            pass
+        pytest.fail("loading a FIFO blocked")
+    assert outcome.get("code") == "file-missing"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_fifo_as_manifest(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "provider.yaml")
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.load_provider(str(tmp_path / "provider.yaml"))
+    assert raised.value.code == "file-missing"
+
+
+# ---------------------------------------------------------------- parse-failed
+
+
+def test_bad_yaml() -> None:
+    documents = base_documents()
+    documents["graphs/main.yaml"] = "schema: agent-graph.graph.v1\nnodes: [\n"
+    assert "main.yaml" in fails(documents, "parse-failed").message
+
+
+def test_duplicate_key() -> None:
+    documents = base_documents()
+    documents["actions/build.yaml"] = (
+        "schema: agent-graph.action.v1\nid: build\nid: build2\nrunner: command\neffect: write\ncommand: make\n"
+    )
+    fails(documents, "parse-failed")
+
+
+def test_several_yaml_documents() -> None:
+    documents = base_documents()
+    documents["codes.yaml"] = "schema: agent-graph.code-catalog.v1\ncodes: []\n---\nmore: 1\n"
+    fails(documents, "parse-failed")
+
+
+def test_bad_json() -> None:
+    documents = base_documents()
+    documents["graphs/child.json"] = json.dumps(documents.pop("graphs/child.yaml"))[:-1] + ",}"
+    documents["provider.yaml"]["graphs"][1] = "graphs/child.json"
+    fails(documents, "parse-failed")
+
+
+def test_bad_json_in_a_host_action_schema() -> None:
+    documents = base_documents()
+    documents["schemas/report-in.schema.json"] = '{"$id": "acme.report-request/v1",}'
+    fails(documents, "parse-failed")
+
+
+def test_yaml_file_with_json_content_loads() -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml"] = json.dumps(documents["graphs/child.yaml"])
+    assert "child" in load(documents).graphs
+
+
+# ---------------------------------------------------------------- schema-invalid
+
+
+def test_schema_invalid_one_diagnostic_per_violation() -> None:
+    documents = base_documents()
+    graph = main_graph(documents)
+    graph["id"] = "Main"  # pattern
+    graph["colour"] = "blue"  # additionalProperties
+    del graph["edges"]  # required
+    error = fails(documents, "schema-invalid")
+    codes = sorted(d.code for d in error.diagnostics)
+    assert codes == ["schema.additionalProperties", "schema.pattern", "schema.required"]
+    assert all(d.severity == "error" for d in error.diagnostics)
+    assert all(d.path == f"{ROOT}/graphs/main.yaml" for d in error.diagnostics)
+
+
+@pytest.mark.parametrize(
+    ("relative", "where"),
+    [
+        ("provider.yaml", ()),
+        ("graphs/main.yaml", ()),
+        ("graphs/main.yaml", ("nodes", 0)),
+        ("graphs/main.yaml", ("edges", 0)),
+        ("graphs/main.yaml", ("nodes", 1, "gate")),
+        ("graphs/main.yaml", ("nodes", 1, "delegated")),
+        ("graphs/main.yaml", ("nodes", 0, "satisfiedBy", 0)),
+        ("actions/build.yaml", ()),
+        ("codes.yaml", ()),
+        ("codes.yaml", ("codes", 0)),
+        ("resources/data.yaml", ()),
+        ("resources/view.yaml", ()),
+        ("resources/report.yaml", ()),
+    ],
+)
+def test_unknown_field_is_rejected(relative: str, where: tuple[Any, ...]) -> None:
+    documents = base_documents()
+    target = documents[relative]
+    for step in where:
+        target = target[step]
+    target["unexpected"] = True
+    error = fails(documents, "schema-invalid")
+    assert [d.code for d in error.diagnostics] == ["schema.additionalProperties"]
+    assert relative in error.message
+
+
+@pytest.mark.parametrize(
+    "bad", ["/p/graphs/child.yaml", "../p/graphs/child.yaml", "graphs/../graphs/child.yaml", "C:/x.yaml"]
+)
+def test_absolute_or_escaping_graph_reference_is_schema_invalid(bad: str) -> None:
+    documents = base_documents()
+    documents["provider.yaml"]["graphs"][1] = bad
+    error = fails(documents, "schema-invalid")
+    assert len(error.diagnostics) == 1
+    assert error.diagnostics[0].code in PATH_RULES
+    assert error.diagnostics[0].message.startswith("/graphs/1 ")
+
+
+@pytest.mark.parametrize(
+    ("relative", "field", "bad"),
+    [
+        ("provider.yaml", ("catalogs", "codes"), "/p/codes.yaml"),
+        ("codes.yaml", ("codes", 0, "document"), "../resources/procedure.md"),
+        ("graphs/main.yaml", ("nodes", 0, "action"), "/p/actions/build.yaml"),
+        ("graphs/main.yaml", ("nodes", 1, "inspectionAction"), "../x.yaml"),
+        ("graphs/main.yaml", ("nodes", 1, "resolutionAction"), "/x.yaml"),
+        ("graphs/main.yaml", ("nodes", 1, "delegated", "resolutionAction"), "a/../../x.yaml"),
+        ("graphs/main.yaml", ("nodes", 0, "resources", "required", 0), "/p/resources/procedure.md"),
+        ("actions/run.yaml", ("entry",), "/p/scripts/run.sh"),
+        ("actions/run.yaml", ("inputSchema",), "../schemas/in.schema.json"),
+        ("actions/run.yaml", ("files", 0), "/etc/passwd"),
+        ("actions/write.yaml", ("skill",), "../skills/writer/SKILL.md"),
+        ("resources/data.yaml", ("path",), "/p/resources/data.schema.json"),
+        ("resources/view.yaml", ("materializer",), "../actions/view-materializer.yaml"),
+        ("resources/report.yaml", ("materializer",), "/p/actions/report-materializer.yaml"),
+    ],
+)
+def test_schema_covered_path_fields_reject_absolute_and_dotdot(
+    relative: str, field: tuple[Any, ...], bad: str
+) -> None:
+    documents = base_documents()
+    target = documents[relative]
+    for step in field[:-1]:
+        target = target[step]
+    target[field[-1]] = bad
+    error = fails(documents, "schema-invalid")
+    assert PATH_RULES & {d.code for d in error.diagnostics}
+
+
+# Every path field of every v1 object is covered by the schemas' relativePath, so
+# the loader's own containment codes are only reachable through the shared check.
+
+
+def test_contained_path_absolute_is_forbidden() -> None:
+    with pytest.raises(ag.AgentGraphError) as raised:
+        contained_path(ROOT, "/etc/passwd", "graph reference")
+    assert raised.value.code == "absolute-path-forbidden"
+    with pytest.raises(ag.AgentGraphError) as raised:
+        contained_path(ROOT, "C:\\x.yaml", "graph reference")
+    assert raised.value.code == "absolute-path-forbidden"
+
+
+def test_contained_path_escape_is_outside_provider() -> None:
+    for reference in ("../x.yaml", "a/../../x.yaml", ".."):
+        with pytest.raises(ag.AgentGraphError) as raised:
+            contained_path(ROOT, reference, "graph reference")
+        assert raised.value.code == "path-outside-provider"
+    assert contained_path(ROOT, "a/../b.yaml", "graph reference") == f"{ROOT}/b.yaml"
+    assert contained_path(ROOT, "..b/x.yaml", "graph reference") == f"{ROOT}/..b/x.yaml"
+
+
+def test_front_matter_fields_are_not_paths() -> None:
+    documents = base_documents()
+    documents["resources/procedure.md"] = "---\nid: /abs/id\nkind: procedure\n---\nbody\n"
+    assert "/abs/id" in load(documents).resources_by_id
+
+
+# ---------------------------------------------------------------- path-symlink-outside-provider
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        "graphs/main.yaml",
+        "codes.yaml",
+        "actions/build.yaml",
+        "actions/inspect.yaml",
+        "scripts/run.sh",
+        "scripts/lib.sh",
+        "schemas/in.schema.json",
+        "skills/writer/SKILL.md",
+        "resources/policy.md",
+        "resources/data.yaml",
+        "resources/data.schema.json",
+        "resources/procedure.md",  # also the Code Catalog's document
+        "actions/view-materializer.yaml",
+    ],
+)
+def test_symlink_leaving_the_root(relative: str) -> None:
+    documents = base_documents()
+    links, outside = move_outside(documents, relative)
+    error = fails(documents, "path-symlink-outside-provider", links=links, outside=outside)
+    assert relative in error.message
+
+
+def test_code_document_symlink_leaving_the_root() -> None:
+    documents = base_documents()
+    documents["resources/code-doc.md"] = "---\nid: code.doc\nkind: diagnostic\n---\nx\n"
+    documents["codes.yaml"]["codes"][5]["document"] = "resources/code-doc.md"
+    links, outside = move_outside(documents, "resources/code-doc.md")
+    fails(documents, "path-symlink-outside-provider", links=links, outside=outside)
+
+
+def test_symlinked_directory_leaving_the_root() -> None:
+    documents = base_documents()
+    outside = {
+        f"/outside/actions/{name[len('actions/') :]}": documents.pop(name)
+        for name in list(documents)
+        if name.startswith("actions/")
+    }
+    fails(documents, "path-symlink-outside-provider", links={"actions": "/outside/actions"}, outside=outside)
+
+
+def test_symlink_inside_the_root_is_fine() -> None:
+    documents = base_documents()
+    documents["shared/main.yaml"] = documents.pop("graphs/main.yaml")
+    provider = load(documents, links={"graphs/main.yaml": "../shared/main.yaml"})
+    assert "main" in provider.graphs
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX symbolic links")
+def test_symlink_leaving_the_root_on_disk(tmp_path: Path) -> None:
+    root = tmp_path / "provider"
+    elsewhere = tmp_path / "elsewhere"
+    documents = base_documents()
+    manifest = write_tree(root, documents)
+    elsewhere.mkdir()
+    (root / "actions" / "build.yaml").rename(elsewhere / "build.yaml")
+    (root / "actions" / "build.yaml").symlink_to(elsewhere / "build.yaml")
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.load_provider(str(manifest))
+    assert raised.value.code == "path-symlink-outside-provider"
+
+
+# ---------------------------------------------------------------- Code Catalog
+
+
+def test_code_catalog_code_duplicate() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"].append(dict(documents["codes.yaml"]["codes"][1]))
+    assert "route.main.approve" in fails(documents, "code-catalog-code-duplicate").message
+
+
+def test_code_document_dynamic() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"][0]["document"] = "resources/view.yaml"
+    fails(documents, "code-document-dynamic")
+
+
+def test_code_catalog_schema_invalid() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"][1]["severity"] = "info"  # not allowed on route-reason entries
+    assert "codes.yaml" in fails(documents, "schema-invalid").message
+
+
+def test_code_document_resource_is_checked_like_a_resource() -> None:
+    documents = base_documents()
+    documents["resources/procedure.md"] = "no front matter\n"
+    fails(documents, "frontmatter-missing")
+
+
+# ---------------------------------------------------------------- graph semantics
+
+
+def test_graph_node_duplicate() -> None:
+    documents = base_documents()
+    main_graph(documents)["nodes"].append({"id": "build", "kind": "terminal", "terminalOutcome": "failed"})
+    assert "build" in fails(documents, "graph-node-duplicate").message
+
+
+def test_graph_terminal_missing() -> None:
+    documents = base_documents()
+    graph = documents["graphs/child.yaml"]
+    graph["nodes"].pop()
+    graph["edges"] = []
+    fails(documents, "graph-terminal-missing")
+
+
+def test_graph_entry_missing() -> None:
+    documents = base_documents()
+    main_graph(documents)["entrypoints"]["other"] = "nowhere"
+    assert "nowhere" in fails(documents, "graph-entry-missing").message
+
+
+@pytest.mark.parametrize("end", ["from", "to"])
+def test_graph_edge_node_missing(end: str) -> None:
+    documents = base_documents()
+    edge = {"from": "build", "to": "approve", "outcomes": ["failed"]}
+    edge[end] = "ghost"
+    main_graph(documents)["edges"].append(edge)
+    fails(documents, "graph-edge-node-missing")
+
+
+def test_graph_terminal_edge_invalid() -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append({"from": "done", "to": "build", "outcomes": ["failed"]})
+    fails(documents, "graph-terminal-edge-invalid")
+
+
+@pytest.mark.parametrize(
+    "edge",
+    [
+        {"from": "build", "to": "approve"},
+        {"from": "build", "to": "approve", "kind": "flow"},
+        {"from": "build", "to": "approve", "outcomes": ["completed"]},
+        {"from": "build", "to": "approve", "kind": "flow", "outcomes": ["completed"]},
+    ],
+)
+def test_graph_edge_duplicate_with_defaults(edge: dict[str, Any]) -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append(edge)
+    fails(documents, "graph-edge-duplicate")
+
+
+def test_graph_edge_duplicate_same_outcome_list() -> None:
+    documents = base_documents()
+    edges = main_graph(documents)["edges"]
+    edges.append({"from": "build", "to": "done", "outcomes": ["failed", "unverified"]})
+    edges.append({"from": "build", "to": "done", "outcomes": ["failed", "unverified"]})
+    fails(documents, "graph-edge-duplicate")
+
+
+def test_edges_differing_only_in_outcome_order_are_not_duplicates() -> None:
+    documents = base_documents()
+    edges = main_graph(documents)["edges"]
+    edges.append({"from": "build", "to": "done", "outcomes": ["failed", "unverified"]})
+    edges.append({"from": "build", "to": "done", "outcomes": ["unverified", "failed"]})
+    assert "main" in load(documents).graphs
+
+
+def test_edges_differing_in_kind_are_not_duplicates() -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append({"from": "build", "to": "approve", "kind": "requires"})
+    assert "main" in load(documents).graphs
+
+
+@pytest.mark.parametrize("target", ["quality", "done"])
+def test_graph_repeat_target_invalid(target: str) -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append(
+        {"from": "run", "to": target, "kind": "repeat", "outcomes": ["failed"]}
+    )
+    fails(documents, "graph-repeat-target-invalid")
+
+
+def test_repeat_to_a_gate_is_valid() -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append(
+        {"from": "run", "to": "approve", "kind": "repeat", "outcomes": ["failed"]}
+    )
+    assert "main" in load(documents).graphs
+
+
+def test_graph_gated_by_source_invalid() -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append({"from": "build", "to": "write", "kind": "gatedBy"})
+    fails(documents, "graph-gated-by-source-invalid")
+
+
+def test_graph_flow_cycle_names_the_cycle() -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append({"from": "run", "to": "build", "outcomes": ["failed"]})
+    message = fails(documents, "graph-flow-cycle").message
+    assert "use a repeat edge" in message
+    for name in ("build", "approve", "quality", "write", "run"):
+        assert name in message
+    assert "done" not in message.split("edge", 1)[-1]
+
+
+@pytest.mark.parametrize("kind", ["consumes", "requires", "gatedBy"])
+def test_every_non_repeat_kind_counts_for_cycles(kind: str) -> None:
+    documents = base_documents()
+    graph = documents["graphs/child.yaml"]
+    graph["nodes"].insert(
+        0,
+        {"id": "hold", "kind": "gate", "reasonCode": "route.child.check", "gate": {"id": "h", "prompt": "?"}},
+    )
+    graph["edges"] += [
+        {"from": "hold", "to": "check"},
+        {"from": "check", "to": "hold", "kind": kind, "outcomes": ["failed"]},
+    ]
+    if kind == "gatedBy":  # a gatedBy edge must start at a gate: reverse the pair
+        graph["edges"][-2:] = [
+            {"from": "check", "to": "hold", "outcomes": ["failed"]},
+            {"from": "hold", "to": "check", "kind": "gatedBy"},
+        ]
+    fails(documents, "graph-flow-cycle")
+
+
+def test_self_loop_flow_edge_is_a_cycle() -> None:
+    documents = base_documents()
+    main_graph(documents)["edges"].append({"from": "run", "to": "run", "outcomes": ["partial"]})
+    fails(documents, "graph-flow-cycle")
+
+
+def test_graph_id_duplicate() -> None:
+    documents = base_documents()
+    documents["graphs/again.yaml"] = terminal_only_graph("child")
+    documents["provider.yaml"]["graphs"].append("graphs/again.yaml")
+    assert "child" in fails(documents, "graph-id-duplicate").message
+
+
+def test_same_graph_file_listed_twice_is_schema_invalid() -> None:
+    documents = base_documents()
+    documents["provider.yaml"]["graphs"].append("graphs/child.yaml")
+    error = fails(documents, "schema-invalid")
+    assert [d.code for d in error.diagnostics] == ["schema.uniqueItems"]
+
+
+# ---------------------------------------------------------------- per node
+
+
+def test_subgraph_missing() -> None:
+    documents = base_documents()
+    node(documents, "quality")["graph"] = "nothing"
+    assert "nothing" in fails(documents, "subgraph-missing").message
+
+
+def test_subgraph_entry_missing() -> None:
+    documents = base_documents()
+    node(documents, "quality")["entry"] = "side"
+    fails(documents, "subgraph-entry-missing")
+
+
+def test_action_schema_invalid() -> None:
+    documents = base_documents()
+    documents["actions/build.yaml"]["runtime"] = "shell"  # a command Action cannot name a runtime
+    assert "build.yaml" in fails(documents, "schema-invalid").message
+
+
+def test_action_id_duplicate() -> None:
+    documents = base_documents()
+    documents["actions/apply.yaml"]["id"] = "inspect"
+    fails(documents, "action-id-duplicate")
+
+
+def test_same_action_file_used_twice_is_fine() -> None:
+    documents = base_documents()
+    node(documents, "run")["action"] = "actions/build.yaml"
+    assert "main" in load(documents).graphs
+
+
+def test_gate_inspection_effect_invalid() -> None:
+    documents = base_documents()
+    documents["actions/inspect.yaml"]["effect"] = "write"
+    fails(documents, "gate-inspection-effect-invalid")
+
+
+@pytest.mark.parametrize(
+    "gate",
+    [
+        {"id": "release-approval", "prompt": "Release?", "authority": "release"},
+        {"id": "release-approval", "prompt": "Release?", "authority": "release", "delegatable": False},
+        {"id": "release-approval", "prompt": "Release?", "delegatable": True},
+    ],
+)
+@pytest.mark.parametrize("delegated", [{}, {"inspection": "required"}])
+def test_gate_delegated_policy_invalid(gate: dict[str, Any], delegated: dict[str, Any]) -> None:
+    documents = base_documents()
+    approve = node(documents, "approve")
+    approve["gate"] = gate
+    approve["delegated"] = delegated
+    fails(documents, "gate-delegated-policy-invalid")
+
+
+def test_empty_delegated_policy_on_a_delegatable_gate_is_fine() -> None:
+    documents = base_documents()
+    node(documents, "approve")["delegated"] = {}
+    assert "main" in load(documents).graphs
+
+
+def test_gate_delegated_inspection_missing() -> None:
+    documents = base_documents()
+    del node(documents, "approve")["inspectionAction"]
+    fails(documents, "gate-delegated-inspection-missing")
+
+
+def test_gate_resolution_effect_invalid() -> None:
+    documents = base_documents()
+    documents["actions/apply.yaml"]["effect"] = "read"
+    fails(documents, "gate-resolution-effect-invalid")
+
+
+def test_gate_delegated_resolution_effect_invalid() -> None:
+    documents = base_documents()
+    documents["actions/accept.yaml"]["effect"] = "read"
+    fails(documents, "gate-resolution-effect-invalid")
+
+
+def test_resource_id_duplicate() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\nid: procedure.build\nkind: procedure\n---\nx\n"
+    fails(documents, "resource-id-duplicate")
+
+
+def test_resource_id_duplicate_with_a_code_document() -> None:
+    documents = base_documents()
+    documents["resources/other.md"] = "---\nid: procedure.build\nkind: template\n---\nx\n"
+    node(documents, "write")["resources"] = {"required": ["resources/other.md"]}
+    fails(documents, "resource-id-duplicate")
+
+
+# ---------------------------------------------------------------- resources
+
+
+@pytest.mark.parametrize(
+    "text", ["no header\n", "\n---\nid: a\nkind: procedure\n---\n", " ---\nid: a\n---\n", "---"]
+)
+def test_frontmatter_missing(text: str) -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = text
+    fails(documents, "frontmatter-missing")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nid: policy.delegation\nkind: procedure\n",  # never closed
+        "---\n---\nbody\n",  # the closing line must start at offset 4 or later
+        "---\nid: policy.delegation\nkind: procedure\n---",  # no newline after the closing line
+        "---\nid: [unclosed\n---\nbody\n",  # bad YAML
+        "---\nid: a\nid: b\n---\nbody\n",  # duplicate key
+        "---\n- id\n- kind\n---\nbody\n",  # a list
+        "---\njust text\n---\nbody\n",  # a string
+        "---\n\n---\nbody\n",  # null
+    ],
+)
+def test_frontmatter_invalid(text: str) -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = text
+    fails(documents, "frontmatter-invalid")
+
+
+def test_frontmatter_with_crlf_line_ends() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\r\nid: policy.delegation\r\nkind: procedure\r\n---\r\nbody\r\n"
+    assert "policy.delegation" in load(documents).resources_by_id
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "kind: procedure\n",  # no id
+        "id: policy.delegation\n",  # no kind
+        "id: 7\nkind: procedure\n",
+        "id: policy.delegation\nkind: [procedure]\n",
+        "id: policy.delegation\nkind: procedure\nmedia-type: 3\n",
+        "id: policy.delegation\nkind: procedure\nmedia-type: true\n",
+    ],
+)
+def test_resource_metadata_invalid(header: str) -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = f"---\n{header}---\nbody\n"
+    fails(documents, "resource-metadata-invalid")
+
+
+def test_media_type_spellings_and_default() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = (
+        "---\nid: policy.delegation\nkind: template\nmediaType: text/plain\n---\n"
+    )
+    provider = load(documents)
+    located = ag.locate_resource(provider, "policy.delegation")
+    assert located.media_type == "text/plain"
+    assert ag.locate_resource(provider, "procedure.build").media_type == "text/markdown"
+
+
+@pytest.mark.parametrize("kind", ["context-view", "Procedure", "guide", ""])
+def test_resource_kind_invalid(kind: str) -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = f"---\nid: policy.delegation\nkind: '{kind}'\n---\nbody\n"
+    fails(documents, "resource-kind-invalid")
+
+
+def test_other_front_matter_keys_are_ignored() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = (
+        "---\nid: policy.delegation\nkind: skill\ntitle: Policy\nversion: 2\n---\n"
+    )
+    assert "policy.delegation" in load(documents).resources_by_id
+
+
+def test_resource_schema_legacy_names_the_migration_command() -> None:
+    documents = base_documents()
+    documents["resources/data.yaml"] = {
+        "schema": "agent-graph.resource.v1",
+        "id": "schema.data",
+        "kind": "schema",
+        "path": "resources/data.schema.json",
+    }
+    message = fails(documents, "resource-schema-legacy").message
+    assert "agent-graph migrate" in message
+
+
+def test_yaml_resource_without_resource_schema_is_read_for_front_matter() -> None:
+    documents = base_documents()
+    documents["resources/data.yaml"] = {"schema": "something.else/v1", "id": "x"}
+    fails(documents, "frontmatter-missing")
+
+
+def test_resource_file_descriptor_schema_invalid() -> None:
+    documents = base_documents()
+    documents["resources/data.yaml"]["kind"] = "context-view"
+    fails(documents, "schema-invalid")
+
+
+# ---------------------------------------------------------------- catalog closure, recursion, materializers
+
+
+def test_graph_recursion_across_subgraphs() -> None:
+    documents = base_documents()
+    child = documents["graphs/child.yaml"]
+    child["nodes"].insert(1, {"id": "back", "kind": "subgraph", "graph": "main", "entry": "default"})
+    child["edges"].append({"from": "check", "to": "back", "outcomes": ["failed"]})
+    message = fails(documents, "graph-recursion").message
+    assert "main" in message and "child" in message
+
+
+def test_graph_recursion_into_itself() -> None:
+    documents = base_documents()
+    child = documents["graphs/child.yaml"]
+    child["nodes"].insert(1, {"id": "again", "kind": "subgraph", "graph": "child", "entry": "default"})
+    fails(documents, "graph-recursion")
+
+
+def test_shared_subgraph_is_not_recursion() -> None:
+    documents = base_documents()
+    main_graph(documents)["nodes"].insert(
+        3, {"id": "quality-again", "kind": "subgraph", "graph": "child", "entry": "default"}
+    )
+    main_graph(documents)["edges"].append({"from": "quality", "to": "quality-again"})
+    assert load(documents).graph_dependencies["main"] == ("child",)
+
+
+def test_route_reason_code_missing() -> None:
+    documents = base_documents()
+    node(documents, "write")["reasonCode"] = "route.main.unknown"
+    assert "route.main.unknown" in fails(documents, "route-reason-code-missing").message
+
+
+def test_route_reason_code_missing_for_a_gate() -> None:
+    documents = base_documents()
+    node(documents, "approve")["reasonCode"] = "route.main.unknown"
+    fails(documents, "route-reason-code-missing")
+
+
+def test_route_reason_code_kind_invalid() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"].append(
+        {"code": "route.main.odd", "kind": "diagnostic", "summary": "Odd."}
+    )
+    node(documents, "run")["reasonCode"] = "route.main.odd"
+    fails(documents, "route-reason-code-kind-invalid")
+
+
+def test_without_a_catalog_reason_codes_are_only_shape_checked() -> None:
+    documents = base_documents()
+    del documents["provider.yaml"]["catalogs"]
+    node(documents, "write")["reasonCode"] = "route.main.unknown"
+    assert "main" in load(documents).graphs
+    node(documents, "write")["reasonCode"] = "main.unknown"
+    fails(documents, "schema-invalid")
+
+
+def test_materializer_effect_invalid() -> None:
+    documents = base_documents()
+    documents["actions/view-materializer.yaml"]["effect"] = "write"
+    fails(documents, "materializer-effect-invalid")
+
+
+def test_host_materializer_effect_invalid() -> None:
+    documents = base_documents()
+    documents["actions/report-materializer.yaml"]["effect"] = "external"
+    fails(documents, "materializer-effect-invalid")
+
+
+def test_materializer_runner_invalid_for_a_graph_action_resource() -> None:
+    documents = base_documents()
+    documents["actions/view-materializer.yaml"] = {
+        "schema": "agent-graph.action.v1",
+        "id": "view-materializer",
+        "runner": "host",
+        "effect": "read",
+        "handler": "acme.view",
+    }
+    fails(documents, "materializer-runner-invalid")
+
+
+def test_materializer_runner_invalid_for_a_host_action_resource() -> None:
+    documents = base_documents()
+    documents["resources/report.yaml"]["materializer"] = "actions/view-materializer.yaml"
+    fails(documents, "materializer-runner-invalid")
+
+
+def test_host_materializer_needs_both_schemas() -> None:
+    documents = base_documents()
+    del documents["actions/report-materializer.yaml"]["outputSchema"]
+    fails(documents, "materializer-runner-invalid")
+
+
+def test_materializer_missing_file() -> None:
+    documents = base_documents()
+    documents["resources/view.yaml"]["materializer"] = "actions/absent.yaml"
+    fails(documents, "file-missing")
+
+
+# ---------------------------------------------------------------- file-too-large
+
+
+def test_file_too_large_manifest() -> None:
+    error = fails(base_documents(), "file-too-large", max_file_bytes=50)
+    assert "provider.yaml" in error.message
+
+
+def test_file_too_large_graph() -> None:
+    documents = base_documents()
+    documents["codes.yaml"] = {"schema": "agent-graph.code-catalog.v1", "codes": []}
+    del documents["provider.yaml"]["catalogs"]
+    error = fails(documents, "file-too-large", max_file_bytes=1000)
+    assert "main.yaml" in error.message
+
+
+def test_file_too_large_resource() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: procedure\n---\n" + "x" * 5000
+    assert "policy.md" in fails(documents, "file-too-large", max_file_bytes=4000).message
+
+
+def test_file_at_the_limit_loads() -> None:
+    documents = base_documents()
+    largest = max(
+        len(json.dumps(d, indent=1)) + 1 if not isinstance(d, str) else len(d.encode())
+        for d in documents.values()
+    )
+    load(documents, max_file_bytes=largest)
+
+
+# ---------------------------------------------------------------- order of checks (§7)
+
+
+def test_order_manifest_schema_before_graph_files() -> None:
+    documents = base_documents()
+    documents["provider.yaml"]["extra"] = 1
+    del documents["graphs/main.yaml"]
+    fails(documents, "schema-invalid")
+
+
+def test_order_catalog_schema_beats_graph_error() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"][0]["kind"] = "reason"
+    main_graph(documents)["nodes"].append({"id": "build", "kind": "terminal", "terminalOutcome": "failed"})
+    assert "codes.yaml" in fails(documents, "schema-invalid").message
+
+
+def test_order_catalog_duplicate_beats_graph_schema() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"].append(dict(documents["codes.yaml"]["codes"][0]))
+    main_graph(documents)["colour"] = "blue"
+    fails(documents, "code-catalog-code-duplicate")
+
+
+def test_order_catalog_duplicate_beats_document_problem() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"].append(dict(documents["codes.yaml"]["codes"][0]))
+    documents["resources/procedure.md"] = "no header"
+    fails(documents, "code-catalog-code-duplicate")
+
+
+def test_order_code_document_dynamic_beats_graph_file_missing() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"][0]["document"] = "resources/view.yaml"
+    del documents["graphs/main.yaml"]
+    fails(documents, "code-document-dynamic")
+
+
+def test_order_graphs_in_manifest_order() -> None:
+    documents = base_documents()
+    main_graph(documents)["nodes"].append({"id": "build", "kind": "terminal", "terminalOutcome": "failed"})
+    documents["graphs/child.yaml"]["extra"] = True
+    fails(documents, "graph-node-duplicate")
+    documents["provider.yaml"]["graphs"].reverse()
+    fails(documents, "schema-invalid")
+
+
+def test_order_first_graph_semantics_beat_second_graph_missing() -> None:
+    documents = base_documents()
+    main_graph(documents)["entrypoints"]["x"] = "ghost"
+    del documents["graphs/child.yaml"]
+    fails(documents, "graph-entry-missing")
+
+
+def test_order_graph_schema_beats_graph_semantics() -> None:
+    documents = base_documents()
+    graph = main_graph(documents)
+    graph["nodes"].append({"id": "build", "kind": "terminal", "terminalOutcome": "failed", "colour": "red"})
+    fails(documents, "schema-invalid")
+
+
+def test_order_graph_semantics_beat_graph_id_duplicate() -> None:
+    documents = base_documents()
+    again = terminal_only_graph("child")
+    again["nodes"].append({"id": "end", "kind": "terminal", "terminalOutcome": "failed"})
+    documents["graphs/again.yaml"] = again
+    documents["provider.yaml"]["graphs"].append("graphs/again.yaml")
+    fails(documents, "graph-node-duplicate")
+    again["nodes"].pop()
+    again["entrypoints"]["x"] = "ghost"
+    fails(documents, "graph-entry-missing")
+    again["entrypoints"].pop("x")
+    fails(documents, "graph-id-duplicate")
+
+
+def test_order_node_duplicate_beats_terminal_missing() -> None:
+    documents = base_documents()
+    graph = documents["graphs/child.yaml"]
+    graph["nodes"] = [graph["nodes"][0], dict(graph["nodes"][0])]
+    graph["edges"] = []
+    fails(documents, "graph-node-duplicate")
+
+
+def test_order_terminal_missing_beats_entry_missing() -> None:
+    documents = base_documents()
+    graph = documents["graphs/child.yaml"]
+    graph["nodes"].pop()
+    graph["edges"] = []
+    graph["entrypoints"]["x"] = "ghost"
+    fails(documents, "graph-terminal-missing")
+
+
+def test_order_entry_missing_beats_edge_problems() -> None:
+    documents = base_documents()
+    graph = main_graph(documents)
+    graph["entrypoints"]["x"] = "ghost"
+    graph["edges"].insert(0, {"from": "ghost", "to": "build"})
+    fails(documents, "graph-entry-missing")
+
+
+def test_order_within_one_edge() -> None:
+    documents = base_documents()
+    edges = main_graph(documents)["edges"]
+    edges.append({"from": "done", "to": "ghost", "kind": "repeat", "outcomes": ["failed"]})
+    fails(documents, "graph-edge-node-missing")
+    edges[-1]["to"] = "quality"
+    fails(documents, "graph-terminal-edge-invalid")  # also a repeat to a Subgraph
+    edges[-1] = {"from": "done", "to": "build", "kind": "gatedBy"}
+    fails(documents, "graph-terminal-edge-invalid")  # also a gatedBy edge not from a gate
+
+
+def test_order_edge_checks_beat_flow_cycle() -> None:
+    documents = base_documents()
+    edges = main_graph(documents)["edges"]
+    edges.append({"from": "run", "to": "build", "outcomes": ["failed"]})  # a cycle
+    edges.append({"from": "run", "to": "done"})  # a duplicate, after it
+    fails(documents, "graph-edge-duplicate")
+    edges[-1] = {"from": "run", "to": "done", "kind": "repeat", "outcomes": ["failed"]}
+    fails(documents, "graph-repeat-target-invalid")
+    edges[-1] = {"from": "run", "to": "done", "kind": "gatedBy"}
+    fails(documents, "graph-gated-by-source-invalid")
+
+
+def test_order_graph_id_duplicate_beats_per_node_checks() -> None:
+    documents = base_documents()
+    documents["graphs/again.yaml"] = terminal_only_graph("main")
+    documents["provider.yaml"]["graphs"].append("graphs/again.yaml")
+    node(documents, "quality")["graph"] = "nothing"
+    del documents["actions/build.yaml"]
+    fails(documents, "graph-id-duplicate")
+
+
+def test_order_all_graphs_before_actions() -> None:
+    documents = base_documents()
+    del documents["actions/build.yaml"]
+    documents["graphs/child.yaml"]["entrypoints"]["x"] = "ghost"
+    fails(documents, "graph-entry-missing")
+
+
+def test_order_gate_rules_in_listed_order() -> None:
+    documents = base_documents()
+    documents["actions/inspect.yaml"]["effect"] = "write"
+    approve = node(documents, "approve")
+    approve["gate"]["delegatable"] = False
+    documents["actions/apply.yaml"]["effect"] = "read"
+    fails(documents, "gate-inspection-effect-invalid")
+    documents["actions/inspect.yaml"]["effect"] = "read"
+    fails(documents, "gate-delegated-policy-invalid")
+    approve["gate"]["delegatable"] = True
+    del approve["inspectionAction"]
+    fails(documents, "gate-delegated-inspection-missing")
+    approve["delegated"]["inspection"] = "required"
+    fails(documents, "gate-resolution-effect-invalid")
+
+
+def test_order_gate_rules_before_the_gate_resources() -> None:
+    documents = base_documents()
+    documents["actions/apply.yaml"]["effect"] = "read"
+    documents["resources/policy.md"] = "no header"
+    fails(documents, "gate-resolution-effect-invalid")
+
+
+def test_order_action_before_its_node_resources() -> None:
+    documents = base_documents()
+    documents["actions/build.yaml"]["extra"] = 1
+    documents["resources/data.yaml"]["extra"] = 1
+    assert "build.yaml" in fails(documents, "schema-invalid").message
+
+
+def test_order_per_node_checks_beat_graph_recursion() -> None:
+    documents = base_documents()
+    child = documents["graphs/child.yaml"]
+    child["nodes"].insert(1, {"id": "back", "kind": "subgraph", "graph": "main", "entry": "default"})
+    documents["actions/apply.yaml"]["id"] = "inspect"
+    fails(documents, "action-id-duplicate")
+
+
+def test_order_graph_recursion_beats_reason_code_closure() -> None:
+    documents = base_documents()
+    child = documents["graphs/child.yaml"]
+    child["nodes"].insert(1, {"id": "back", "kind": "subgraph", "graph": "main", "entry": "default"})
+    node(documents, "write")["reasonCode"] = "route.main.unknown"
+    fails(documents, "graph-recursion")
+
+
+def test_order_reason_code_closure_beats_materializers() -> None:
+    documents = base_documents()
+    node(documents, "write")["reasonCode"] = "route.main.unknown"
+    documents["actions/view-materializer.yaml"]["effect"] = "write"
+    fails(documents, "route-reason-code-missing")
+
+
+def test_order_materializer_effect_before_runner() -> None:
+    documents = base_documents()
+    documents["actions/view-materializer.yaml"] = {
+        "schema": "agent-graph.action.v1",
+        "id": "view-materializer",
+        "runner": "host",
+        "effect": "write",
+        "handler": "acme.view",
+    }
+    fails(documents, "materializer-effect-invalid")
+
+
+# ---------------------------------------------------------------- scale
+
+
+def test_a_100000_node_chain_loads_and_evaluates() -> None:
+    count = 100_000
+    nodes: list[dict[str, Any]] = [
+        {
+            "id": f"n{i}",
+            "kind": "gate",
+            "reasonCode": "route.chain.step",
+            "gate": {"id": "step", "prompt": "Go on?"},
+        }
+        for i in range(count - 1)
+    ]
+    nodes.append({"id": "end", "kind": "terminal", "terminalOutcome": "completed"})
+    edges = [{"from": nodes[i]["id"], "to": nodes[i + 1]["id"]} for i in range(count - 1)]
+    graph = {
+        "schema": "agent-graph.graph.v1",
+        "id": "chain",
+        "entrypoints": {"default": "n0"},
+        "nodes": nodes,
+        "edges": edges,
+    }
+    documents: Documents = {
+        "provider.yaml": {
+            "schema": "agent-graph.provider.v1",
+            "id": "acme/chain",
+            "version": "1.0.0",
+            "graphs": ["graphs/chain.json"],
+        },
+        "graphs/chain.json": json.dumps(graph, separators=(",", ":")),
+    }
+    provider = load(documents)
+    assert len(provider.graphs["chain"].definition.nodes) == count
+    evaluation = ag.evaluate(provider, "chain", "default", facts={}, outcomes={}, authorities=[])
+    assert evaluation.status_code == "waiting-user"
+    assert evaluation.primary_route is not None and evaluation.primary_route.node == "n0"
+
+
+def test_a_long_flow_cycle_is_found_without_recursion() -> None:
+    count = 20_000
+    nodes: list[dict[str, Any]] = [
+        {"id": f"n{i}", "kind": "subgraph", "graph": "leaf", "entry": "default"} for i in range(count)
+    ]
+    nodes.append({"id": "end", "kind": "terminal", "terminalOutcome": "completed"})
+    edges = [{"from": f"n{i}", "to": f"n{(i + 1) % count}"} for i in range(count)]
+    graph = {
+        "schema": "agent-graph.graph.v1",
+        "id": "ring",
+        "entrypoints": {"default": "n0"},
+        "nodes": nodes,
+        "edges": edges,
+    }
+    documents: Documents = {
+        "provider.yaml": {
+            "schema": "agent-graph.provider.v1",
+            "id": "acme/ring",
+            "version": "1.0.0",
+            "graphs": ["graphs/ring.json"],
+        },
+        "graphs/ring.json": json.dumps(graph),
+    }
+    fails(documents, "graph-flow-cycle")
+
+
+def test_manifest_constant_is_the_loaded_manifest() -> None:
+    assert load(base_documents()).manifest_path == MANIFEST
