@@ -1,0 +1,711 @@
+"""Canonical JSON text, sha256 digests and the key collation they depend on.
+
+Every digest of the protocol (Provider digest, graph digest, revision, route ID)
+is ``sha256`` over the canonical JSON text of some plain JSON value, and that
+text must be byte-identical to what the TypeScript reference toolchain writes.
+The reference builds it with ``JSON.stringify`` over objects whose keys were
+sorted with ``String.prototype.localeCompare`` (ICU root collation), so this
+module reproduces three JavaScript behaviours:
+
+* key order: canonical array-index keys first in numeric order (JavaScript
+  object property order), then the rest in ICU root collation order;
+* string escaping of ``JSON.stringify`` (including its escaping of lone
+  surrogates as ``\\udxxx``);
+* ``Number::toString`` for numbers, after turning Python ints beyond 2**53
+  into the nearest double.
+
+Input is plain JSON data only (``dict`` with ``str`` keys, ``list``, ``tuple``,
+``str``, ``int``, ``float``, ``bool``, ``None``). This module knows nothing of
+Providers, graphs, files or msgspec Structs; callers convert those first.
+Nothing here recurses on the nesting depth of the input.
+
+Collation
+---------
+For ASCII the order is exact (checked against ICU root): ignorable control
+characters are skipped, TAB, LF, VT, FF and CR sort as whitespace before the
+space, then the punctuation, symbols and digits listed in ``_ASCII_ORDER``,
+then letters with upper case equal to lower case at the primary level; case
+breaks remaining ties, lower case first.
+
+Outside ASCII the result is an approximation of ICU root, built from the
+Unicode database that ships with Python:
+
+* compatibility decomposition (NFKD) gives the primary letters; ``ß``,
+  ``æ``, ``œ`` sort as ``ss``, ``ae``, ``oe`` plus an accent, and ``ł``,
+  ``đ``, ``ħ``, ``ø``, ``ð``, ``ſ``, ``ŀ`` as their base letter plus an accent;
+* combining marks are secondary weights, in ICU's order for U+0300-U+036F;
+* case and the kind of compatibility mapping (wide, font, circled,
+  superscript, ...) are tertiary weights;
+* other Latin letters with a name ``... LETTER X WITH ...`` sort right after
+  ``x``; non-ASCII digits equal their ASCII digit; other format and control
+  characters are ignored.
+
+Known divergences from ICU root: non-ASCII punctuation, symbols and currency
+signs are grouped after ``%``, ``~`` and ``$`` respectively in code-point
+order instead of ICU's hand-made order; letters of other scripts (Greek,
+Cyrillic, CJK, ...) sort after all Latin letters in code-point order of their
+lower-case form; contractions and script-specific rules (Thai reordering,
+Hangul jamo, ...) are not modelled. Keys of real Providers are ASCII, where
+the order is exact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from json.encoder import encode_basestring as _encode_basestring
+from typing import Any
+
+import msgspec
+
+__all__ = [
+    "canonical_json",
+    "collation_key",
+    "compare_collated",
+    "digest_bytes",
+    "digest_value",
+    "js_number",
+    "sort_collated",
+]
+
+_MAX_SAFE_INTEGER = 2**53
+_MAX_ARRAY_INDEX = 2**32 - 1  # index keys are strictly below this value
+_MAX_DEPTH = 1_000_000  # far beyond any real document; stops runaway cyclic input
+_MSGSPEC_DEPTH = 200  # deeper trees are written by the iterative writer
+
+CollationKey = tuple[str, str, str]
+
+# ---------------------------------------------------------------------------
+# Numbers
+
+
+def js_number(x: int | float) -> str:
+    """Print a number as ECMAScript ``Number::toString`` prints the equivalent double.
+
+    Integers beyond 2**53 in magnitude are first rounded to the nearest double
+    (``Infinity`` when they overflow). NaN and the infinities give ``"null"``,
+    which is what ``JSON.stringify`` writes for them. ``bool`` is rejected.
+    """
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TypeError(f"js_number() takes an int or a float, not {type(x).__name__}")
+    if isinstance(x, int):
+        if -_MAX_SAFE_INTEGER <= x <= _MAX_SAFE_INTEGER:
+            return str(int(x))
+        try:
+            x = float(x)
+        except OverflowError:
+            return "null"
+    return _float_text(float(x))
+
+
+def _float_text(x: float) -> str:
+    if x != x or x in (math.inf, -math.inf):
+        return "null"
+    if x == 0.0:
+        return "0"
+    text = repr(x)
+    if "e" not in text:
+        # Python writes plain notation for 1e-4 <= |x| < 1e16, a sub-range of
+        # the plain range of JavaScript, with the same shortest digits.
+        return text[:-2] if text.endswith(".0") else text
+    sign = ""
+    if text[0] == "-":
+        sign, text = "-", text[1:]
+    mantissa, _, exp_text = text.partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    all_digits = int_part + frac_part
+    significant = all_digits.lstrip("0")
+    point = len(int_part) + int(exp_text) - (len(all_digits) - len(significant))
+    digits = significant.rstrip("0")
+    return sign + _ecma_layout(digits, point)
+
+
+def _ecma_layout(digits: str, n: int) -> str:
+    """Lay out shortest digits ``d1d2...dk`` with value ``0.d1...dk * 10**n`` as ECMAScript does."""
+    k = len(digits)
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * (-n) + digits
+    exponent = n - 1
+    exp_text = ("+" if exponent >= 0 else "-") + str(abs(exponent))
+    if k == 1:
+        return digits + "e" + exp_text
+    return digits[0] + "." + digits[1:] + "e" + exp_text
+
+
+# ---------------------------------------------------------------------------
+# Strings
+
+_SURROGATES = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
+
+
+def _surrogate_replacement(match: re.Match[str]) -> str:
+    text = match.group()
+    if len(text) == 2:
+        high, low = ord(text[0]), ord(text[1])
+        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    return f"\\u{ord(text):04x}"
+
+
+def _js_string(s: str) -> str:
+    """Quote and escape a string exactly as ``JSON.stringify`` does."""
+    text: str = _encode_basestring(s)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Surrogate pairs held as two code points join into one character;
+        # lone surrogates are escaped (well-formed JSON.stringify, ES2019).
+        return _SURROGATES.sub(_surrogate_replacement, text)
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Collation
+#
+# A key is three strings, one per level (primary, secondary, tertiary);
+# Python compares them lexicographically with the shorter prefix first, which
+# is how a collation sort key compares. Each primary weight takes two
+# characters: a group (the rank in ``_ASCII_ORDER``) and a sub-position inside
+# the group (0 for the ASCII character itself, a code point for characters
+# placed after it).
+
+# Whitespace, punctuation, symbols, currency, digits and letters, lowest first.
+_ASCII_ORDER = "\t\n\x0b\x0c\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz"
+_RANK = {ch: i + 1 for i, ch in enumerate(_ASCII_ORDER)}
+
+_SEC_COMMON = "\x01"
+_TER_LOWER = 2
+_TER_UPPER = 8
+
+# Secondary order of the combining marks U+0300-U+036F in ICU root; marks in
+# one group have equal weight. Marks that decompose canonically (U+0340,
+# U+0341, U+0343, U+0344) are reached through their decomposition.
+_MARK_GROUPS = (
+    "\u0332",
+    "\u0313",
+    "\u0314",
+    "\u0301",
+    "\u0300",
+    "\u0306",
+    "\u0302",
+    "\u030c",
+    "\u030a",
+    "\u0342",
+    "\u0308",
+    "\u030b",
+    "\u0303",
+    "\u0307",
+    "\u0338",
+    "\u0327",
+    "\u0328",
+    "\u0304",
+    "\u030d\u030e\u0312\u0315\u031a\u033d\u033e\u033f\u0346\u034a\u034b\u034c\u0350\u0351\u0352\u0357\u035b\u035d\u035e",
+    "\u0316\u0317\u0318\u0319\u031c\u031d\u031e\u031f\u0320\u0329\u032a\u032b\u032c\u032f\u0333\u033a\u033b\u033c"
+    "\u0347\u0348\u0349\u034d\u034e\u0353\u0354\u0355\u0356\u0359\u035a\u035c\u035f\u0362",
+    "\u0336\u0337",
+    "\u0335",
+    "\u0305",
+    "\u0309",
+    "\u030f",
+    "\u0310",
+    "\u0311",
+    "\u031b",
+    "\u0321",
+    "\u0322",
+    "\u0323",
+    "\u0324",
+    "\u0325",
+    "\u0326",
+    "\u032d",
+    "\u032e",
+    "\u0330",
+    "\u0331",
+    "\u0334",
+    "\u0339",
+    "\u0345",
+    "\u0358",
+    "\u0360",
+    "\u0361",
+)
+_MARK_WEIGHT = {mark: 2 + group for group, marks in enumerate(_MARK_GROUPS) for mark in marks}
+_ETH_MARK = 2 + len(_MARK_GROUPS)  # the accent that tells ð from d
+_LIGATURE_MARK = _ETH_MARK + 1  # the accent that tells ß from ss, æ from ae
+_OTHER_MARK_BASE = 0x100  # marks outside the table: after it, in code-point order
+
+# Letters U+0363-U+036F are small letters written above: primary letters in ICU.
+_SUPERSCRIPT_LETTERS = dict(
+    zip(
+        "\u0363\u0364\u0365\u0366\u0367\u0368\u0369\u036a\u036b\u036c\u036d\u036e\u036f",
+        "aeioucdhmrtvx",
+        strict=True,
+    )
+)
+
+# Tertiary weight of a compatibility mapping, lower case and upper case.
+_TAG_TERTIARY = {
+    "": (_TER_LOWER, _TER_UPPER),
+    "<wide>": (3, 9),
+    "<compat>": (4, 10),
+    "<font>": (5, 11),
+    "<circle>": (6, 12),
+    "<small>": (13, 13),
+    "<narrow>": (14, 14),
+    "<initial>": (16, 16),
+    "<medial>": (17, 17),
+    "<final>": (18, 18),
+    "<isolated>": (19, 19),
+    "<super>": (20, 20),
+    "<sub>": (21, 21),
+    "<vertical>": (22, 22),
+    "<noBreak>": (27, 27),
+    "<square>": (28, 28),
+    "<fraction>": (30, 30),
+}
+
+# Latin letters without a decomposition that ICU sorts as a base letter plus
+# an accent: (base, secondary weight).
+_ACCENTED_LETTERS = {
+    "ł": ("l", _MARK_WEIGHT["\u0335"]),
+    "đ": ("d", _MARK_WEIGHT["\u0335"]),
+    "ħ": ("h", _MARK_WEIGHT["\u0335"]),
+    "ø": ("o", _MARK_WEIGHT["\u0338"]),
+    "ð": ("d", _ETH_MARK),
+    "ſ": ("s", _ETH_MARK),
+    "ŀ": ("l", _ETH_MARK),
+}
+# Letters ICU sorts as two letters with an accent between them (after the
+# plain pair and after the pair with any ordinary accent): ss < ß < st.
+_LETTER_SEQUENCES = {"ß": "ss", "æ": "ae", "œ": "oe"}
+# Letters ICU places just after a base letter as a letter of their own.
+_LETTERS_AFTER = {"ı": "i", "ĸ": "q", "ŋ": "n"}
+_LATIN_NAME = re.compile(r"LATIN (SMALL|CAPITAL) LETTER ([A-Z]) WITH ")
+
+_Fragment = tuple[str, str, str]
+_IGNORED: _Fragment = ("", "", "")
+
+
+def _primary(group_char: str, sub: int = 0) -> str:
+    return chr(_RANK[group_char]) + chr(sub)
+
+
+def _letter_fragment(primary: str, tertiary: int, count: int = 1) -> _Fragment:
+    return primary, _SEC_COMMON * count, chr(tertiary) * count
+
+
+def _build_ascii_tables() -> tuple[dict[int, str | None], dict[int, str | None]]:
+    primary: dict[int, str | None] = {}
+    tertiary: dict[int, str | None] = {}
+    for code in range(128):
+        ch = chr(code)
+        base = ch.lower()
+        if base in _RANK:
+            primary[code] = _primary(base)
+            tertiary[code] = chr(_TER_UPPER if ch != base else _TER_LOWER)
+        else:
+            primary[code] = None
+            tertiary[code] = None
+    return primary, tertiary
+
+
+_ASCII_PRIMARY, _ASCII_TERTIARY = _build_ascii_tables()
+_CHAR_CACHE: dict[str, _Fragment] = {}
+
+
+def _join(fragments: Iterable[_Fragment]) -> _Fragment:
+    parts = list(fragments)
+    return "".join(p[0] for p in parts), "".join(p[1] for p in parts), "".join(p[2] for p in parts)
+
+
+def _char_fragment(ch: str) -> _Fragment:
+    """The collation elements of one character, as per-level fragments."""
+    cached = _CHAR_CACHE.get(ch)
+    if cached is None:
+        cached = _compute_char_fragment(ch)
+        _CHAR_CACHE[ch] = cached
+    return cached
+
+
+def _compute_char_fragment(ch: str) -> _Fragment:
+    code = ord(ch)
+    if code < 128:
+        prim = _ASCII_PRIMARY[code]
+        if prim is None:
+            return _IGNORED
+        ter = _ASCII_TERTIARY[code]
+        assert ter is not None
+        return prim, _SEC_COMMON, ter
+    lower = ch.lower()
+    is_upper = lower != ch
+    if lower in _LETTER_SEQUENCES:  # ß, æ, œ and their capitals
+        pair = _LETTER_SEQUENCES[lower]
+        ter = chr(_TER_UPPER if is_upper else _TAG_TERTIARY["<compat>"][0])
+        return _primary(pair[0]) + _primary(pair[1]), _SEC_COMMON + chr(_LIGATURE_MARK) + _SEC_COMMON, ter * 3
+    if lower in _ACCENTED_LETTERS:
+        base, mark = _ACCENTED_LETTERS[lower]
+        ter = chr(_TER_UPPER if is_upper else _TER_LOWER)
+        return _primary(base), _SEC_COMMON + chr(mark), ter + chr(_TER_LOWER)
+    if lower in _LETTERS_AFTER:
+        return _letter_fragment(
+            _primary(_LETTERS_AFTER[lower], ord(lower)), _TER_UPPER if is_upper else _TER_LOWER
+        )
+    if ch in _SUPERSCRIPT_LETTERS:
+        return _letter_fragment(_primary(_SUPERSCRIPT_LETTERS[ch]), 3)
+
+    category = unicodedata.category(ch)
+    if code == 0x85 or (category[0] == "Z" and not unicodedata.decomposition(ch)):
+        return _letter_fragment(_primary("\r", code), _TER_LOWER)
+    if category in ("Cc", "Cf") or ch == "\u034f" or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
+        return _IGNORED
+
+    decomposition = unicodedata.decomposition(ch)
+    if decomposition:
+        nfkd = unicodedata.normalize("NFKD", ch)
+        if nfkd != ch:
+            tag = decomposition.split(" ", 1)[0] if decomposition.startswith("<") else ""
+            return _decomposed_fragment(nfkd, tag)
+
+    if category[0] == "M":
+        return "", chr(_MARK_WEIGHT.get(ch, _OTHER_MARK_BASE + code)), chr(_TER_LOWER)
+    if category == "Nd":
+        return _char_fragment(str(unicodedata.digit(ch)))
+    if category == "Sc":
+        return _letter_fragment(_primary("$", code), _TER_LOWER)
+    if category[0] == "S":
+        return _letter_fragment(_primary("~", code), _TER_LOWER)
+    if category[0] == "P":
+        return _letter_fragment(_primary("%", code), _TER_LOWER)
+    if category == "Cs":
+        return _letter_fragment(_primary("z", 0xFFFD), _TER_LOWER)
+    match = _LATIN_NAME.match(unicodedata.name(ch, ""))
+    if match:
+        base = match.group(2).lower()
+        return _letter_fragment(
+            _primary(base, ord(lower)), _TER_UPPER if match.group(1) == "CAPITAL" else _TER_LOWER
+        )
+    sub = ord(lower) if len(lower) == 1 else code
+    return _letter_fragment(_primary("z", sub), _TER_UPPER if is_upper else _TER_LOWER)
+
+
+def _decomposed_fragment(nfkd: str, tag: str) -> _Fragment:
+    """Elements of a decomposed character: its letters carry the tag's tertiary weight."""
+    lower_weight, upper_weight = _TAG_TERTIARY.get(tag, (4, 10))
+    parts: list[_Fragment] = []
+    for part in nfkd:
+        prim, sec, ter = _char_fragment(part)
+        if prim and tag:
+            upper = part.lower() != part
+            ter = chr(upper_weight if upper else lower_weight) * len(ter)
+        parts.append((prim, sec, ter))
+    return _join(parts)
+
+
+_KEY_CACHE: dict[str, CollationKey] = {}
+_KEY_CACHE_LIMIT = 1 << 16
+
+
+def collation_key(s: str) -> CollationKey:
+    """A sort key for ``s`` that orders strings as JavaScript ``a.localeCompare(b)`` (ICU root).
+
+    Keys compare with ``<``; equal keys mean ``localeCompare`` returns 0.
+    Exact for ASCII; an approximation elsewhere (see the module docstring).
+    """
+    key = _KEY_CACHE.get(s)
+    if key is not None:
+        return key
+    if type(s) is not str:
+        if not isinstance(s, str):
+            raise TypeError(f"collation_key() takes a str, not {type(s).__name__}")
+        s = str.__str__(s)
+    if s.isascii():
+        primary = s.translate(_ASCII_PRIMARY)
+        key = (primary, _SEC_COMMON * (len(primary) >> 1), s.translate(_ASCII_TERTIARY))
+    else:
+        key = _join(_char_fragment(ch) for ch in s)
+    if len(_KEY_CACHE) >= _KEY_CACHE_LIMIT:
+        _KEY_CACHE.clear()
+    _KEY_CACHE[s] = key
+    return key
+
+
+def compare_collated(a: str, b: str) -> int:
+    """-1, 0 or 1 as ``a.localeCompare(b)`` would answer (its sign)."""
+    ka, kb = collation_key(a), collation_key(b)
+    return -1 if ka < kb else (1 if ka > kb else 0)
+
+
+def sort_collated(items: Iterable[str]) -> list[str]:
+    """Strings sorted by :func:`collation_key`; equal strings keep their input order."""
+    return sorted(items, key=collation_key)
+
+
+# ---------------------------------------------------------------------------
+# Object key order
+
+_ORDER_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+_ORDER_CACHE_LIMIT = 1 << 14
+
+
+def _is_index_key(key: str) -> bool:
+    """True for canonical array indices: JavaScript lists these keys first, in numeric order."""
+    return (
+        0 < len(key) <= 10
+        and key.isascii()
+        and key.isdigit()
+        and (key[0] != "0" or key == "0")
+        and int(key) < _MAX_ARRAY_INDEX
+    )
+
+
+def _key_order(keys: tuple[Any, ...]) -> tuple[str, ...]:
+    """The canonical order of an object's keys (cached by the keys in their given order)."""
+    order = _ORDER_CACHE.get(keys)
+    if order is not None:
+        return order
+    plain: list[str] = []
+    for key in keys:
+        if type(key) is not str:
+            if not isinstance(key, str):
+                raise TypeError(f"object keys must be str, not {type(key).__name__}")
+            key = str.__str__(key)
+        plain.append(key)
+    indices = sorted((k for k in plain if _is_index_key(k)), key=int)
+    names = sorted((k for k in plain if not _is_index_key(k)), key=collation_key)
+    order = tuple(indices + names)
+    if all(type(k) is str for k in keys):
+        if len(_ORDER_CACHE) >= _ORDER_CACHE_LIMIT:
+            _ORDER_CACHE.clear()
+        _ORDER_CACHE[keys] = order
+    return order
+
+
+# ---------------------------------------------------------------------------
+# Canonical JSON
+#
+# ``_normalize`` walks the input once with an explicit stack and builds a
+# tree msgspec can write as is: objects rebuilt in canonical key order,
+# numbers outside the exact-integer range pre-printed as ``msgspec.Raw``.
+# msgspec then writes the text in C; its string escaping is byte-for-byte
+# that of JSON.stringify. Very deep trees (msgspec recurses) and strings with
+# surrogates go to ``_write_tree``, an iterative writer with the same output.
+
+
+def _number_node(x: float) -> Any:
+    if x != x or x in (math.inf, -math.inf):
+        return None
+    if x.is_integer() and -_MAX_SAFE_INTEGER <= x <= _MAX_SAFE_INTEGER:
+        return int(x)
+    return msgspec.Raw(_float_text(x))
+
+
+def _big_int_node(x: int) -> Any:
+    try:
+        return _number_node(float(x))
+    except OverflowError:
+        return None
+
+
+def _coerce(value: Any) -> Any:
+    """Plain JSON data from an unusual but acceptable value; TypeError otherwise."""
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        x = int.__int__(value)
+        return x if -_MAX_SAFE_INTEGER <= x <= _MAX_SAFE_INTEGER else _big_int_node(x)
+    if isinstance(value, float):
+        return _number_node(float.__float__(value))
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise TypeError(f"canonical JSON takes plain JSON data; got {type(value).__name__}")
+
+
+def _normalize(value: Any) -> tuple[Any, int]:
+    """The msgspec-ready tree of ``value`` and its nesting depth."""
+    kind = type(value)
+    if kind is not dict and kind is not list and kind is not tuple:
+        if kind is str or kind is bool or value is None:
+            return value, 0
+        if kind is int:
+            return (value if -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER else _big_int_node(value)), 0
+        if kind is float:
+            return _number_node(value), 0
+        value = _coerce(value)
+        kind = type(value)
+        if kind is not dict and kind is not list:
+            return value, 0
+
+    safe = _MAX_SAFE_INTEGER
+    raw = msgspec.Raw
+    cached_order = _ORDER_CACHE.get
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 1)]
+    push = stack.append
+    pop = stack.pop
+    max_depth = 1
+    while stack:
+        src, parent, slot, depth = pop()
+        if depth > max_depth:
+            max_depth = depth
+            if depth > _MAX_DEPTH:
+                raise ValueError("input nested too deeply (or cyclic) for canonical JSON")
+        child_depth = depth + 1
+        out: Any
+        if type(src) is dict:
+            keys = tuple(src)
+            order = cached_order(keys)
+            if order is None:
+                order = _key_order(keys)
+            out = {}
+            for key in order:
+                item = src[key]
+                kind = type(item)
+                if kind is str or kind is bool or item is None:
+                    out[key] = item
+                elif kind is int:
+                    out[key] = item if -safe <= item <= safe else _big_int_node(item)
+                elif kind is list:
+                    for element in item:
+                        element_kind = type(element)
+                        if element_kind is not str and element_kind is not bool and element is not None:
+                            out[key] = None
+                            push((item, out, key, child_depth))
+                            break
+                    else:  # strings, booleans and nulls only: written as is
+                        out[key] = item
+                elif kind is dict or kind is tuple:
+                    out[key] = None
+                    push((item, out, key, child_depth))
+                elif kind is float:
+                    text = repr(item)
+                    if "e" in text or "n" in text or text[-2:] == ".0":
+                        out[key] = _number_node(item)
+                    else:  # plain notation in Python is plain in JavaScript too
+                        out[key] = raw(text)
+                else:
+                    item = _coerce(item)
+                    out[key] = item
+                    if type(item) is dict or type(item) is list:
+                        push((item, out, key, child_depth))
+        else:
+            out = list(src)
+            for index, item in enumerate(out):
+                kind = type(item)
+                if kind is str or kind is bool or item is None:
+                    continue
+                if kind is int:
+                    if not -safe <= item <= safe:
+                        out[index] = _big_int_node(item)
+                elif kind is dict or kind is list or kind is tuple:
+                    push((item, out, index, child_depth))
+                elif kind is float:
+                    text = repr(item)
+                    if "e" in text or "n" in text or text[-2:] == ".0":
+                        out[index] = _number_node(item)
+                    else:
+                        out[index] = raw(text)
+                else:
+                    item = _coerce(item)
+                    out[index] = item
+                    if type(item) is dict or type(item) is list:
+                        push((item, out, index, child_depth))
+        parent[slot] = out
+    return holder[0], max_depth
+
+
+class _Token(str):
+    """Literal output text on the writer's stack (as opposed to a value to write)."""
+
+    __slots__ = ()
+
+
+_CLOSE_OBJECT = _Token("}")
+_CLOSE_ARRAY = _Token("]")
+
+
+def _write_tree(tree: Any) -> str:
+    """Write a normalized tree without recursion (any depth, any string)."""
+    out: list[str] = []
+    append = out.append
+    stack: list[Any] = [tree]
+    push = stack.append
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is _Token:
+            append(item)
+        elif kind is str:
+            append(_js_string(item))
+        elif kind is dict:
+            if not item:
+                append("{}")
+                continue
+            append("{")
+            push(_CLOSE_OBJECT)
+            entries = list(item.items())
+            for index in range(len(entries) - 1, -1, -1):
+                key, child = entries[index]
+                push(child)
+                push(_Token(("," if index else "") + _js_string(key) + ":"))
+        elif kind is list:
+            if not item:
+                append("[]")
+                continue
+            append("[")
+            push(_CLOSE_ARRAY)
+            for index in range(len(item) - 1, 0, -1):
+                push(item[index])
+                push(_Token(","))
+            push(item[0])
+        elif item is None:
+            append("null")
+        elif item is True:
+            append("true")
+        elif item is False:
+            append("false")
+        elif kind is int:
+            append(str(item))
+        else:  # msgspec.Raw holding a pre-printed number
+            append(bytes(item).decode("ascii"))
+    return "".join(out)
+
+
+def _canonical_bytes(value: Any) -> bytes:
+    tree, depth = _normalize(value)
+    if depth <= _MSGSPEC_DEPTH:
+        try:
+            return msgspec.json.encode(tree)
+        except (UnicodeEncodeError, RecursionError):
+            pass
+    return _write_tree(tree).encode("utf-8")
+
+
+def canonical_json(value: object) -> str:
+    """The canonical JSON text of plain JSON data, as the reference toolchain writes it.
+
+    Compact; object keys in canonical order (array-index keys first, then
+    ``localeCompare`` order); strings escaped as ``JSON.stringify`` escapes
+    them; numbers printed by :func:`js_number`. Raises ``TypeError`` for
+    values that are not plain JSON data.
+    """
+    return _canonical_bytes(value).decode("utf-8")
+
+
+def digest_bytes(data: bytes) -> str:
+    """``"sha256:"`` followed by the lower-case hex sha256 of ``data``."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def digest_value(value: object) -> str:
+    """``"sha256:"`` + hex sha256 of the UTF-8 bytes of :func:`canonical_json` of ``value``."""
+    return "sha256:" + hashlib.sha256(_canonical_bytes(value)).hexdigest()
