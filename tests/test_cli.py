@@ -1,0 +1,587 @@
+"""The ``agent-graph`` command line (behaviour.md §13), run in-process and, twice, as a real process.
+
+Answers go to stdout (one line of JSON with ``--format json``); every failure
+is one ``agent-graph.error.v1`` line on stderr (``ERROR <code>: <message>`` in
+human format) with exit status 1. Global options stand before or after the
+command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agent_graph as ag
+from agent_graph import _schema
+from agent_graph._cli import main
+
+from .conftest import REPO, VECTORS
+from .load_fixtures import base_documents, write_tree
+
+PASSING_CASE = {
+    "schema": "agent-graph.test.v1",
+    "name": "build first",
+    "graph": "main",
+    "entry": "default",
+    "expect": {"statusCode": "actionable", "primaryNode": "build", "command": "make build"},
+}
+FAILING_CASE = {
+    "schema": "agent-graph.test.v1",
+    "name": "approve first",
+    "graph": "main",
+    "entry": "default",
+    "expect": {"statusCode": "actionable", "primaryNode": "approve"},
+}
+SKILL = (
+    "---\nname: bound\ndescription: Runs the release.\nmetadata:\n"
+    "  agent-graph: path:../../provider.yaml\n  agent-graph.graph: main\n  agent-graph.entry: default\n---\nBody.\n"
+)
+
+
+class Result:
+    """Exit status and the captured streams of one run."""
+
+    def __init__(self, status: int, out: str, err: str) -> None:
+        self.status = status
+        self.out = out
+        self.err = err
+
+    def json(self) -> Any:
+        lines = self.out.splitlines()
+        assert len(lines) == 1, self.out
+        return json.loads(lines[0])
+
+    def envelope(self) -> dict[str, Any]:
+        assert self.status == 1
+        assert self.out == ""
+        lines = self.err.splitlines()
+        assert len(lines) == 1, self.err
+        value: dict[str, Any] = json.loads(lines[0])
+        assert list(value) == ["schema", "state", "error"]
+        assert value["schema"] == "agent-graph.error.v1" and value["state"] == "error"
+        assert list(value["error"]) == ["code", "message", "diagnostics"]
+        _schema.validate("error", value, "stderr")
+        return value
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Any:
+    def run(*argv: str) -> Result:
+        status = main(list(argv))
+        captured = capsys.readouterr()
+        return Result(status, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def provider_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The base Provider on disk with one passing graph test and a bound Skill; the working directory."""
+    documents = base_documents()
+    documents["tests/01-build.yaml"] = PASSING_CASE
+    documents["skills/bound/SKILL.md"] = SKILL
+    write_tree(tmp_path, documents)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def manifest_of(root: Path) -> str:
+    return str(root / "provider.yaml")
+
+
+# ---------------------------------------------------------------- validate and inspect
+
+
+def test_validate_human(cli: Any, provider_dir: Path) -> None:
+    result = cli("validate")
+    assert result.status == 0
+    assert result.out.splitlines()[0] == "Valid provider acme/base@1.0.0"
+    assert result.err == ""
+
+
+def test_validate_json_is_state_plus_inspection(cli: Any, provider_dir: Path) -> None:
+    answer = cli("validate", "--format", "json").json()
+    inspection = cli("inspect", "provider", "--format", "json").json()
+    assert answer.pop("state") == "valid"
+    answer.pop("diagnostics", None)
+    assert answer == inspection
+
+
+def test_inspect_provider_shape(cli: Any, provider_dir: Path) -> None:
+    answer = cli("--format", "json", "inspect", "provider").json()
+    _schema.validate("inspect", answer, "inspect")
+    assert answer["schema"] == "agent-graph.inspect.v1"
+    assert answer["provider"] == {
+        "id": "acme/base",
+        "version": "1.0.0",
+        "manifest": manifest_of(provider_dir),
+    }
+    assert answer["counts"] == {"graphs": 2, "nodes": 8, "edges": 7, "actions": 9, "resources": 5, "codes": 6}
+    graphs = {graph["id"]: graph for graph in answer["graphs"]}
+    main_graph = graphs["main"]
+    assert main_graph["description"] == "Build, approve, check, write and run."
+    assert main_graph["path"] == "graphs/main.yaml"
+    assert main_graph["entrypoints"] == {"default": "build"}
+    assert main_graph["dependencies"] == ["child"]
+    assert graphs["child"]["dependencies"] == []
+    assert "description" not in graphs["child"]
+    nodes = {item["id"]: item for item in main_graph["nodes"]}
+    assert nodes["build"] == {
+        "id": "build",
+        "kind": "action",
+        "description": "Build the release",
+        "reasonCode": "route.main.build",
+        "priority": 0,
+    }
+    assert nodes["run"]["priority"] == 5
+    assert nodes["done"] == {"id": "done", "kind": "terminal", "priority": 0}
+    actions = {item["id"]: item for item in answer["actions"]}
+    assert actions["run"] == {"id": "run", "runner": "script", "effect": "write", "path": "actions/run.yaml"}
+    assert actions["report-materializer"]["runner"] == "host"
+    resources = {item["id"]: item for item in answer["resources"]}
+    assert resources["procedure.build"] == {
+        "id": "procedure.build",
+        "kind": "procedure",
+        "dynamic": False,
+        "path": "resources/procedure.md",
+    }
+    assert resources["view.status"]["dynamic"] is True
+    assert {code["code"] for code in answer["codes"]} >= {"route.main.build", "diag.build-failed"}
+
+
+def test_inspect_provider_human(cli: Any, provider_dir: Path) -> None:
+    result = cli("inspect", "provider")
+    assert result.status == 0
+    assert result.out.splitlines()[0] == "acme/base@1.0.0"
+
+
+def test_inspect_skill(cli: Any, provider_dir: Path) -> None:
+    answer = cli("inspect", "skill", "skills/bound/SKILL.md", "--format", "json").json()
+    assert answer == {
+        "schema": "agent-graph.skill-binding.v1",
+        "skillPath": str(provider_dir / "skills/bound/SKILL.md"),
+        "locator": "path:../../provider.yaml",
+        "graph": "main",
+        "entry": "default",
+        "manifestPath": manifest_of(provider_dir),
+        "provider": "acme/base",
+    }
+
+
+def test_skill_option_selects_graph_and_entry(cli: Any, provider_dir: Path, tmp_path_factory: Any) -> None:
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    os.chdir(elsewhere)
+    skill = str(provider_dir / "skills/bound/SKILL.md")
+    answer = cli("evaluate", "--skill", skill, "--format", "json").json()
+    assert (answer["provider"], answer["graph"], answer["entry"]) == ("acme/base", "main", "default")
+
+
+# ---------------------------------------------------------------- evaluate and route
+
+
+def test_evaluate_matches_the_library(cli: Any, provider_dir: Path) -> None:
+    facts = {"build": {"digest": "sha256:1"}}
+    answer = cli("evaluate", "main", "--facts", json.dumps(facts), "--format", "json").json()
+    _schema.validate("evaluation", answer, "evaluation")
+    provider = ag.load_provider(manifest_of(provider_dir))
+    expected = ag.evaluate(provider, "main", "default", facts=facts, outcomes={}, authorities=[])
+    assert answer["revision"] == expected.revision
+    assert answer["statusCode"] == "waiting-user"
+    assert answer["primaryRoute"]["node"] == "approve"
+
+
+def test_evaluate_with_authority_and_outcomes(cli: Any, provider_dir: Path) -> None:
+    answer = cli(
+        "evaluate",
+        "--facts",
+        '{"build": {"digest": "x"}}',
+        "--authority",
+        "release",
+        "--outcomes",
+        '{"main/approve": "completed", "main/quality>child/check": "failed"}',
+        "--format",
+        "json",
+    ).json()
+    assert answer["graph"] == "main"  # the first Graph of the manifest by default
+    assert answer["statusCode"] == "blocked"
+
+
+def test_evaluate_facts_from_a_file(cli: Any, provider_dir: Path) -> None:
+    (provider_dir / "facts.json").write_text('{"build": {"digest": "x"}}')
+    answer = cli("evaluate", "--facts", "@facts.json", "--format", "json").json()
+    assert answer["primaryRoute"]["node"] == "approve"
+
+
+def test_evaluate_human(cli: Any, provider_dir: Path) -> None:
+    result = cli("evaluate", "main")
+    assert result.status == 0
+    assert "State: actionable" in result.out
+    assert "Next: build (immediate)" in result.out
+
+
+def test_route_primary_and_by_id(cli: Any, provider_dir: Path) -> None:
+    evaluation = cli("evaluate", "main", "--format", "json").json()
+    route_id = evaluation["primaryRoute"]["routeId"]
+    primary = cli("route", "main", "--format", "json").json()
+    _schema.validate("route", primary, "route")
+    assert primary["routeId"] == route_id
+    assert primary["commandPlan"][0]["command"] == "make build"
+    by_id = cli("route", "main", route_id, "--revision", evaluation["revision"], "--format", "json").json()
+    assert by_id == primary
+    only_id = cli("route", route_id, "--format", "json").json()
+    assert only_id["routeId"] == route_id
+
+
+def test_route_stale_revision(cli: Any, provider_dir: Path) -> None:
+    evaluation = cli("evaluate", "main", "--format", "json").json()
+    stale = cli(
+        "route",
+        "main",
+        evaluation["primaryRoute"]["routeId"],
+        "--revision",
+        evaluation["revision"],
+        "--facts",
+        '{"changed": true}',
+        "--format",
+        "json",
+    )
+    assert stale.envelope()["error"]["code"] == "route-revision-stale"
+
+
+def test_route_stale_route_id(cli: Any, provider_dir: Path) -> None:
+    result = cli("route", "main", "route:00000000000000000000", "--format", "json")
+    assert result.envelope()["error"]["code"] == "route-stale"
+
+
+def test_route_resource_receipts(cli: Any, provider_dir: Path) -> None:
+    before = cli("route", "main", "--format", "json").json()
+    required = before["resources"]["required"]
+    assert [item["readState"] for item in required] == ["read-required"]
+    receipts = {
+        "schema": "agent-graph.resource-read-receipts.v1",
+        "provider": "acme/base",
+        "receipts": [{"id": required[0]["id"], "digest": required[0]["digest"]}],
+    }
+    after = cli("route", "main", "--resource-receipts", json.dumps(receipts), "--format", "json").json()
+    assert [item["readState"] for item in after["resources"]["required"]] == ["current"]
+    (provider_dir / "receipts.json").write_text(json.dumps(receipts))
+    from_file = cli("route", "main", "--resource-receipts", "@receipts.json", "--format", "json").json()
+    assert from_file == after
+
+
+def test_route_receipts_for_another_provider(cli: Any, provider_dir: Path) -> None:
+    receipts = {"schema": "agent-graph.resource-read-receipts.v1", "provider": "acme/other", "receipts": []}
+    result = cli("route", "main", "--resource-receipts", json.dumps(receipts), "--format", "json")
+    assert result.envelope()["error"]["code"] == "resource-receipts-provider-mismatch"
+
+
+# ---------------------------------------------------------------- graph tests
+
+
+def test_test_command_passing(cli: Any, provider_dir: Path) -> None:
+    result = cli("test", "--format", "json")
+    assert result.status == 0
+    answer = result.json()
+    assert answer == {
+        "state": "passed",
+        "total": 1,
+        "failed": 0,
+        "results": [
+            {
+                "name": "build first",
+                "path": str(provider_dir / "tests/01-build.yaml"),
+                "passed": True,
+                "failures": [],
+            }
+        ],
+    }
+
+
+def test_test_command_failing_case_exits_1(cli: Any, provider_dir: Path) -> None:
+    (provider_dir / "tests/02-approve.yaml").write_text(json.dumps(FAILING_CASE))
+    result = cli("test", "--format", "json")
+    assert result.status == 1
+    assert result.err == ""
+    answer = result.json()
+    assert (answer["state"], answer["total"], answer["failed"]) == ("failed", 2, 1)
+    failed = [item for item in answer["results"] if not item["passed"]]
+    assert failed[0]["name"] == "approve first"
+    assert failed[0]["failures"] == ["primaryNode: expected approve, received build"]
+    human = cli("test")
+    assert human.status == 1
+    assert "FAIL approve first" in human.out
+
+
+def test_test_command_with_a_path(cli: Any, provider_dir: Path) -> None:
+    (provider_dir / "elsewhere").mkdir()
+    (provider_dir / "elsewhere/case.json").write_text(json.dumps(FAILING_CASE))
+    result = cli("test", "elsewhere/case.json", "--format", "json")
+    assert result.status == 1
+    assert result.json()["total"] == 1
+
+
+def test_test_command_missing_path(cli: Any, provider_dir: Path) -> None:
+    result = cli("test", "nowhere", "--format", "json")
+    assert result.envelope()["error"]["code"] == "test-path-missing"
+
+
+# ---------------------------------------------------------------- codes, resources, schemas
+
+
+def test_code_list_and_locate(cli: Any, provider_dir: Path) -> None:
+    listing = cli("code", "list", "--format", "json").json()
+    assert [item["code"] for item in listing["codes"]][:2] == ["diag.build-failed", "route.child.check"]
+    located = cli("code", "locate", "route.main.build", "--format", "json").json()
+    _schema.validate("code-location", located, "code")
+    assert located["summary"] == "The build has not run."
+    assert located["document"]["filePath"] == str(provider_dir / "resources/procedure.md")
+    missing = cli("code", "locate", "route.none", "--format", "json")
+    assert missing.envelope()["error"]["code"] == "code-missing"
+
+
+def test_resource_locate(cli: Any, provider_dir: Path) -> None:
+    by_id = cli("resource", "locate", "procedure.build", "--format", "json").json()
+    by_path = cli("resource", "locate", "resources/procedure.md", "--format", "json").json()
+    assert by_id == by_path
+    assert by_id["filePath"] == str(provider_dir / "resources/procedure.md")
+    assert by_id["digest"].startswith("sha256:")
+    missing = cli("resource", "locate", "/etc/passwd", "--format", "json")
+    assert missing.envelope()["error"]["code"] == "resource-missing"
+
+
+def test_schema_list_path_extract(cli: Any, tmp_path: Path) -> None:
+    names = cli("schema", "list", "--format", "json").json()["schemas"]
+    assert {"provider", "graph", "action", "error", "inspect"} <= set(names)
+    assert cli("schema", "list").out.splitlines() == names
+    path = cli("schema", "path", "graph", "--format", "json").json()
+    assert path["schema"] == "graph"
+    assert Path(path["path"]).is_file()
+    extracted = cli("schema", "extract", "graph", "--format", "json").json()
+    assert extracted == json.loads(Path(path["path"]).read_text())
+    written = cli("schema", "extract", "--out", str(tmp_path / "out"), "--format", "json").json()
+    assert written["state"] == "extracted"
+    assert sorted(Path(item).name for item in written["files"]) == sorted(
+        f"{name}.schema.json" for name in names
+    )
+
+
+# ---------------------------------------------------------------- global options and output
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--manifest", "{m}", "--format", "json", "validate"],
+        ["validate", "--manifest", "{m}", "--format", "json"],
+        ["--format=json", "validate", "--manifest={m}"],
+        ["-m", "{m}", "validate", "--format", "json"],
+        ["--format", "json", "evaluate", "main", "--manifest", "{m}"],
+    ],
+)
+def test_global_options_before_and_after(
+    cli: Any, provider_dir: Path, tmp_path_factory: Any, argv: list[str]
+) -> None:
+    os.chdir(tmp_path_factory.mktemp("away"))
+    result = cli(*(item.replace("{m}", manifest_of(provider_dir)) for item in argv))
+    assert result.status == 0, result.err
+    assert result.json()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate"],
+        ["inspect", "provider"],
+        ["evaluate"],
+        ["route"],
+        ["code", "list"],
+        ["code", "locate", "route.main.build"],
+        ["resource", "locate", "view.status"],
+        ["schema", "list"],
+        ["schema", "path", "run"],
+        ["schema", "extract", "error"],
+        ["test"],
+    ],
+)
+def test_json_format_prints_exactly_one_line(cli: Any, provider_dir: Path, argv: list[str]) -> None:
+    result = cli(*argv, "--format", "json")
+    assert result.status == 0, result.err
+    assert result.out.endswith("\n")
+    assert result.out.count("\n") == 1
+    json.loads(result.out)
+    assert result.err == ""
+
+
+# ---------------------------------------------------------------- failures
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["evaluate", "--facts", "{bad"], "json-invalid"),
+        (["evaluate", "--facts", "[1, 2]"], "json-object-required"),
+        (["evaluate", "--facts", '"text"'], "json-object-required"),
+        (["evaluate", "--outcomes", '{"main/build": "done"}'], "outcome-invalid"),
+        (["evaluate", "--outcomes", '{"main/build": 1}'], "outcome-invalid"),
+        (["evaluate", "--outcomes", "[]"], "json-object-required"),
+        (["evaluate", "--outcomes", "{"], "json-invalid"),
+        (["evaluate", "nope"], "graph-missing"),
+        (["route", "nope"], "graph-missing"),
+        (["evaluate", "--facts", "@missing.json"], "file-missing"),
+        (["--manifest", "absent.yaml", "validate"], "file-missing"),
+        (["inspect", "skill", "skills/none/SKILL.md"], "file-missing"),
+    ],
+)
+def test_failures_print_one_error_envelope(cli: Any, provider_dir: Path, argv: list[str], code: str) -> None:
+    result = cli(*argv, "--format", "json")
+    envelope = result.envelope()
+    assert envelope["error"]["code"] == code
+    assert envelope["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["frobnicate"],
+        ["validate", "--bogus"],
+        ["inspect"],
+        ["inspect", "nothing"],
+        ["evaluate", "--facts"],
+        ["--manifest"],
+    ],
+)
+def test_unknown_command_or_option_is_an_error_code(cli: Any, provider_dir: Path, argv: list[str]) -> None:
+    envelope = cli("--format", "json", *argv).envelope()
+    assert envelope["error"]["code"]
+    assert envelope["error"]["code"] != "internal-error"
+
+
+def test_bad_format_is_format_invalid(cli: Any, provider_dir: Path) -> None:
+    result = cli("validate", "--format", "xml")
+    assert result.status == 1
+    assert result.out == ""
+    assert result.err.splitlines()[0].startswith("ERROR format-invalid: ")
+
+
+def test_load_error_envelope_carries_diagnostics(cli: Any, provider_dir: Path) -> None:
+    graph = json.loads((provider_dir / "graphs/main.yaml").read_text())
+    graph["colour"] = "blue"
+    (provider_dir / "graphs/main.yaml").write_text(json.dumps(graph))
+    envelope = cli("validate", "--format", "json").envelope()
+    assert envelope["error"]["code"] == "schema-invalid"
+    assert [d["code"] for d in envelope["error"]["diagnostics"]] == ["schema.additionalProperties"]
+    assert envelope["error"]["diagnostics"][0]["severity"] == "error"
+
+
+def test_human_failure_prints_error_line(cli: Any, provider_dir: Path) -> None:
+    result = cli("evaluate", "nope")
+    assert result.status == 1
+    assert result.out == ""
+    first = result.err.splitlines()[0]
+    assert first.startswith("ERROR graph-missing: ")
+    assert "nope" in first
+
+
+def test_human_failure_of_a_missing_manifest(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = cli("validate")
+    assert result.status == 1
+    assert result.err.startswith("ERROR file-missing: ")
+
+
+# ---------------------------------------------------------------- real processes
+
+
+def _process(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), environment.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "agent_graph", *argv],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_process_failure_has_no_traceback(provider_dir: Path) -> None:
+    completed = _process("evaluate", "nope", "--facts", "{bad", "--format", "json", cwd=provider_dir)
+    assert completed.returncode == 1
+    assert "Traceback" not in completed.stderr
+    assert completed.stdout == ""
+    lines = completed.stderr.splitlines()
+    assert len(lines) == 1
+    assert json.loads(lines[0])["error"]["code"] == "json-invalid"
+
+
+def test_process_success(provider_dir: Path) -> None:
+    completed = _process("--format", "json", "validate", cwd=provider_dir)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+    assert json.loads(completed.stdout)["state"] == "valid"
+
+
+# ---------------------------------------------------------------- recorded toolchain answers
+
+
+def _vector_cases() -> list[dict[str, Any]]:
+    path = VECTORS / "cases.json"
+    if not path.is_file():
+        return []
+    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return cases
+
+
+def test_vector_load_errors_through_the_cli(cli: Any) -> None:
+    cases = [case for case in _vector_cases() if "load" in case]
+    if not cases:
+        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    for case in cases:
+        envelope = cli(
+            "validate", "--manifest", str(VECTORS / case["manifest"]), "--format", "json"
+        ).envelope()
+        assert envelope["error"]["code"] == case["load"]["error"], case["manifest"]
+
+
+def test_vector_evaluations_through_the_cli(cli: Any) -> None:
+    cases = [
+        case
+        for case in _vector_cases()
+        if "evaluation" in case
+        and all(isinstance(value, str) for value in case["state"].get("outcomes", {}).values())
+    ][:12]
+    if not cases:
+        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    for case in cases:
+        state = case["state"]
+        argv = [
+            "evaluate",
+            case["graph"],
+            "--entry",
+            case["entry"],
+            "--manifest",
+            str(VECTORS / case["manifest"]),
+            "--facts",
+            json.dumps(state.get("facts", {})),
+            "--outcomes",
+            json.dumps(state.get("outcomes", {})),
+            "--format",
+            "json",
+        ]
+        if state.get("authorities"):
+            argv += ["--authority", *state["authorities"]]
+        result = cli(*argv)
+        assert result.status == 0, result.err
+        root = str(VECTORS / Path(case["manifest"]).parent)
+        expected = json.loads(json.dumps(case["evaluation"]).replace("{root}", root))
+        assert result.json() == expected, case["manifest"]
