@@ -585,3 +585,9 @@ def test_vector_evaluations_through_the_cli(cli: Any) -> None:
         root = str(VECTORS / Path(case["manifest"]).parent)
         expected = json.loads(json.dumps(case["evaluation"]).replace("{root}", root))
         assert result.json() == expected, case["manifest"]
+
+
+def test_stale_revision_is_checked_before_the_route_id(cli: Any, provider_dir: Path) -> None:
+    stale = "sha256:" + "0" * 64
+    result = cli("route", "main", "route:00000000000000000000", "--revision", stale, "--format", "json")
+    assert result.envelope()["error"]["code"] == "route-revision-stale"

@@ -1158,3 +1158,23 @@ def test_a_long_flow_cycle_is_found_without_recursion() -> None:
 
 def test_manifest_constant_is_the_loaded_manifest() -> None:
     assert load(base_documents()).manifest_path == MANIFEST
+
+
+def test_default_limit_admits_a_20_megabyte_graph() -> None:
+    documents = base_documents()
+    text = json.dumps(documents["graphs/child.yaml"])
+    documents["graphs/child.json"] = text[:-1] + " " * (21_000_000 - len(text)) + "}"
+    del documents["graphs/child.yaml"]
+    documents["provider.yaml"]["graphs"][1] = "graphs/child.json"
+    assert "child" in load(documents).graphs
+
+
+def test_any_other_resource_file_is_read_for_front_matter() -> None:
+    documents = base_documents()
+    documents["resources/notes.txt"] = (
+        "---\nid: notes.plain\nkind: template\nmedia-type: text/plain\n---\nplain\n"
+    )
+    node(documents, "write")["resources"] = {"recommended": ["resources/notes.txt"]}
+    assert ag.locate_resource(load(documents), "notes.plain").media_type == "text/plain"
+    documents["resources/notes.txt"] = "plain\n"
+    fails(documents, "frontmatter-missing")
