@@ -204,6 +204,7 @@ _BREAKS = "\r\n\x85\u2028\u2029"
 _LINE_END = "\0" + _BREAKS
 _COMMENT_OR_END = "#" + _LINE_END
 _THE_END_SPACE_TAB = " \t" + _LINE_END
+_COMMENT_MAY_FOLLOW = " \t\ufeff" + _BREAKS
 
 
 def _core_number(text: str) -> Any:
@@ -343,6 +344,40 @@ class _EventSource(Reader, Scanner, Parser):
     # on blank lines and before comments; only indentation must be spaces. The
     # four methods below widen the scanner accordingly.
 
+    # The scanner asks these two for every token; these versions skip the work
+    # when no simple key is pending, which is most of the time.
+
+    def need_more_tokens(self) -> bool:
+        """Whether the queue must grow before a token can be handed out."""
+        if self.done:
+            return False
+        if not self.tokens:
+            return True
+        keys = self.possible_simple_keys
+        if not keys:
+            return False
+        self.stale_possible_simple_keys()
+        return bool(keys) and min(key.token_number for key in keys.values()) == self.tokens_taken
+
+    def stale_possible_simple_keys(self) -> None:
+        """Forget possible simple keys that can no longer be keys (another line, or 1024 characters on)."""
+        keys = self.possible_simple_keys
+        if not keys:
+            return
+        reader = self.reader
+        line = reader.line
+        index = reader.index
+        for level, key in list(keys.items()):
+            if key.line != line or index - key.index > 1024:
+                if key.required:
+                    raise ScannerError(
+                        "while scanning a simple key",
+                        key.mark,
+                        "could not find expected ':'",
+                        reader.get_mark(),
+                    )
+                del keys[level]
+
     def fetch_flow_collection_start(self, TokenClass: Any, to_push: str) -> None:
         """Stop at ``max_depth`` flow levels, before the scanner's look-ahead grows costly."""
         if len(self.flow_context) >= self._max_depth:
@@ -385,6 +420,13 @@ class _EventSource(Reader, Scanner, Parser):
                     # a tab may separate, but nothing after it may open a block key or entry
                     self.allow_simple_key = False
             if ch == "#":
+                if reader.pointer and reader.buffer[reader.pointer - 1] not in _COMMENT_MAY_FOLLOW:
+                    raise ScannerError(
+                        None,
+                        None,
+                        "comments must be separated from other tokens by whitespace",
+                        reader.get_mark(),
+                    )
                 while peek() not in _LINE_END:
                     forward()
             if not self.scan_line_break():
@@ -464,17 +506,16 @@ class _EventSource(Reader, Scanner, Parser):
         chunks.extend(breaks)
         return chunks
 
-    def scan_flow_scalar(self, style: Any) -> Any:
-        """A quoted scalar; a comment must not follow its closing quote directly."""
-        token = super().scan_flow_scalar(style)
-        if self.reader.peek() == "#":
-            raise ScannerError(
-                None,
-                None,
-                "comments must be separated from other tokens by whitespace",
-                self.reader.get_mark(),
-            )
-        return token
+    def check_key(self) -> Any:
+        """``?`` opens an explicit key only before whitespace, in flow context too (YAML 1.2)."""
+        return self.reader.peek(1) in _THE_END_SPACE_TAB
+
+    def check_plain(self) -> Any:
+        """In flow context a plain scalar may start with ``?`` followed by a safe character."""
+        peek = self.reader.peek
+        if peek() == "?" and self.flow_context:
+            return peek(1) not in _THE_END_SPACE_TAB and peek(1) not in ",[]{}"
+        return super().check_plain()
 
     def parse_implicit_document_start(self) -> Any:
         """A document end marker opening the stream ends an empty document; a second one starts another."""

@@ -383,6 +383,7 @@ def test_yaml_1_1_documents_fail() -> None:
         "- a\nb: c\n",
         "a: 1\n\tb: 2\n",
         "'q'#c\n",
+        "[a,#c\n]\n",
         "a: [\nb]\n",
         'a: "x\ny"\n',
         "a: *nothing\n",
@@ -433,6 +434,20 @@ def test_block_and_flow_styles() -> None:
         "flow": {"a": [1, {"b": "c"}]},
         "plain": "a b",
     }
+
+
+def test_question_mark_in_flow_context() -> None:
+    assert parse_yaml("[?x, y]\n") == ["?x", "y"]
+    assert parse_yaml("{?x: 1}\n") == {"?x": 1}
+    assert parse_yaml("a: [b, ? c : d]\n") == {"a": ["b", {"c": "d"}]}
+
+
+def test_flow_lines_indented_past_their_block_parent() -> None:
+    assert parse_yaml("a: [\n b,\n c\n]\n") == {"a": ["b", "c"]}
+    assert parse_yaml("[\na,\nb\n]\n") == ["a", "b"]
+    assert parse_yaml('a: "x\n  y"\n') == {"a": "x y"}
+    _parse_failed("a:\n  b: [\n  c]\n")
+    _parse_failed("- [\na]\n")
 
 
 def test_control_characters_are_kept() -> None:
