@@ -199,6 +199,7 @@ def test_evaluate_matches_the_library(cli: Any, provider_dir: Path) -> None:
 def test_evaluate_with_authority_and_outcomes(cli: Any, provider_dir: Path) -> None:
     answer = cli(
         "evaluate",
+        "main",
         "--facts",
         '{"build": {"digest": "x"}}',
         "--authority",
@@ -208,7 +209,6 @@ def test_evaluate_with_authority_and_outcomes(cli: Any, provider_dir: Path) -> N
         "--format",
         "json",
     ).json()
-    assert answer["graph"] == "main"  # the first Graph of the manifest by default
     assert answer["statusCode"] == "blocked"
 
 
@@ -216,6 +216,16 @@ def test_evaluate_facts_from_a_file(cli: Any, provider_dir: Path) -> None:
     (provider_dir / "facts.json").write_text('{"build": {"digest": "x"}}')
     answer = cli("evaluate", "--facts", "@facts.json", "--format", "json").json()
     assert answer["primaryRoute"]["node"] == "approve"
+
+
+def test_evaluate_outcomes_from_a_yaml_file(cli: Any, provider_dir: Path) -> None:
+    (provider_dir / "outcomes.yaml").write_text("main/build: completed\n")
+    answer = cli("evaluate", "main", "--outcomes", "@outcomes.yaml", "--format", "json").json()
+    assert answer["statusCode"] == "blocked"  # completed without the satisfying fact is unverified
+    (provider_dir / "outcomes.yaml").write_text("main/build: finished\n")
+    assert cli("evaluate", "main", "--outcomes", "@outcomes.yaml", "--format", "json").envelope()["error"][
+        "code"
+    ] == ("outcome-invalid")
 
 
 def test_evaluate_human(cli: Any, provider_dir: Path) -> None:
@@ -234,8 +244,6 @@ def test_route_primary_and_by_id(cli: Any, provider_dir: Path) -> None:
     assert primary["commandPlan"][0]["command"] == "make build"
     by_id = cli("route", "main", route_id, "--revision", evaluation["revision"], "--format", "json").json()
     assert by_id == primary
-    only_id = cli("route", route_id, "--format", "json").json()
-    assert only_id["routeId"] == route_id
 
 
 def test_route_stale_revision(cli: Any, provider_dir: Path) -> None:
@@ -382,6 +390,8 @@ def test_schema_list_path_extract(cli: Any, tmp_path: Path) -> None:
         ["--format=json", "validate", "--manifest={m}"],
         ["-m", "{m}", "validate", "--format", "json"],
         ["--format", "json", "evaluate", "main", "--manifest", "{m}"],
+        ["inspect", "--format", "json", "provider", "--manifest", "{m}"],
+        ["evaluate", "main", "--authority", "release", "--format", "json", "--manifest", "{m}"],
     ],
 )
 def test_global_options_before_and_after(
@@ -398,8 +408,8 @@ def test_global_options_before_and_after(
     [
         ["validate"],
         ["inspect", "provider"],
-        ["evaluate"],
-        ["route"],
+        ["evaluate", "main"],
+        ["route", "main"],
         ["code", "list"],
         ["code", "locate", "route.main.build"],
         ["resource", "locate", "view.status"],

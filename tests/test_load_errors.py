@@ -336,6 +336,8 @@ def test_front_matter_fields_are_not_paths() -> None:
         "resources/data.schema.json",
         "resources/procedure.md",  # also the Code Catalog's document
         "actions/view-materializer.yaml",
+        "actions/report-materializer.yaml",
+        "schemas/report-in.schema.json",
     ],
 )
 def test_symlink_leaving_the_root(relative: str) -> None:
@@ -361,6 +363,13 @@ def test_symlinked_directory_leaving_the_root() -> None:
         if name.startswith("actions/")
     }
     fails(documents, "path-symlink-outside-provider", links={"actions": "/outside/actions"}, outside=outside)
+
+
+def test_provider_reached_through_a_symlinked_root_is_fine() -> None:
+    fs = memory_fs(base_documents())
+    fs.link("/alias", ROOT)
+    provider = ag.load_provider("/alias/provider.yaml", fs=fs)
+    assert provider.root == "/alias"
 
 
 def test_symlink_inside_the_root_is_fine() -> None:
