@@ -227,7 +227,7 @@ def run_lock(path: str, timeout: float) -> Iterator[None]:
                     f"Another writer held the lock of Run {path} for more than {timeout:g} s ({lock_path})",
                 )
             time.sleep(pause)
-            pause = min(pause * 2, 0.02)
+            pause = min(pause * 2, 0.005)
         try:
             yield
         finally:

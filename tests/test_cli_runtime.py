@@ -1,0 +1,363 @@
+"""The runtime commands: ``run …``, ``resource materialize`` and ``--state`` evaluation, plus the documented host loop."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_graph._cli import main
+from agent_graph._runs import RunStore
+
+REPO = Path(__file__).resolve().parents[1]
+WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+DOC = REPO / "docs" / "host-integration.md"
+
+needs_weekly = pytest.mark.skipif(not WEEKLY.is_file(), reason="examples/weekly-report is not in this checkout")
+
+
+class Cli:
+    """Runs the command line in-process in a working directory and decodes its JSON answers."""
+
+    def __init__(self, cwd: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        self.cwd = cwd
+        self.capsys = capsys
+        monkeypatch.chdir(cwd)
+
+    def __call__(self, *args: str, status: int = 0) -> Any:
+        code = main([*args, "--format", "json"])
+        out, err = self.capsys.readouterr()
+        assert code == status, (out, err)
+        if status == 0:
+            return json.loads(out)
+        return json.loads(err)["error"]
+
+
+@pytest.fixture()
+def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    return Cli(tmp_path, capsys, monkeypatch)
+
+
+def weekly(*args: str) -> list[str]:
+    return ["--manifest", str(WEEKLY), *args]
+
+
+# ---------------------------------------------------------------- run commands
+
+
+@needs_weekly
+def test_run_lifecycle_through_the_command_line(cli: Cli, tmp_path: Path) -> None:
+    run = cli(*weekly("run", "start", "report", "--state", "run.json", "--facts", '{"team":"web"}', "--authority", "b", "a"))
+    assert run["schema"] == "agent-graph.run.v1" and run["provider"] == "examples/weekly-report"
+    assert run["workspace"] == str(tmp_path) and run["authorities"] == ["a", "b"] and run["facts"] == {"team": "web"}
+    assert json.loads((tmp_path / "run.json").read_text("utf-8")) == run
+
+    recorded = cli("run", "record", "report/draft", "partial", "--state", "run.json", "--detail", '{"missing":["jira"]}')
+    assert recorded["outcomes"]["report/draft"]["detail"] == {"missing": ["jira"]}
+    assert recorded["events"][-1]["type"] == "node.outcome-recorded"
+
+    facts = cli("run", "facts", "--state", "run.json", "--set", '{"report":{"digest":"sha256:1"}}')
+    assert facts["facts"] == {"team": "web", "report": {"digest": "sha256:1"}}
+    replaced = cli("run", "facts", "--state", "run.json", "--set", '{"report":{"digest":"sha256:2"}}', "--replace")
+    assert replaced["facts"] == {"report": {"digest": "sha256:2"}}
+    assert replaced["events"][-1] == {**replaced["events"][-1], "type": "facts.replaced", "detail": {"keys": ["report"]}}
+
+    assert cli("run", "authority", "--state", "run.json", "--add", "report.publish", "--remove", "a")["authorities"] == [
+        "b",
+        "report.publish",
+    ]
+    assert cli("run", "authority", "--state", "run.json", "--set", "x", "y")["authorities"] == ["x", "y"]
+    assert cli("run", "authority", "--state", "run.json", "--set")["authorities"] == []
+    cli("run", "authority", "--state", "run.json", "--add", "report.publish")
+
+    status = cli(*weekly("run", "status", "--state", "run.json"))
+    assert status["run"] == {"id": run["id"], "state": str(tmp_path / "run.json"), "updatedAt": status["run"]["updatedAt"]}
+    assert status["evaluation"]["primaryRoute"]["node"] == "approve"
+    assert status["evaluation"]["primaryRoute"]["availability"] == "immediate"
+
+    checkpoint = cli("run", "checkpoint", "--state", "run.json", "--out", "cp/one.json")
+    assert checkpoint == {"run": str(tmp_path / "run.json"), "checkpoint": str(tmp_path / "cp" / "one.json")}
+    assert json.loads((tmp_path / "cp" / "one.json").read_text("utf-8"))["authorities"] == []
+    resumed = cli("run", "resume", "--checkpoint", "cp/one.json", "--state", "resumed.json")
+    assert resumed["authorities"] == [] and resumed["events"][-1]["type"] == "run.resumed"
+
+    events = cli("run", "events", "--state", "resumed.json")
+    assert events["run"] == run["id"]
+    assert [e["type"] for e in events["events"]] == [
+        "run.started", "node.outcome-recorded", "facts.updated", "facts.replaced", "authorities.updated",
+        "authorities.updated", "authorities.updated", "authorities.updated", "run.checkpointed", "run.resumed",
+    ]  # fmt: skip
+    assert [e["sequence"] for e in events["events"]] == list(range(1, 11))
+
+
+@needs_weekly
+def test_reference_spellings_of_checkpoint_and_resume(cli: Cli, tmp_path: Path) -> None:
+    cli(*weekly("run", "start", "report", "--state", "run.json"))
+    cli("run", "checkpoint", "--state", "run.json", "--to", "cp.json")
+    assert cli("run", "resume", "cp.json", "--state", "new.json")["events"][-1]["detail"] == {"checkpoint": "cp.json"}
+
+
+@needs_weekly
+def test_targets_are_never_replaced(cli: Cli, tmp_path: Path) -> None:
+    cli(*weekly("run", "start", "report", "--state", "run.json"))
+    before = (tmp_path / "run.json").read_bytes()
+    assert cli(*weekly("run", "start", "report", "--state", "run.json"), status=1)["code"] == "run-target-exists"
+    (tmp_path / "taken.json").write_text("{}", "utf-8")
+    assert cli("run", "checkpoint", "--state", "run.json", "--out", "taken.json", status=1)["code"] == "run-target-exists"
+    assert cli("run", "resume", "--checkpoint", "run.json", "--state", "taken.json", status=1)["code"] == "run-target-exists"
+    assert (tmp_path / "run.json").read_bytes() == before
+    assert (tmp_path / "taken.json").read_text("utf-8") == "{}"
+
+
+def test_command_line_refusals(cli: Cli, tmp_path: Path) -> None:
+    RunStore().start(str(tmp_path / "run.json"), "someone/else", "main")
+    assert cli("run", "record", "main/a", "done", "--state", "run.json", status=1)["code"] == "outcome-invalid"
+    assert cli("run", "record", "main/a", "completed", "--state", "absent.json", status=1)["code"] == "run-missing"
+    assert cli("run", "record", "main/a", "completed", "--state", "run.json", "--detail", "{bad", status=1)["code"] == (
+        "json-invalid"
+    )
+    assert cli("run", "facts", "--state", "run.json", "--set", "[1]", status=1)["code"] == "json-object-required"
+    assert cli("run", "authority", "--state", "run.json", status=1)["code"] == "argument-invalid"
+    assert cli("run", "checkpoint", "--state", "run.json", status=1)["code"] == "argument-invalid"
+    (tmp_path / "corrupt.json").write_text('{"schema": "agent-graph.run.v1"', "utf-8")
+    assert cli("run", "events", "--state", "corrupt.json", status=1)["code"] == "run-invalid"
+    assert (tmp_path / "corrupt.json").read_text("utf-8") == '{"schema": "agent-graph.run.v1"'
+
+
+@needs_weekly
+def test_a_foreign_run_is_refused_when_a_provider_is_at_hand(cli: Cli, tmp_path: Path) -> None:
+    RunStore().start(str(tmp_path / "run.json"), "someone/else", "report")
+    before = (tmp_path / "run.json").read_bytes()
+    for args in (
+        ["run", "record", "report/draft", "completed", "--state", "run.json"],
+        ["run", "facts", "--state", "run.json", "--set", "{}"],
+        ["run", "authority", "--state", "run.json", "--add", "x"],
+        ["run", "status", "--state", "run.json"],
+        ["evaluate", "--state", "run.json"],
+        ["route", "--state", "run.json"],
+    ):
+        assert cli(*weekly(*args), status=1)["code"] == "run-provider-mismatch", args
+    assert (tmp_path / "run.json").read_bytes() == before
+
+
+@needs_weekly
+def test_state_evaluation_merges_direct_input_for_that_call_only(cli: Cli, tmp_path: Path) -> None:
+    digest = "sha256:" + "5" * 64
+    cli(*weekly("run", "start", "report", "--state", "run.json", "--facts", json.dumps({"report": {"digest": digest}})))
+    before = (tmp_path / "run.json").read_bytes()
+    waiting = cli(*weekly("evaluate", "--state", "run.json"))
+    assert waiting["statusCode"] == "waiting-user" and waiting["primaryRoute"]["node"] == "approve"
+    delegated = cli(*weekly("evaluate", "--state", "run.json", "--authority", "report.publish"))
+    assert delegated["statusCode"] == "actionable" and delegated["primaryRoute"]["availability"] == "immediate"
+    # Direct facts replace the Run's top-level keys; direct outcomes win over recorded ones.
+    again = cli(*weekly("evaluate", "--state", "run.json", "--facts", '{"report":{}}'))
+    assert again["primaryRoute"]["node"] == "draft"
+    cli("run", "record", "report/draft", "partial", "--state", "run.json")
+    before = (tmp_path / "run.json").read_bytes()
+    overridden = cli(*weekly("evaluate", "--state", "run.json", "--facts", '{"report":{}}', "--outcomes",
+                             '{"report/draft":"failed"}'))  # fmt: skip
+    assert overridden["statusCode"] == "blocked"
+    current = cli(*weekly("evaluate", "--state", "run.json", "--authority", "report.publish"))
+    assert current["revision"] != delegated["revision"]  # the record changed the state
+    stale = cli(*weekly("route", "--state", "run.json", "--authority", "report.publish", "--revision",
+                        delegated["revision"]), status=1)  # fmt: skip
+    assert stale["code"] == "route-revision-stale"
+    routed = cli(*weekly("route", "--state", "run.json", "--authority", "report.publish", "--revision",
+                         current["revision"]))  # fmt: skip
+    assert routed["gate"]["resolution"] == "session-authority"
+    assert (tmp_path / "run.json").read_bytes() == before  # evaluation never writes the Run
+
+
+# ---------------------------------------------------------------- concurrency through the command line
+
+
+_WORKER = """
+import os, sys, time
+from agent_graph._cli import main
+worker, state, go = sys.argv[1], sys.argv[2], sys.argv[3]
+while not os.path.exists(go):
+    time.sleep(0.001)
+for i in range(10):
+    status = main(["run", "record", f"w{worker}/n{i}", "completed", "--state", state,
+                   "--detail", '{"worker": %s, "i": %d}' % (worker, i), "--format", "json"])
+    if status != 0:
+        sys.exit(status)
+"""
+
+
+def test_eight_processes_recording_ten_outcomes_each_lose_nothing(tmp_path: Path) -> None:
+    state = tmp_path / "run.json"
+    go = tmp_path / "go"
+    RunStore().start(str(state), "tests/concurrency", "main")
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER, str(n), str(state), str(go)],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(8)
+    ]
+    time.sleep(0.2)
+    go.write_text("go", "utf-8")
+    failures = []
+    for worker in workers:
+        _, err = worker.communicate(timeout=120)
+        if worker.returncode != 0:
+            failures.append(err)
+    assert not failures, failures
+    run = json.loads(state.read_text("utf-8"))
+    assert len(run["outcomes"]) == 80
+    assert set(run["outcomes"]) == {f"w{w}/n{i}" for w in range(8) for i in range(10)}
+    assert len(run["events"]) == 81
+    assert [e["sequence"] for e in run["events"]] == list(range(1, 82))
+    recorded = [e["node"] for e in run["events"][1:]]
+    assert sorted(recorded) == sorted(run["outcomes"])
+    for w in range(8):  # each worker's records land in its own order
+        mine = [e["detail"]["i"] for e in run["events"][1:] if e["detail"]["worker"] == w]
+        assert mine == list(range(10))
+
+
+# ---------------------------------------------------------------- resource materialize
+
+
+MATERIALIZE_FILES: dict[str, Any] = {
+    "provider.yaml": "schema: agent-graph.provider.v1\nid: tests/cli-materialize\nversion: 1.0.0\ngraphs: [graphs/main.yaml]\n",
+    "graphs/main.yaml": """schema: agent-graph.graph.v1
+id: main
+entrypoints: {default: look}
+nodes:
+  - id: look
+    kind: action
+    reasonCode: route.main.look
+    action: actions/look.yaml
+    resources:
+      required: [resources/env.yaml, resources/slow.yaml]
+  - id: done
+    kind: terminal
+    terminalOutcome: completed
+edges:
+  - {from: look, to: done}
+""",
+    "actions/look.yaml": "schema: agent-graph.action.v1\nid: look\nrunner: command\neffect: read\ncommand: 'true'\n",
+    "actions/env.yaml": (
+        "schema: agent-graph.action.v1\nid: env\nrunner: command\neffect: read\n"
+        "command: printf '%s|%s|%s' \"$ACME_TOKEN\" \"$PASSED_THROUGH\" \"$AGENT_GRAPH_INPUT\"\n"
+    ),
+    "actions/slow.yaml": "schema: agent-graph.action.v1\nid: slow\nrunner: command\neffect: read\ncommand: sleep 20\n",
+    "resources/env.yaml": (
+        "schema: agent-graph.resource.graph-action.v1\nid: view.env\nkind: context-view\n"
+        "mediaType: text/plain\nmaterializer: actions/env.yaml\n"
+    ),
+    "resources/slow.yaml": (
+        "schema: agent-graph.resource.graph-action.v1\nid: view.slow\nkind: context-view\n"
+        "mediaType: text/plain\nmaterializer: actions/slow.yaml\n"
+    ),
+}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="materializers need POSIX process groups")
+def test_resource_materialize_command(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, text in MATERIALIZE_FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, "utf-8")
+    monkeypatch.setenv("PASSED_THROUGH", "yes")
+    monkeypatch.setenv("NOT_PASSED", "secret")
+    revision = cli("evaluate")["revision"]
+    location = cli("resource", "materialize", "view.env", "--cache", "cache", "--revision", revision,
+                   "--env", "ACME_TOKEN=t0k", "--env", "PASSED_THROUGH", "--input", '{"a": 1}')  # fmt: skip
+    assert location["schema"] == "agent-graph.resource-location.graph-action.v1"
+    assert location["revision"] == revision and location["materialize"] == {"resourceId": "view.env"}
+    assert Path(location["filePath"]).read_text("utf-8") == 't0k|yes|{"a":1}'
+    assert Path(location["filePath"]).parent == tmp_path / "cache"
+    assert location["digest"].startswith("sha256:") and location["digest"][7:] in location["filePath"]
+    assert cli("resource", "materialize", "view.env", "--cache", "cache", "--revision", "sha256:bad", status=1)[
+        "code"
+    ] == "revision-invalid"
+    assert cli("resource", "materialize", "view.env", "--cache", "c", "--revision", revision, "--env", "NOPE_UNSET",
+               status=1)["code"] == "materializer-env-invalid"  # fmt: skip
+    began = time.monotonic()
+    error = cli("resource", "materialize", "view.slow", "--cache", "slow-cache", "--revision", revision,
+                "--timeout-ms", "300", status=1)  # fmt: skip
+    assert error["code"] == "materializer-timeout" and time.monotonic() - began < 10
+    assert not (tmp_path / "slow-cache").exists()
+    error = cli("resource", "materialize", "view.env", "--cache", "c", "--revision", revision, "--max-output-bytes", "3",
+                status=1)  # fmt: skip
+    assert error["code"] == "materializer-output-limit"
+
+
+def test_runtime_commands_are_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--help"]) == 0
+    text = capsys.readouterr().out
+    for command in ("start", "status", "record", "facts", "authority", "checkpoint", "resume", "events"):
+        assert command in text
+    assert main(["resource", "materialize", "--help"]) == 0
+    assert "--revision" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- the documented host loop
+
+
+def _host_loop_source() -> str:
+    text = DOC.read_text("utf-8")
+    section = text.split("## A complete host loop", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match, "the host loop code block is missing"
+    return match.group(1)
+
+
+_PRELUDE = """
+import sys
+import agent_graph as ag
+from agent_graph import _host_action, _materialize, _runs
+for _module, _names in ((_runs, ("RunStore", "run_evaluation_input")),
+                        (_materialize, ("materialize_resource",)),
+                        (_host_action, ("host_action_input_digest", "validate_host_action_result",
+                                        "host_action_read_receipt", "host_action_output_digest"))):
+    for _name in _names:
+        if not hasattr(ag, _name):  # until the package exports them
+            setattr(ag, _name, getattr(_module, _name))
+source = open(sys.argv.pop(1), encoding="utf-8").read()
+exec(compile(source, "host-loop.py", "exec"), {"__name__": "__main__"})
+"""
+
+
+@needs_weekly
+@pytest.mark.skipif(sys.platform == "win32", reason="the example publishes with sh")
+def test_the_documented_host_loop_runs_against_the_weekly_report(tmp_path: Path) -> None:
+    script = tmp_path / "host-loop.py"
+    script.write_text(_host_loop_source(), "utf-8")
+    result = subprocess.run(
+        [sys.executable, "-c", _PRELUDE, str(script), str(WEEKLY)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:6] == [
+        "step 1: draft -> partial (read 2 of 2 required)",
+        "step 2: draft -> completed (read 0 of 2 required)",
+        "step 3: approve -> completed (read 0 of 0 required)",
+        "step 4: publish -> completed (read 0 of 0 required)",
+        "step 5: check-publication -> completed (read 0 of 0 required)",
+        "step 6: complete (completed)",
+    ]
+    events = [line.split()[1] for line in lines[6:]]
+    assert events == [
+        "run.started", "node.outcome-recorded", "facts.updated", "node.outcome-recorded", "facts.updated",
+        "node.outcome-recorded", "node.outcome-recorded", "facts.updated", "node.outcome-recorded",
+        "authorities.updated",
+    ]  # fmt: skip
+    assert textwrap.dedent(_host_loop_source()).startswith('"""Drive examples/weekly-report')
