@@ -19,10 +19,22 @@ JavaScript, which has one number type. This module reproduces those answers:
   object's own properties.
 * Nesting deeper than ``max_depth`` is refused; nothing here recurses on the
   depth of the input.
+* YAML text that is plain JSON (a common way to write YAML) is read by the C
+  JSON decoder, with YAML's duplicate-key rule; the answer is the same.
 
 Results are plain ``dict``/``list``/``str``/``int``/``float``/``bool``/``None``.
 A YAML alias yields the very object its anchor produced (as in JavaScript), so
 treat parsed data as read-only or copy before changing it.
+
+Known differences from the reference, all in corners real files avoid:
+collection keys (the reference writes them as flow-style strings) and
+recursive aliases (the reference builds a cyclic value) are ``parse-failed``
+here; ``%YAML 1.1`` documents (the reference switches to the YAML 1.1 schema)
+are refused; ``!!timestamp``, ``!!binary``, ``!!set``, ``!!omap`` and
+``!!pairs`` give the plain string, mapping or sequence instead of a date, bytes,
+set or map; an integer ``-0`` is ``0`` rather than JavaScript's ``-0``; a few
+syntax corners differ (lone ``\r`` or U+2028 as line breaks, implicit flow
+keys spanning lines, a plain scalar ending in ``:`` before a flow indicator).
 
 This module knows nothing of files on disk, Providers or graphs: callers pass
 the bytes or text and a path used only in messages.
@@ -255,6 +267,14 @@ def _tagged_scalar(tag: str, text: str) -> Any:
             return _float_text(text)
     # ``!!str``, ``!``, unknown and non-matching tags: the text itself
     return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _join_surrogates(text: str) -> str:
+    """Combine ``\\uD83D\\uDE00``-style escaped pairs into one character, as a JavaScript string holds them."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def _key_string(value: Any) -> str:
@@ -639,6 +659,15 @@ def parse_yaml(
     (collection) key, a recursive alias or any syntax error raises
     ``AgentGraphError("parse-failed", "Cannot parse {path}: ...")``.
     """
+    if _looks_like_json(text):
+        value = _json_in_yaml(text, max_depth)
+        if value is not _NO_MATCH:
+            return value
+    return _parse_yaml_events(text, path, max_depth, max_alias_count)
+
+
+def _parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int) -> Any:
+    """Build the value from ruamel.yaml's events with an explicit stack."""
     try:
         source = _EventSource(text, max_depth)
     except YAMLError as exc:
@@ -662,10 +691,14 @@ def parse_yaml(
 
         if cls is ScalarEvent:
             ctag = event.ctag
-            if ctag is None:
-                value = _plain_scalar(event.value) if event.style is None else event.value
-            else:
-                value = _tagged_scalar(str(ctag), event.value)
+            style = event.style
+            value = event.value
+            if style == '"' and _SURROGATE.search(value):
+                value = _join_surrogates(value)
+            if ctag is not None:
+                value = _tagged_scalar(str(ctag), value)
+            elif style is None:
+                value = _plain_scalar(value)
             if event.anchor is not None:
                 anchors[event.anchor] = _Anchor(value, True)
             if top is None:
@@ -831,23 +864,30 @@ def parse_json(text: str, path: str = "<string>", *, max_depth: int = MAX_DEPTH)
         _fail(path, f"{exc} is not valid JSON")
     except RecursionError:
         _fail(path, f"arrays and objects nested deeper than {max_depth} levels")
-    reorder = _INDEX_KEY_JSON.search(text) is not None
-    if reorder or text.count("[") + text.count("{") > max_depth:
-        _check_json_value(value, path, max_depth, reorder)
+    if not _settle_json_value(value, text, max_depth):
+        _fail(path, f"arrays and objects nested deeper than {max_depth} levels")
     return value
 
 
-def _check_json_value(value: Any, path: str, max_depth: int, reorder: bool) -> None:
-    """Walk the decoded value without recursion: enforce ``max_depth`` and JavaScript key order."""
+def _settle_json_value(value: Any, text: str, max_depth: int) -> bool:
+    """Give decoded JSON JavaScript's key order and check its depth; ``False`` when too deep."""
+    reorder = _INDEX_KEY_JSON.search(text) is not None
+    if reorder or text.count("[") + text.count("{") > max_depth:
+        return _walk_json_value(value, max_depth, reorder)
+    return True
+
+
+def _walk_json_value(value: Any, max_depth: int, reorder: bool) -> bool:
+    """Walk the decoded value without recursion: check ``max_depth``, reorder keys if asked."""
     if type(value) is not dict and type(value) is not list:
-        return
+        return True
     stack: list[tuple[Any, int]] = [(value, 1)]
     pop = stack.pop
     push = stack.append
     while stack:
         node, depth = pop()
         if depth > max_depth:
-            _fail(path, f"arrays and objects nested deeper than {max_depth} levels")
+            return False
         if type(node) is dict:
             if reorder:
                 _order_like_js(node)
@@ -859,6 +899,57 @@ def _check_json_value(value: Any, path: str, max_depth: int, reorder: bool) -> N
             kind = type(item)
             if kind is dict or kind is list:
                 push((item, inner))
+    return True
+
+
+# YAML text that is JSON (many tools write it so) is read by the C JSON decoder:
+# for such text the reference's YAML reading and JSON.parse agree, except for a
+# duplicate key (an error in YAML) and for characters YAML treats as line
+# breaks or that it reads differently inside quotes; those go the YAML way.
+_JSON_UNSAFE_IN_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ufeff]|\r(?!\n)")
+_JSON_START = re.compile("\ufeff?[ \t\r\n]*[\\[{]")
+_JSON_TRAILER = re.compile("[ \t\r\n]*")
+
+
+class _DuplicateKey(ValueError):
+    """A repeated key in JSON text read as YAML."""
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    mapping = dict(pairs)
+    if len(mapping) != len(pairs):
+        raise _DuplicateKey
+    return mapping
+
+
+_YAML_JSON_DECODER = json.JSONDecoder(
+    parse_float=_float_text, parse_constant=_reject_constant, object_pairs_hook=_unique_pairs
+)
+_YAML_JSON_DECODER_BIG = json.JSONDecoder(
+    parse_float=_float_text,
+    parse_int=_json_int,
+    parse_constant=_reject_constant,
+    object_pairs_hook=_unique_pairs,
+)
+
+
+def _looks_like_json(text: str) -> bool:
+    start = _JSON_START.match(text)
+    return start is not None and _JSON_UNSAFE_IN_YAML.search(text, 1 if text[:1] == "\ufeff" else 0) is None
+
+
+def _json_in_yaml(text: str, max_depth: int) -> Any:
+    """The value of YAML text that is plain JSON, or ``_NO_MATCH`` to read it as YAML."""
+    start = _JSON_START.match(text)
+    assert start is not None
+    decoder = _YAML_JSON_DECODER_BIG if _LONG_DIGITS.search(text) else _YAML_JSON_DECODER
+    try:
+        value, end = decoder.raw_decode(text, start.end() - 1)
+    except (ValueError, RecursionError):  # JSONDecodeError, NaN/Infinity, duplicate keys, depth
+        return _NO_MATCH
+    if _JSON_TRAILER.fullmatch(text, end) is None or not _settle_json_value(value, text, max_depth):
+        return _NO_MATCH
+    return value
 
 
 # --------------------------------------------------------------------------- files and front matter

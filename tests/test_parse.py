@@ -466,6 +466,35 @@ def test_leading_bom_is_ignored_in_yaml() -> None:
     assert parse_yaml("\ufeffa: 1\n") == {"a": 1}
 
 
+def test_escaped_surrogate_pairs_become_one_character() -> None:
+    assert parse_yaml('a: "\\ud83d\\ude00"\n') == {"a": "\U0001f600"}
+    assert parse_yaml('["\\ud83d\\ude00"]') == ["\U0001f600"]
+
+
+# --------------------------------------------------------------------------- YAML that is JSON
+
+
+def test_json_text_read_as_yaml() -> None:
+    text = '{\n  "b": [1.0, 2, "yes", true, null],\n  "2": {"x": 12345678901234567890}\n}\n'
+    got = parse_yaml(text)
+    assert got == {"2": {"x": 12345678901234567000.0}, "b": [1, 2, "yes", True, None]}
+    assert list(got) == ["2", "b"] and type(got["b"][0]) is int
+    assert parse_yaml("\ufeff [1]\n") == [1]
+
+
+def test_json_text_read_as_yaml_keeps_yaml_rules() -> None:
+    assert "duplicate" in _parse_failed('{"a": 1, "a": 2}').message
+    assert parse_yaml('{"a": 1} # comment\n') == {"a": 1}
+    assert parse_yaml("[NaN, .inf]")[0] == "NaN"
+    assert "nested deeper" in _parse_failed("[" * 600 + "]" * 600).message
+    _parse_failed('{"a"\r: 1}')  # valid JSON, but a lone CR breaks the line in YAML
+
+
+def test_long_keys_in_flow_mappings_of_json_text() -> None:
+    key = "k" * 1100
+    assert parse_yaml(f'{{"{key}": 1}}') == {key: 1}
+
+
 # --------------------------------------------------------------------------- anchors and aliases
 
 
