@@ -149,6 +149,23 @@ def test_a_foreign_run_is_refused_when_a_provider_is_at_hand(cli: Cli, tmp_path:
 
 
 @needs_weekly
+def test_the_default_manifest_in_the_working_directory_is_checked_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    root = tmp_path / "weekly"
+    shutil.copytree(WEEKLY.parent, root)
+    cli = Cli(root, capsys, monkeypatch)
+    RunStore().start(str(root / "foreign.json"), "someone/else", "report")
+    assert cli("run", "record", "report/draft", "completed", "--state", "foreign.json", status=1)["code"] == (
+        "run-provider-mismatch"
+    )
+    cli("run", "start", "report", "--state", "own.json")
+    assert cli("run", "record", "report/draft", "completed", "--state", "own.json")["outcomes"]["report/draft"]
+
+
+@needs_weekly
 def test_state_evaluation_merges_direct_input_for_that_call_only(cli: Cli, tmp_path: Path) -> None:
     digest = "sha256:" + "5" * 64
     cli(*weekly("run", "start", "report", "--state", "run.json", "--facts", json.dumps({"report": {"digest": digest}})))
@@ -251,7 +268,7 @@ edges:
     "actions/look.yaml": "schema: agent-graph.action.v1\nid: look\nrunner: command\neffect: read\ncommand: 'true'\n",
     "actions/env.yaml": (
         "schema: agent-graph.action.v1\nid: env\nrunner: command\neffect: read\n"
-        "command: printf '%s|%s|%s' \"$ACME_TOKEN\" \"$PASSED_THROUGH\" \"$AGENT_GRAPH_INPUT\"\n"
+        "command: printf '%s|%s|%s|%s' \"$ACME_TOKEN\" \"$PASSED_THROUGH\" \"${NOT_PASSED-unset}\" \"$AGENT_GRAPH_INPUT\"\n"
     ),
     "actions/slow.yaml": "schema: agent-graph.action.v1\nid: slow\nrunner: command\neffect: read\ncommand: sleep 20\n",
     "resources/env.yaml": (
@@ -277,7 +294,7 @@ def test_resource_materialize_command(cli: Cli, tmp_path: Path, monkeypatch: pyt
                    "--env", "ACME_TOKEN=t0k", "--env", "PASSED_THROUGH", "--input", '{"a": 1}')  # fmt: skip
     assert location["schema"] == "agent-graph.resource-location.graph-action.v1"
     assert location["revision"] == revision and location["materialize"] == {"resourceId": "view.env"}
-    assert Path(location["filePath"]).read_text("utf-8") == 't0k|yes|{"a":1}'
+    assert Path(location["filePath"]).read_text("utf-8") == 't0k|yes|unset|{"a":1}'
     assert Path(location["filePath"]).parent == tmp_path / "cache"
     assert location["digest"].startswith("sha256:") and location["digest"][7:] in location["filePath"]
     assert cli("resource", "materialize", "view.env", "--cache", "cache", "--revision", "sha256:bad", status=1)[
