@@ -325,8 +325,11 @@ class RunStore:
         return RunEvent(sequence=sequence, at=at, type=kind, **fields)
 
     def _update(self, path: str, provider: Any, change: Callable[[Run, str], Run]) -> Run:
-        """Read-modify-write under the writer lock; ``change(run, now)`` returns the new Run."""
-        absolute = os.path.abspath(path)
+        """Read-modify-write under the writer lock; ``change(run, now)`` returns the new Run.
+
+        A symbolic link is followed, so the Run it points to is updated (and locked) in place.
+        """
+        absolute = os.path.realpath(path)
         if not os.path.isfile(absolute):
             raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
         with run_lock(absolute, self.lock_timeout):
@@ -464,7 +467,7 @@ class RunStore:
         checkpoint holds the Run as of that event. ``run-target-exists`` if
         ``target`` exists; nothing changes then.
         """
-        absolute = os.path.abspath(path)
+        absolute = os.path.realpath(path)
         destination = os.path.abspath(target)
         if os.path.lexists(destination):
             raise _target_exists(destination, "Checkpoint")

@@ -522,3 +522,12 @@ def test_readers_and_a_killed_writer_never_see_a_truncated_run(started: Path) ->
     final = store.load(str(started), PROVIDER)
     assert len(final.outcomes) >= 1
     assert len(final.events) == len(final.outcomes) + 2  # run.started, facts.updated, one event per record
+
+
+def test_a_symlinked_run_is_updated_in_place(started: Path, tmp_path: Path) -> None:
+    link = tmp_path / "current.json"
+    link.symlink_to(started)
+    make_store().record(str(link), "main/n1", "completed")
+    assert link.is_symlink()
+    assert "main/n1" in read(started)["outcomes"]
+    assert (tmp_path / "run.json.lock").exists() and not (tmp_path / "current.json.lock").exists()
