@@ -32,7 +32,7 @@ recursive aliases (the reference builds a cyclic value) are ``parse-failed``
 here; ``%YAML 1.1`` documents (the reference switches to the YAML 1.1 schema)
 are refused; ``!!timestamp``, ``!!binary``, ``!!set``, ``!!omap`` and
 ``!!pairs`` give the plain string, mapping or sequence instead of a date, bytes,
-set or map; an integer ``-0`` is ``0`` rather than JavaScript's ``-0``; a few
+set or map; a few
 syntax corners differ (lone ``\r`` or U+2028 as line breaks, implicit flow
 keys spanning lines, a plain scalar ending in ``:`` before a flow indicator).
 
@@ -136,6 +136,8 @@ def _decimal_int(text: str) -> int | float:
     if len(digits) > 400:  # far beyond the largest double; also avoids int()'s digit limit
         return -_INF if sign == "-" else _INF
     value = int(digits)
+    if value == 0 and sign == "-":
+        return -0.0  # JavaScript keeps the sign of zero
     return _js_int(-value if sign == "-" else value)
 
 
@@ -822,7 +824,9 @@ def _put(frame: _Frame, value: Any) -> None:
 
 # --------------------------------------------------------------------------- JSON
 
-_LONG_DIGITS = re.compile(r"[0-9]{16}")
+# Integers the default decoder would misread: 16+ digits (beyond 2**53) and
+# JavaScript's negative zero, which JSON.parse keeps as -0.
+_LONG_DIGITS = re.compile(r"[0-9]{16}|-0(?![0-9.eE])")
 _INDEX_KEY_JSON = re.compile(r'"(?:0|[1-9][0-9]{0,9})"\s*:')
 
 
