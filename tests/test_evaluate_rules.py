@@ -546,6 +546,15 @@ def test_subgraph_node_ignores_recorded_outcomes() -> None:
     assert listed(done) == ["after"]
 
 
+def test_subgraph_node_cannot_carry_satisfied_by() -> None:
+    # Why "a Subgraph node ignores satisfiedBy" needs no evaluation test: such a graph never loads.
+    main = graph_doc("main", [subgraph_node("s", "child", satisfiedBy=[{"path": "x", "exists": True}]), terminal_node("t")],
+                     [edge("s", "t")])
+    with pytest.raises(ag.AgentGraphError) as raised:
+        build(main, CHILD)
+    assert raised.value.code == "schema-invalid"
+
+
 def test_child_terminal_outcome_flows_to_the_parent_edge() -> None:
     child = graph_doc("child", [action_node("x"), terminal_node("ok"), terminal_node("part", "partial")],
                       [edge("x", "ok"), edge("x", "part", "partial")])
