@@ -23,7 +23,7 @@ from ._canonical import canonical_json, digest_bytes, digest_value
 from ._errors import AgentGraphError, Diagnostic
 from ._evaluate import evaluate
 from ._fs import FileSystem, MemoryFileSystem, OSFileSystem
-from ._loader import load_provider
+from ._loader import Limits, load_provider
 from ._model import (
     OUTCOMES,
     Action,
@@ -66,6 +66,7 @@ __all__ = [
     "GraphActionLocation",
     "HostActionLocation",
     "HostActionResult",
+    "Limits",
     "MemoryFileSystem",
     "OSFileSystem",
     "Provider",

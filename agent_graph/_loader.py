@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +43,7 @@ from ._model import (
     ProviderManifest,
     RouteAction,
 )
-from ._parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
+from ._parse import DEFAULT_MAX_FILE_BYTES, MAX_ALIAS_COUNT, MAX_DEPTH, parse_front_matter, parse_structured
 from ._provider import LoadedAction, LoadedResource, NodeRoute, Provider
 
 LEGACY_LOCATION = "agent-graph.resource-location.v1"
@@ -68,11 +68,27 @@ def shell_quote(value: str) -> str:
     return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
-@dataclass
-class LoadLimits:
-    """Limits a host may raise: the largest file read, in bytes."""
+@dataclass(frozen=True)
+class Limits:
+    """Explicit limits on what a Provider may be; a host may raise any of them.
+
+    ``max_file_bytes`` is the largest file read (``file-too-large``);
+    ``max_depth`` the deepest nesting of a YAML or JSON value and
+    ``max_alias_count`` the YAML alias budget (``parse-failed``); ``max_nodes``
+    the most nodes one Graph may have (``graph-too-large``); ``max_files`` the
+    most files a Provider's file set may hold (``provider-too-large``).
+    """
 
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_depth: int = MAX_DEPTH
+    max_alias_count: int = MAX_ALIAS_COUNT
+    max_nodes: int = 1_000_000
+    max_files: int = 100_000
+
+
+DEFAULT_LIMITS = Limits()
+#: The former name of :class:`Limits`.
+LoadLimits = Limits
 
 
 # ---------------------------------------------------------------- paths and files
@@ -136,7 +152,14 @@ class _Reader:
         return data
 
     def structured(self, path: str) -> Any:
-        return parse_structured(self.read(path), path, max_bytes=self.limits.max_file_bytes)
+        limits = self.limits
+        return parse_structured(
+            self.read(path),
+            path,
+            max_bytes=limits.max_file_bytes,
+            max_depth=limits.max_depth,
+            max_alias_count=limits.max_alias_count,
+        )
 
     def text(self, path: str) -> str:
         return self.read(path).decode("utf-8", errors="replace")
@@ -252,6 +275,11 @@ class _State:
 
     def add_file(self, path: str) -> None:
         self.files[path] = None
+        if len(self.files) > self.reader.limits.max_files:
+            raise AgentGraphError(
+                "provider-too-large",
+                f"Provider file set exceeds the limit of {self.reader.limits.max_files} files",
+            )
 
 
 def _load_action_definition(state: _State, reference: str) -> tuple[str, Action]:
@@ -507,24 +535,35 @@ def load_provider(
     fs: FileSystem | None = None,
     registry: ProviderRegistry | None = None,
     *,
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    limits: Limits | None = None,
+    max_file_bytes: int | None = None,
 ) -> Provider:
     """Load and validate a Provider from its manifest (or a bundle's ``manifest.json``).
 
     ``fs`` is the file system to read through (the OS by default; pass a
     :class:`~agent_graph.MemoryFileSystem` to load from memory). ``registry``
     maps Provider IDs to manifest paths for ``provider:`` Skill locators when
-    ``manifest`` names a ``SKILL.md``. Every failure raises
+    ``manifest`` names a ``SKILL.md``. ``limits`` (a :class:`Limits`) bounds file
+    sizes, nesting, aliases, nodes and files; ``max_file_bytes`` is a shortcut
+    for its first field. Every failure raises
     :class:`~agent_graph.AgentGraphError` with the protocol's code.
     """
     fs = fs or OSFileSystem()
-    limits = LoadLimits(max_file_bytes=max_file_bytes)
+    limits = limits or DEFAULT_LIMITS
+    if max_file_bytes is not None:
+        limits = Limits(
+            max_file_bytes=max_file_bytes,
+            max_depth=limits.max_depth,
+            max_alias_count=limits.max_alias_count,
+            max_nodes=limits.max_nodes,
+            max_files=limits.max_files,
+        )
     initial = fs.absolute(manifest)
     binding: tuple[str, str, str, str, str] | None = None
     if initial.lower().endswith(".md"):
         from ._skill import locate_binding
 
-        binding = locate_binding(initial, registry, fs=fs, max_file_bytes=max_file_bytes)
+        binding = locate_binding(initial, registry, fs=fs, max_file_bytes=limits.max_file_bytes)
         initial = binding[4]
     bootstrap = _Reader(fs, posixpath.dirname(initial), limits)
     bootstrap.ensure_file(initial, "provider manifest")
@@ -597,6 +636,12 @@ def load_provider(
         graph_path = contained_path(root, reference, "graph reference")
         reader.ensure_contained(graph_path, "graph")
         raw_graph = reader.structured(graph_path)
+        nodes_value = raw_graph.get("nodes") if isinstance(raw_graph, dict) else None
+        if isinstance(nodes_value, list) and len(nodes_value) > limits.max_nodes:
+            raise AgentGraphError(
+                "graph-too-large",
+                f"{graph_path} has {len(nodes_value)} nodes, over the limit of {limits.max_nodes}",
+            )
         _schema.validate("graph", raw_graph, graph_path)
         graph: Graph = _convert(raw_graph, Graph, graph_path)
         validate_graph_semantics(graph)
@@ -973,4 +1018,3 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
     )
 
 
-ReaderFactory = Callable[[FileSystem, str, LoadLimits], _Reader]
