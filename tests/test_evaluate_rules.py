@@ -13,6 +13,7 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -1037,8 +1038,9 @@ class Naive:
     """§5 done literally: whole passes over every reached node, every repeat edge and every node."""
 
     def __init__(self, graphs: Mapping[str, dict[str, Any]], facts: Any, outcomes: Mapping[str, str],
-                 authorities: list[str], revision: str, hints: Mapping[str, str]):
+                 authorities: list[str], revision: str, hints: Mapping[str, str], paths: Mapping[str, str]):
         self.graphs = graphs
+        self.paths = paths
         self.facts = facts
         self.outcomes = outcomes
         self.authorities = authorities
@@ -1047,7 +1049,7 @@ class Naive:
 
     def frame(self, gid: str, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]) -> NaiveFrame:
         graph = self.graphs[gid]
-        path = f"{ROOT}/{graph_path(gid)}"
+        path = self.paths[gid]
         # Step 1.
         if gid in stack:
             return NaiveFrame("error", None, [], [{"code": "graph-recursion", "severity": "error"}])
@@ -1215,7 +1217,8 @@ def naive_evaluate(files: Mapping[str, str | bytes], graphs: Mapping[str, dict[s
     authority_list = sorted(set(authorities))
     revision = ag.digest_value({"provider": naive_graph_digest(files, graphs, gid), "graphId": gid, "entry": entry,
                                 "facts": facts, "outcomes": normalized, "authorities": authority_list})
-    frame = Naive(graphs, facts, normalized, authority_list, revision, hints).frame(gid, entry, (), ())
+    paths = {g: f"{ROOT}/{graph_path(g)}" for g in graphs}
+    frame = Naive(graphs, facts, normalized, authority_list, revision, hints, paths).frame(gid, entry, (), ())
     result: dict[str, Any] = {"schema": "agent-graph.evaluation.v1", "provider": PROVIDER_ID, "graph": gid,
                               "entry": entry, "revision": revision, "statusCode": frame.status}
     if frame.outcome is not None:
@@ -1493,3 +1496,43 @@ def test_differential_thousand_node_layered_dag(seed: int) -> None:
     case = layered_case(seed)
     assert len(case["graphs"]["main"]["nodes"]) == 1000
     compare_with_naive(case)
+
+
+def test_naive_evaluator_agrees_with_the_toolchain_vectors(vectors: Path) -> None:
+    """The oracle itself is checked: the literal §5 evaluator reproduces every recorded evaluation."""
+    cases = json.loads((vectors / "cases.json").read_text(encoding="utf-8"))
+    providers: dict[str, ag.Provider] = {}
+    checked = 0
+    for case in cases:
+        if "evaluation" not in case:
+            continue
+        manifest = vectors / case["manifest"]
+        if case["manifest"] not in providers:
+            providers[case["manifest"]] = ag.load_provider(str(manifest))
+        p = providers[case["manifest"]]
+        graphs = {gid: json.loads(msgspec.json.encode(g.definition)) for gid, g in p.graphs.items()}
+        paths = {gid: g.path for gid, g in p.graphs.items()}
+        state = case["state"]
+        facts, authorities = state.get("facts", {}), sorted(set(state.get("authorities", [])))
+        outcomes = {k: (v if isinstance(v, str) else v["outcome"]) for k, v in state.get("outcomes", {}).items()}
+        revision = ag.digest_value({"provider": p.graphs[case["graph"]].digest, "graphId": case["graph"],
+                                    "entry": case["entry"], "facts": facts, "outcomes": outcomes,
+                                    "authorities": authorities})
+        hints = {code: entry.summary for code, entry in p.codes.items()}
+        frame = Naive(graphs, facts, outcomes, authorities, revision, hints, paths).frame(case["graph"], case["entry"], (), ())
+        candidates = [{k: v for k, v in c.items() if k != "priority"} for c in frame.candidates]
+        diagnostics = list(frame.diagnostics)
+        if len(candidates) - 1 > 3:
+            diagnostics.append({"code": "route-alternatives-truncated", "severity": "info",
+                                "detail": {"available": len(candidates) - 1, "returned": 3}})
+        got = {"revision": revision, "statusCode": frame.status, "outcome": frame.outcome,
+               "primaryRoute": candidates[0] if candidates else None, "alternativeRoutes": candidates[1:4],
+               "diagnostics": diagnostics}
+        recorded = json.loads(json.dumps(case["evaluation"]).replace("{root}", str(manifest.parent)))
+        expected = {"revision": recorded["revision"], "statusCode": recorded["statusCode"],
+                    "outcome": recorded.get("outcome"), "primaryRoute": recorded.get("primaryRoute"),
+                    "alternativeRoutes": recorded["alternativeRoutes"],
+                    "diagnostics": [{k: v for k, v in d.items() if k != "message"} for d in recorded["diagnostics"]]}
+        assert got == expected, (case["manifest"], case["graph"], case["entry"])
+        checked += 1
+    assert checked > 0
