@@ -18,6 +18,8 @@ writes their wire JSON.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._api import locate_code, locate_resource, route
 from ._canonical import canonical_json, digest_bytes, digest_value
 from ._errors import AgentGraphError, Diagnostic
@@ -48,8 +50,40 @@ from ._provider import Provider
 from ._skill import resolve_skill_binding
 from ._testing import run_graph_tests
 
+if TYPE_CHECKING:
+    from ._host_action import (
+        host_action_input_digest,
+        host_action_output_digest,
+        host_action_read_receipt,
+        validate_host_action_result,
+    )
+    from ._materialize import materialize_resource
+    from ._runs import RunStore, run_evaluation_input
+
 __version__ = "0.3.1"
 PROTOCOL_VERSION = "0.3.1"
+
+# Runtime adapters load on first use, so that importing the core stays cheap.
+_LAZY = {
+    "RunStore": "_runs",
+    "run_evaluation_input": "_runs",
+    "materialize_resource": "_materialize",
+    "host_action_input_digest": "_host_action",
+    "validate_host_action_result": "_host_action",
+    "host_action_read_receipt": "_host_action",
+    "host_action_output_digest": "_host_action",
+}
+
+
+def __getattr__(name: str) -> object:
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'agent_graph' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"agent_graph.{module_name}"), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "OUTCOMES",
@@ -75,6 +109,7 @@ __all__ = [
     "Route",
     "RouteSummary",
     "Run",
+    "RunStore",
     "SkillBinding",
     "TestCase",
     "TestResult",
@@ -83,10 +118,16 @@ __all__ = [
     "digest_bytes",
     "digest_value",
     "evaluate",
+    "host_action_input_digest",
+    "host_action_output_digest",
+    "host_action_read_receipt",
     "load_provider",
     "locate_code",
     "locate_resource",
+    "materialize_resource",
     "resolve_skill_binding",
     "route",
+    "run_evaluation_input",
     "run_graph_tests",
+    "validate_host_action_result",
 ]

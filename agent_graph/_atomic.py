@@ -11,12 +11,24 @@ import os
 import tempfile
 
 
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
 def write_bytes_atomic(path: str, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically, creating parent directories."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=".agent-graph-", suffix=".tmp", dir=directory)
     try:
+        # Keep the mode of the file being replaced; a new file gets the usual 0o666 less the umask.
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.chmod(temporary, mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
