@@ -42,6 +42,8 @@ def route(
     """
     if workspace is None:
         workspace = os.getcwd()
+    elif not isinstance(workspace, str):
+        raise AgentGraphError("argument-invalid", f"workspace must be a path string, not {type(workspace).__name__}")
     elif not os.path.isabs(workspace):
         workspace = os.path.abspath(workspace)
     return _route.route(

@@ -108,10 +108,11 @@ def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> b
 # ------------------------------------------------------------------ input
 
 
-def utf16_key(text: str) -> Any:
-    """Sort key giving JavaScript's default (UTF-16 code unit) string order."""
-    if text.isascii():
-        return text
+def utf16_key(text: str) -> bytes:
+    """Sort key giving JavaScript's default (UTF-16 code unit) string order.
+
+    Always bytes, so ASCII and non-ASCII strings compare with each other.
+    """
     return text.encode("utf-16-be", "surrogatepass")
 
 
@@ -141,7 +142,10 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
             result[key] = value
         elif isinstance(value, Mapping):
             if "outcome" in value:
-                result[key] = value["outcome"]
+                recorded = value["outcome"]
+                if not isinstance(recorded, str):
+                    raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {recorded!r}")
+                result[key] = recorded
         else:
             outcome = getattr(value, "outcome", _MISSING)
             if outcome is _MISSING or not isinstance(outcome, str):
@@ -161,17 +165,24 @@ def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
 def compute_revision(
     graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
 ) -> str:
-    """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``."""
-    return digest_value(
-        {
-            "provider": graph.digest,
-            "graphId": graph.id,
-            "entry": entry,
-            "facts": facts,
-            "outcomes": outcomes,
-            "authorities": authorities,
-        }
-    )
+    """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``.
+
+    Facts or outcomes that are not plain JSON data (a set, bytes, a non-string
+    key, a cycle) are ``json-invalid``.
+    """
+    try:
+        return digest_value(
+            {
+                "provider": graph.digest,
+                "graphId": graph.id,
+                "entry": entry,
+                "facts": facts,
+                "outcomes": outcomes,
+                "authorities": authorities,
+            }
+        )
+    except (TypeError, ValueError) as error:
+        raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
 
 
 def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
@@ -252,7 +263,7 @@ def _evaluate_frame(
             [],
             [Diagnostic(code="graph-recursion", severity="error", message=f"Runtime graph recursion detected: {chain}")],
         )
-    entry_id = graph.entrypoints.get(entry)
+    entry_id = graph.entrypoints.get(entry) if isinstance(entry, str) else None
     if entry_id is None:
         return _Frame(
             "error",
@@ -498,7 +509,7 @@ def evaluate_with_candidates(
     authorities: Iterable[str] | None = None,
 ) -> tuple[Evaluation, list[Candidate]]:
     """Evaluate and also return every candidate (the router resolves any of them by ID)."""
-    graph = provider.graphs.get(graph_id)
+    graph = provider.graphs.get(graph_id) if isinstance(graph_id, str) else None
     if graph is None:
         raise AgentGraphError("graph-missing", f"Provider {provider.manifest.id} has no graph {graph_id}")
     fact_values = normalize_facts(facts)
