@@ -332,6 +332,7 @@ class RunStore:
         absolute = os.path.realpath(path)
         if not os.path.isfile(absolute):
             raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
+        self.load(absolute, provider)  # refuse a bad Run before its lock sidecar is created
         with run_lock(absolute, self.lock_timeout):
             run = self.load(absolute, provider)
             at = self.now()
@@ -473,6 +474,7 @@ class RunStore:
             raise _target_exists(destination, "Checkpoint")
         if not os.path.isfile(absolute):
             raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
+        self.load(absolute, provider)  # refuse a bad Run before its lock sidecar is created
         with run_lock(absolute, self.lock_timeout):
             run = self.load(absolute, provider)
             at = self.now()
