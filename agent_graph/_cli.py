@@ -565,21 +565,35 @@ def _render(value: Any) -> Any:
     return value
 
 
+def _write(stream: Any, text: str) -> None:
+    """Write ``text``; characters the stream cannot encode (lone surrogates from undecodable
+    arguments or file names) are written as ``\\uXXXX`` escapes, which JSON strings read back."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+
+
 def _emit_json(value: Any) -> None:
     if isinstance(value, msgspec.Struct):
-        sys.stdout.write(msgspec.json.encode(value).decode("utf-8") + "\n")
+        try:
+            text = msgspec.json.encode(value).decode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: msgspec refuses it, json writes it
+            text = json.dumps(msgspec.to_builtins(value), ensure_ascii=False, separators=(",", ":"))
     else:
-        sys.stdout.write(json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n")
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    _write(sys.stdout, text + "\n")
 
 
 def _fail(error: AgentGraphError, output_format: str) -> int:
     if output_format == "json":
-        sys.stderr.write(json.dumps(error.to_envelope(), ensure_ascii=False, separators=(",", ":")) + "\n")
+        _write(sys.stderr, json.dumps(error.to_envelope(), ensure_ascii=False, separators=(",", ":")) + "\n")
     else:
-        sys.stderr.write(f"ERROR {error.code}: {error.message}\n")
+        _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
         for diagnostic in error.diagnostics:
             where = f" ({diagnostic.path})" if diagnostic.path else ""
-            sys.stderr.write(f"  {diagnostic.code}: {diagnostic.message}{where}\n")
+            _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
     return 1
 
 
@@ -617,7 +631,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if output_format == "json":
             _emit_json(value)
         else:
-            sys.stdout.write("\n".join(lines) + "\n")
+            _write(sys.stdout, "\n".join(lines) + "\n")
         return ctx.exit_status
     except AgentGraphError as error:
         return _fail(error, output_format)
