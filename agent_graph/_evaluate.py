@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from ._canonical import digest_value
@@ -252,9 +252,36 @@ def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
     return (0 if candidate.availability == "immediate" else 1, -candidate.node.priority, candidate.route_id)
 
 
+#: What a frame asks its driver for: evaluate ``(graph, entry, call path, Subgraph stack)``.
+_ChildRequest = tuple[CompiledGraph, str, tuple[str, ...], tuple[str, ...]]
+
+
+def _run_frames(ctx: _Context, graph: CompiledGraph, entry: str) -> _Frame:
+    """Evaluate a top-level frame; Subgraph frames run on an explicit stack, not on Python's.
+
+    Each frame is a generator that yields a :data:`_ChildRequest` for a
+    Subgraph node and receives the child's :class:`_Frame`, so a chain of
+    Subgraphs thousands deep evaluates without a recursion error.
+    """
+    frames = [_evaluate_frame(ctx, graph, entry, (), ())]
+    reply: _Frame | None = None
+    while True:
+        try:
+            request = frames[-1].send(reply)  # type: ignore[arg-type]
+        except StopIteration as finished:
+            frames.pop()
+            if not frames:
+                result: _Frame = finished.value
+                return result
+            reply = finished.value
+            continue
+        frames.append(_evaluate_frame(ctx, *request))
+        reply = None
+
+
 def _evaluate_frame(
     ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
-) -> _Frame:
+) -> Generator[_ChildRequest, _Frame, _Frame]:
     if graph.id in stack:
         chain = " -> ".join((*stack, graph.id))
         return _Frame(
@@ -296,7 +323,8 @@ def _evaluate_frame(
                 match_count[target] += 1 if after else -1
         changed.append(index)
 
-    def settle(index: int) -> None:
+    def settle(index: int) -> _ChildRequest | None:
+        """Settle one node; a Subgraph node returns the child frame to evaluate instead."""
         node = nodes[index]
         if node.requires is not None and not facts_match(facts, node.requires):
             set_outcome(index, "blocked")
@@ -308,7 +336,7 @@ def _evaluate_frame(
                     path=graph.path,
                 )
             )
-            return
+            return None
         if node.is_subgraph:
             child = ctx.provider.graphs.get(node.child_graph or "")
             if child is None:
@@ -316,20 +344,8 @@ def _evaluate_frame(
                 diagnostics.append(
                     Diagnostic(code="subgraph-missing", severity="error", message=f"Missing subgraph {node.child_graph}")
                 )
-                return
-            result = _evaluate_frame(
-                ctx, child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id)
-            )
-            child_results[index] = result
-            if result.status == "complete" and result.outcome:
-                set_outcome(index, result.outcome)
-            elif result.status == "error":
-                set_outcome(index, "failed")
-            elif result.status == "waiting-user":
-                set_outcome(index, "waiting-user")
-            else:
-                set_outcome(index, "pending")
-            return
+                return None
+            return (child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id))
         recorded = recorded_outcomes.get(f"{frame_key}/{node.id}")
         if node.satisfied is not None and facts_match(facts, node.satisfied):
             set_outcome(index, "completed")
@@ -339,6 +355,18 @@ def _evaluate_frame(
             set_outcome(index, recorded)
         elif node.is_terminal:
             set_outcome(index, node.terminal_outcome)
+        else:
+            set_outcome(index, "pending")
+        return None
+
+    def settle_subgraph(index: int, result: _Frame) -> None:
+        child_results[index] = result
+        if result.status == "complete" and result.outcome:
+            set_outcome(index, result.outcome)
+        elif result.status == "error":
+            set_outcome(index, "failed")
+        elif result.status == "waiting-user":
+            set_outcome(index, "waiting-user")
         else:
             set_outcome(index, "pending")
 
@@ -353,7 +381,9 @@ def _evaluate_frame(
         changed = []
         # (a) settle newly reached nodes, in reached order.
         for index in unsettled:
-            settle(index)
+            request = settle(index)
+            if request is not None:
+                settle_subgraph(index, (yield request))
         unsettled = []
         # (b) repeat edges in file order; only those whose ends changed can act.
         if has_repeats:
@@ -517,7 +547,7 @@ def evaluate_with_candidates(
     authority_list = normalize_authorities(authorities)
     revision = compute_revision(graph, entry, fact_values, outcome_values, authority_list)
     ctx = _Context(provider, fact_values, outcome_values, frozenset(authority_list), revision)
-    frame = _evaluate_frame(ctx, graph, entry, (), ())
+    frame = _run_frames(ctx, graph, entry)
     candidates = frame.candidates
     diagnostics = list(frame.diagnostics)
     alternatives = len(candidates) - 1
