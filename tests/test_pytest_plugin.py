@@ -1,0 +1,153 @@
+"""The pytest plugin: graph tests as pytest items, and the Provider and in-memory file system fixtures."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+
+from agent_graph._scaffold import init_provider
+
+pytest_plugins = ["pytester"]
+
+
+def _registered() -> bool:
+    """Whether the plugin is installed through its ``pytest11`` entry point (then pytest loads it itself)."""
+    return any(e.value == "agent_graph.pytest_plugin" for e in importlib.metadata.entry_points(group="pytest11"))
+
+
+def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    plugin = () if _registered() else ("-p", "agent_graph.pytest_plugin")
+    # Unrelated plugins of this environment (hypothesis, benchmark) are kept out: they only slow runs down.
+    quiet = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark")
+    return pytester.runpytest(*plugin, *quiet, *args)
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> Path:
+    """A project with a Provider in ``provider/`` and the ini option naming it."""
+    init_provider(str(pytester.path / "provider"), "demo")
+    pytester.makeini("[pytest]\nagent_graph_manifest = provider/provider.yaml\n")
+    return pytester.path
+
+
+def test_graph_tests_become_items_named_by_their_name(pytester: pytest.Pytester, project: Path) -> None:
+    result = _run(pytester, "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*provider/tests/01-start.yaml::starter route is actionable PASSED*",
+            "*provider/tests/02-done.yaml::recorded work completes the graph PASSED*",
+        ]
+    )
+
+
+def test_a_failing_graph_test_reports_the_cli_lines(pytester: pytest.Pytester, project: Path) -> None:
+    test = project / "provider" / "tests" / "01-start.yaml"
+    test.write_text(test.read_text().replace("primaryNode: work", "primaryNode: review").replace("recordNode: main/work", "recordNode: main/x"))
+    result = _run(pytester)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*starter route is actionable*",
+            "primaryNode: expected review, received work",
+            "recordNode: expected main/x, received main/work",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_an_invalid_test_file_fails_with_its_code(pytester: pytest.Pytester, project: Path) -> None:
+    (project / "provider" / "tests" / "03-bad.yaml").write_text("schema: agent-graph.test.v1\nname: no graph\n")
+    (project / "provider" / "tests" / "04-broken.json").write_text("{not json")
+    result = _run(pytester, "-v")
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["*03-bad.yaml::03-bad.yaml FAILED*", "*04-broken.json::04-broken.json FAILED*"])
+    result.stdout.fnmatch_lines(["schema-invalid: *", "parse-failed: *"], consecutive=False)
+
+
+def test_a_provider_that_does_not_load_fails_every_item(pytester: pytest.Pytester, project: Path) -> None:
+    graph = project / "provider" / "graphs" / "main.yaml"
+    graph.write_text(graph.read_text().replace("terminalOutcome: completed", "terminalOutcome: completed\n    bogus: 1"))
+    result = _run(pytester)
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["schema-invalid: *"])
+
+
+def test_items_are_selected_by_name(pytester: pytest.Pytester, project: Path) -> None:
+    _run(pytester, "-k", "completes").assert_outcomes(passed=1, deselected=1)
+    _run(pytester, str(project / "provider" / "tests" / "01-start.yaml")).assert_outcomes(passed=1)
+
+
+def test_python_tests_and_graph_tests_run_together(pytester: pytest.Pytester, project: Path) -> None:
+    pytester.makeini("[pytest]\nagent_graph_manifest = provider/provider.yaml\ntestpaths = checks\n")
+    (project / "checks").mkdir()
+    (project / "checks" / "test_host.py").write_text(
+        "import agent_graph as ag\n\n"
+        "def test_provider_fixture(agent_graph_provider):\n"
+        "    assert agent_graph_provider.manifest.id == 'demo'\n"
+        "    ev = ag.evaluate(agent_graph_provider, 'main')\n"
+        "    assert ev.primary_route.node == 'work'\n"
+    )
+    result = _run(pytester, "-v")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["*checks/test_host.py::test_provider_fixture PASSED*"])
+    # A tests/ directory already inside the collected paths is not collected twice.
+    pytester.makeini("[pytest]\nagent_graph_manifest = provider/provider.yaml\ntestpaths = checks provider\n")
+    _run(pytester).assert_outcomes(passed=3)
+
+
+def test_the_plugin_is_inert_without_the_option(pytester: pytest.Pytester) -> None:
+    init_provider(str(pytester.path / "provider"), "demo")
+    pytester.makepyfile(test_plain="def test_ok():\n    pass\n")
+    _run(pytester).assert_outcomes(passed=1)
+    pytester.makepyfile(test_fixture="def test_needs(agent_graph_provider):\n    pass\n")
+    result = _run(pytester, "test_fixture.py")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*agent_graph_provider needs the agent_graph_manifest ini option*"])
+
+
+def test_the_command_line_option_names_the_manifest(pytester: pytest.Pytester) -> None:
+    init_provider(str(pytester.path / "elsewhere"), "demo")
+    result = _run(pytester, "--agent-graph-manifest", "elsewhere/provider.yaml")
+    result.assert_outcomes(passed=2)
+
+
+def test_a_missing_tests_directory_is_a_warning(pytester: pytest.Pytester, project: Path) -> None:
+    for path in (project / "provider" / "tests").iterdir():
+        path.unlink()
+    (project / "provider" / "tests").rmdir()
+    pytester.makepyfile(test_plain="def test_ok():\n    pass\n")
+    result = _run(pytester, "-W", "default")
+    result.assert_outcomes(passed=1, warnings=1)
+    result.stdout.fnmatch_lines(["*agent-graph: no graph tests to collect*"])
+
+
+def test_memory_file_system_fixture_builds_providers_from_dicts(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_memory='''
+import agent_graph as ag
+
+def test_build(agent_graph_memory_fs):
+    fs = agent_graph_memory_fs
+    fs.add("provider.yaml", {"schema": "agent-graph.provider.v1", "id": "mem", "version": "1.0.0",
+                             "graphs": ["graphs/main.json"]})
+    fs.add("graphs/main.json", {
+        "schema": "agent-graph.graph.v1", "id": "main", "entrypoints": {"default": "go"},
+        "nodes": [{"id": "go", "kind": "action", "reasonCode": "route.go", "action": "actions/go.yaml"},
+                  {"id": "done", "kind": "terminal", "terminalOutcome": "completed"}],
+        "edges": [{"from": "go", "to": "done"}]})
+    fs.add("actions/go.yaml", "schema: agent-graph.action.v1\\nid: go\\nrunner: command\\neffect: read\\ncommand: 'true'\\n")
+    assert isinstance(fs, ag.MemoryFileSystem)
+    provider = fs.load()
+    assert provider.root == "/provider"
+    assert ag.evaluate(provider, "main").primary_route.node == "go"
+    assert ag.load_provider("/provider/provider.yaml", fs=fs).manifest.id == "mem"
+
+def test_each_test_gets_a_fresh_one(agent_graph_memory_fs):
+    assert agent_graph_memory_fs.files == {}
+'''
+    )
+    _run(pytester).assert_outcomes(passed=2)
+    assert not (pytester.path / "provider").exists()
