@@ -88,15 +88,20 @@ class Context:
 
 def json_argument(value: str, label: str) -> Any:
     """Parse a JSON argument, or read ``@file`` (YAML or JSON by extension)."""
-    from ._parse import parse_json, parse_structured
+    from ._parse import DEFAULT_MAX_FILE_BYTES, parse_json, parse_structured
 
     if value.startswith("@"):
         path = os.path.abspath(value[1:])
         if not os.path.isfile(path):
             raise AgentGraphError("file-missing", f"{label} file does not exist: {path}")
         try:
+            size = os.path.getsize(path)
+            if size > DEFAULT_MAX_FILE_BYTES:
+                raise AgentGraphError(
+                    "file-too-large", f"{path} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                )
             with open(path, "rb") as handle:
-                data = handle.read()
+                data = handle.read(DEFAULT_MAX_FILE_BYTES + 1)  # a file that grew is still refused
         except OSError as error:
             raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
         return parse_structured(data, path)

@@ -58,6 +58,11 @@ def read_provider_registry(path: str, fs: FileSystem | None = None) -> dict[str,
     if fs.kind(absolute) != "file":
         raise AgentGraphError("file-missing", f"provider registry does not exist: {absolute}")
     try:
+        size = fs.size(absolute)
+        if size > DEFAULT_MAX_FILE_BYTES:
+            raise AgentGraphError(
+                "file-too-large", f"{absolute} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+            )
         data = fs.read_bytes(absolute)
     except OSError as error:
         raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
