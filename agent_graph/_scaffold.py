@@ -11,6 +11,7 @@ nothing of evaluation; it writes only through :mod:`agent_graph._atomic`.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -38,7 +39,15 @@ _PLAIN = re.compile(r"[A-Za-z0-9_./^~(][A-Za-z0-9 _./^~()=+<>@%,:;!?*&'\"-]*")
 _YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
 
 
+_SIMPLE = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
+_KEYWORDS = frozenset({"null", "true", "false"})
+
+
+@functools.lru_cache(maxsize=4096)
 def _is_plain(text: str) -> bool:
+    if _SIMPLE.fullmatch(text):
+        # Starts with a letter, '_' or '/', no spaces: only the core schema's words read as something else.
+        return text.lower() not in _KEYWORDS
     if not _PLAIN.fullmatch(text) or text.endswith((" ", ":")) or " #" in text or ": " in text:
         return False
     try:

@@ -167,7 +167,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(json_values)
 def test_dump_yaml_reads_back_the_same_value(value: Any) -> None:
     assert canonical_json(parse_yaml(dump_yaml(value))) == canonical_json(value)
