@@ -1,0 +1,268 @@
+"""Fast paths give exactly the answers of the general code they shortcut.
+
+Each fast path of the library is checked against the general path it skips:
+the line-based YAML reader against the full ruamel.yaml event reader (on the
+shipped examples, the vectors' Providers, generated documents and one case per
+rule that sends a document to the full reader).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_graph._errors import AgentGraphError
+from agent_graph._parse import _NO_MATCH, _simple_yaml, parse_yaml
+from agent_graph._yaml_events import parse_yaml_events
+
+REPO = Path(__file__).resolve().parents[1]
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal JSON values of the same Python types, key order, NaN and signed zero included."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, float):
+            if x != x:
+                if y == y:
+                    return False
+            elif x != y or math.copysign(1.0, x) != math.copysign(1.0, y):
+                return False
+        elif isinstance(x, dict):
+            if list(x) != list(y):
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif x != y:
+            return False
+    return True
+
+
+def full(text: str) -> Any:
+    return parse_yaml_events(text, "<test>", 512, 100)
+
+
+def assert_fast_matches(text: str) -> Any:
+    """The fast path accepts ``text`` and agrees with the full reader."""
+    fast = _simple_yaml(text, 512)
+    assert fast is not _NO_MATCH, text
+    assert same(fast, full(text)), text
+    return fast
+
+
+def assert_full_reader_decides(text: str) -> None:
+    """The fast path declines ``text``; parse_yaml answers as the full reader does."""
+    assert _simple_yaml(text, 512) is _NO_MATCH, text
+    try:
+        expected = full(text)
+    except AgentGraphError as error:
+        with pytest.raises(AgentGraphError) as raised:
+            parse_yaml(text, "<test>")
+        assert raised.value.code == error.code
+        return
+    assert same(parse_yaml(text, "<test>"), expected)
+
+
+def _front_matter(text: str) -> str | None:
+    text = text.replace("\r\n", "\n")
+    if not text.startswith("---\n"):
+        return None
+    end = text.find("\n---\n", 4)
+    return text[4:end] if end >= 0 else None
+
+
+def _yaml_files() -> list[Path]:
+    roots = [REPO / "examples", VECTORS / "providers"]
+    found = []
+    for root in roots:
+        if root.is_dir():
+            found.extend(p for p in sorted(root.rglob("*")) if p.suffix in (".yaml", ".yml", ".md") and p.is_file())
+    return found
+
+
+# --------------------------------------------------------------------------- YAML: real files
+
+
+def test_every_yaml_file_of_the_examples_and_vectors_reads_the_same() -> None:
+    files = _yaml_files()
+    if not files:
+        pytest.skip("no examples or vectors to read")
+    accepted = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".md":
+            header = _front_matter(text)
+            if header is None:
+                continue
+            text = header
+        fast = _simple_yaml(text, 512)
+        if fast is _NO_MATCH:
+            continue
+        accepted += 1
+        assert same(fast, full(text)), path
+    assert accepted > 20  # block-style files take the fast path
+
+
+def test_the_realistic_benchmark_provider_reads_the_same() -> None:
+    from benchmarks.generate import realistic
+
+    for name, text in realistic().files.items():
+        if name.endswith(".yaml"):
+            assert_fast_matches(text)
+        elif name.endswith(".md") and text.startswith("---\n"):
+            header = _front_matter(text)
+            assert header is not None
+            assert_fast_matches(header)
+
+
+# --------------------------------------------------------------------------- YAML: what the fast path reads
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a: 1\nb: x\n", {"a": 1, "b": "x"}),
+        ("a:\n  b: 1\n", {"a": {"b": 1}}),
+        ("a:\n- 1\n- 2\nb: 3\n", {"a": [1, 2], "b": 3}),  # an indentless sequence
+        ("- a: 1\n  b: 2\n- c\n", [{"a": 1, "b": 2}, "c"]),  # a mapping opened on an entry's line
+        ("-\n  a: 1\n-\n", [{"a": 1}, None]),
+        ("a:\nb:\n", {"a": None, "b": None}),
+        ("a: # note\n  b: 1\n", {"a": {"b": 1}}),
+        ("a: b # comment\n", {"a": "b"}),
+        ("a: b#c\n", {"a": "b#c"}),
+        ("a: 'it''s' # c\n", {"a": "it's"}),
+        ('a: "x # y"\n', {"a": "x # y"}),
+        ("a: [x, 'y, z', 1]\n", {"a": ["x", "y, z", 1]}),
+        ("e: { from: a, to: b, outcomes: [x, y] }\n", {"e": {"from": "a", "to": "b", "outcomes": ["x", "y"]}}),
+        ("a: []\nb: {}\nc: [ ]\n", {"a": [], "b": {}, "c": []}),
+        ("a: ~\nb: null\nc: true\nd: yes\ne: 0o17\nf: 017\ng: 0x1F\nh: 1_000\n",
+         {"a": None, "b": None, "c": True, "d": "yes", "e": 15, "f": 17, "g": 31, "h": "1_000"}),
+        ("a: -1\nb: .5\nc: 1e3\nd: -0\n", {"a": -1, "b": 0.5, "c": 1000, "d": -0.0}),
+        ("url: https://example.com/x:y\n", {"url": "https://example.com/x:y"}),
+        ("release/check>quality/test: failed\n", {"release/check>quality/test": "failed"}),
+        ("# only a comment\n", None),
+        ("", None),
+        ("t: Café — naïve\n", {"t": "Café — naïve"}),
+    ],
+)
+def test_the_fast_path_reads_block_style_yaml(text: str, value: Any) -> None:
+    assert same(assert_fast_matches(text), value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",  # anchors and aliases
+        "a: !!str 1\n",  # tags
+        "a: |\n  text\n",  # block scalars
+        "a: >\n  text\n",
+        "a: b\n  c\n",  # a plain scalar continued on the next line
+        "a:\n  text\n",  # a scalar on the line after its key
+        "- a\n  b\n",
+        "---\na: 1\n",  # document markers and directives
+        "a: 1\n...\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "a:\tb\n",  # tabs
+        "a: b\r\n",  # carriage returns
+        "\ufeffa: 1\n",  # a byte-order mark
+        "a: 1\na: 2\n",  # a duplicate key (an error)
+        "e: {a: 1, a: 2}\n",
+        "true: 1\n",  # keys that are not identifier strings
+        "1: a\n",
+        '"a": 1\n',
+        "? a\n: b\n",
+        "a: b: c\n",  # a mapping value where none is allowed (an error)
+        "a: b:\n",
+        "a:b\n",
+        "- - a\n",  # compact nested sequences
+        "a: - b\n",
+        "a: -\n",
+        "a:\n    b: 1\n  c: 2\n",  # dedent to a column no block uses (an error)
+        "  a: 1\nb: 2\n",
+        "a: [b, [c, [d, [e]]]]\n",  # flow collections nested more than three deep
+        "a: [b,]\n",  # a trailing comma
+        "a: [b:c]\n",  # a single-pair mapping inside a flow sequence
+        "a: [b] c\n",  # text after a flow collection
+        "a: 'x'y\n",  # text after a quoted scalar
+        'a: "x\\ty"\n',  # escapes in double quotes
+        "a: 'multi\n  line'\n",
+        "a: @b\n",  # reserved indicators
+        "a: `b\n",
+        "a: %b\n",
+        "a: ,b\n",
+        "a: :b\n",
+        "a: ?b\n",
+        "- a\nb: 1\n",  # a mapping key where the sequence continues
+        "a\n",  # a top-level scalar
+    ],
+)
+def test_the_full_reader_decides_everything_else(text: str) -> None:
+    assert_full_reader_decides(text)
+
+
+def test_deep_documents_and_low_depth_limits_go_to_the_full_reader() -> None:
+    deep = "".join(" " * (2 * i) + f"k{i}:\n" for i in range(70)) + " " * 140 + "leaf: 1\n"
+    assert _simple_yaml(deep, 512) is _NO_MATCH
+    assert same(parse_yaml(deep), full(deep))
+    shallow = "a:\n  b: [1]\n"
+    assert _simple_yaml(shallow, 3) is _NO_MATCH
+    with pytest.raises(AgentGraphError):
+        parse_yaml(shallow, max_depth=2)
+
+
+# --------------------------------------------------------------------------- YAML: generated documents
+
+_KEYS = ["a", "b", "id", "on", "yes", "y", "a/b", "x>y", "$s", "a.b", "_", "a-b", "e5", "inf", "Null", "true"]
+_SCALARS = [
+    "x", "hello world", "-1", "1", "0", "-0", "0.0", "1e3", "0o17", "0x1F", "017", "1_000", ".inf", "-.inf",
+    ".nan", "~", "null", "True", "'it''s'", '"b"', '"a # b"', "'x' #c", '"y"#c', "a #b", "a#b", "a: b", "x:",
+    "http://x.y/z", "[a, b]", "[]", "{}", "{a: 1}", "{a: 1, b: [c, 'd']}", "[a,]", "[a, [b, [c, [d]]]]",
+    "{ a: }", "[a:b]", "- x", "-", "&a x", "*a", "!!str x", "|", ">", ":x", "?x", "@x", "é", "\u00a0x", "日本",
+    "---", "...", "--x", '["a, b", c]', "{from: a, to: b, outcomes: [x]}", "# c", "'open", '"open', "a ' b",
+    "[a b]", "[a , b ]", "{ a: b , c: d }", "[-1]", "{a: [1, {b: 2}]}", "x y: z", "2026-01-01", "+1", "0.10",
+]
+
+
+def _document(rng: random.Random) -> str:
+    lines = []
+    for _ in range(rng.randint(1, 10)):
+        indent = " " * rng.choice([0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 6])
+        kind = rng.random()
+        if kind < 0.45:
+            line = f"{indent}{rng.choice(_KEYS)}:" + rng.choice(["", " ", "  "]) + (
+                rng.choice(_SCALARS) if rng.random() < 0.7 else ""
+            )
+        elif kind < 0.75:
+            item = rng.choice(_SCALARS) if rng.random() < 0.6 else f"{rng.choice(_KEYS)}: {rng.choice(_SCALARS)}"
+            line = f"{indent}-" + rng.choice([" ", "  ", ""]) + (item if rng.random() < 0.8 else "")
+        elif kind < 0.85:
+            line = indent + rng.choice(_SCALARS)
+        elif kind < 0.92:
+            line = indent + "# comment"
+        else:
+            line = ""
+        lines.append(line + rng.choice(["", "", " "]))
+    return "\n".join(lines) + rng.choice(["", "\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_generated_documents_read_the_same_whenever_the_fast_path_takes_them(seed: int) -> None:
+    text = _document(random.Random(seed))
+    fast = _simple_yaml(text, 512)
+    if fast is _NO_MATCH:
+        return
+    assert same(fast, full(text)), text
