@@ -351,7 +351,7 @@ def _dot_text(text: str) -> str:
 
 _DOT_SHAPES = {
     "action": ("shape=box", "rounded,filled"),
-    "gate": ("shape=diamond", "filled"),
+    "gate": ("shape=diamond, margin=0", "filled"),
     "subgraph": ("shape=box3d", "filled"),
     "terminal": ("shape=ellipse, peripheries=2", "filled"),
 }

@@ -136,7 +136,7 @@ def test_dot_shapes_labels_and_clusters(provider: ag.Provider) -> None:
     assert text.startswith('digraph "main" {\n')
     assert text.endswith("}\n")
     assert re.search(r'f0_n0 \[label="write\\nWrite the draft\\naction", shape=box, style="rounded,filled"\];', text)
-    assert 'f0_n2 [label="review\\ngate · authority release", shape=diamond, style="filled"];' in text
+    assert 'f0_n2 [label="review\\ngate · authority release", shape=diamond, margin=0, style="filled"];' in text
     assert 'shape=box3d' in _node_line(text, "check")
     assert "peripheries=2" in _node_line(text, "done")
     assert 'f0_n0 -> f0_n0 [label="↻ repeat: partial", style=dashed, constraint=false];' in text
