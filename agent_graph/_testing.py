@@ -19,7 +19,7 @@ from ._errors import AgentGraphError
 from ._evaluate import evaluate
 from ._fs import FileSystem, OSFileSystem
 from ._model import GateActionPlan, Route, TestCase, TestResult
-from ._parse import parse_structured
+from ._parse import DEFAULT_MAX_FILE_BYTES, parse_structured
 from ._provider import Provider
 from ._route import route
 
@@ -156,6 +156,11 @@ def run_graph_tests(
     results: list[TestResult] = []
     for file in files:
         try:
+            size = fs.size(file)
+            if size > DEFAULT_MAX_FILE_BYTES:
+                raise AgentGraphError(
+                    "file-too-large", f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                )
             data = fs.read_bytes(file)
         except OSError as error:
             raise AgentGraphError("file-read-failed", f"Cannot read {file}: {error}") from None
