@@ -604,7 +604,17 @@ def parse_yaml(
 
 # Integers the default decoder would misread: 16+ digits (beyond 2**53) and
 # JavaScript's negative zero, which JSON.parse keeps as -0.
-_LONG_DIGITS = re.compile(r"[0-9]{16}|-0(?![0-9.eE])")
+_NEGATIVE_ZERO = re.compile(r"-0(?![0-9.eE])")
+# Digits to "0", every other byte to a space: a run of 16 digits becomes "0" * 16.
+_DIGITS_ONLY = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+_SIXTEEN_DIGITS = b"0" * 16
+
+
+def _needs_exact_integers(text: str) -> bool:
+    """Whether ``text`` holds a 16-digit run or a ``-0`` integer (the regex scan, at byte speed)."""
+    if "-0" in text and _NEGATIVE_ZERO.search(text) is not None:
+        return True
+    return _SIXTEEN_DIGITS in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY)
 _INDEX_KEY_JSON = re.compile(r'"(?:0|[1-9][0-9]{0,9})"\s*:')
 
 
@@ -637,7 +647,7 @@ def parse_json(text: str, path: str = "<string>", *, max_depth: int = MAX_DEPTH)
     """
     if text.startswith("\ufeff"):
         _fail(path, "unexpected byte-order mark at the start of JSON text")
-    decoder = _JSON_DECODER_BIG if _LONG_DIGITS.search(text) else _JSON_DECODER
+    decoder = _JSON_DECODER_BIG if _needs_exact_integers(text) else _JSON_DECODER
     try:
         value = decoder.decode(text)
     except json.JSONDecodeError as exc:
@@ -724,7 +734,7 @@ def _json_in_yaml(text: str, max_depth: int) -> Any:
     """The value of YAML text that is plain JSON, or ``_NO_MATCH`` to read it as YAML."""
     start = _JSON_START.match(text)
     assert start is not None
-    decoder = _YAML_JSON_DECODER_BIG if _LONG_DIGITS.search(text) else _YAML_JSON_DECODER
+    decoder = _YAML_JSON_DECODER_BIG if _needs_exact_integers(text) else _YAML_JSON_DECODER
     try:
         value, end = decoder.raw_decode(text, start.end() - 1)
     except (ValueError, RecursionError):  # JSONDecodeError, NaN/Infinity, duplicate keys, depth

@@ -3,13 +3,15 @@
 Each fast path of the library is checked against the general path it skips:
 the line-based YAML reader against the full ruamel.yaml event reader (on the
 shipped examples, the vectors' Providers, generated documents and one case per
-rule that sends a document to the full reader).
+rule that sends a document to the full reader), and the byte-level scan that
+picks the exact-integer JSON decoder against its regular expression.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_graph._errors import AgentGraphError
-from agent_graph._parse import _NO_MATCH, _simple_yaml, parse_yaml
+from agent_graph._parse import _NO_MATCH, _needs_exact_integers, _simple_yaml, parse_yaml
 from agent_graph._yaml_events import parse_yaml_events
 
 REPO = Path(__file__).resolve().parents[1]
@@ -266,3 +268,23 @@ def test_generated_documents_read_the_same_whenever_the_fast_path_takes_them(see
     if fast is _NO_MATCH:
         return
     assert same(fast, full(text)), text
+
+
+# --------------------------------------------------------------------------- JSON: exact integers
+
+_EXACT_INTEGERS = re.compile(r"[0-9]{16}|-0(?![0-9.eE])")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1234567890123456", "123456789012345", "-0", "-0.5", "-01", "[-0]", "-0e1", "1-0", "x" * 3 + "9" * 16,
+     "\ud800" + "1" * 16, "é1234567890123456", "", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦"],
+)
+def test_the_exact_integer_scan_agrees_with_its_regular_expression(text: str) -> None:
+    assert _needs_exact_integers(text) == (_EXACT_INTEGERS.search(text) is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789-.eE x\u00e9", max_size=60))
+def test_the_exact_integer_scan_agrees_on_generated_text(text: str) -> None:
+    assert _needs_exact_integers(text) == (_EXACT_INTEGERS.search(text) is not None)
