@@ -99,10 +99,14 @@ def contained_path(root: str, reference: str, label: str) -> str:
     if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
         raise AgentGraphError("absolute-path-forbidden", f"{label} must be relative: {reference}")
     resolved = posixpath.normpath(posixpath.join(root, reference))
-    relative = posixpath.relpath(resolved, root)
-    if relative == ".." or relative.startswith("../"):
+    if not _inside(resolved, posixpath.normpath(root)):
         raise AgentGraphError("path-outside-provider", f"{label} escapes the provider root: {reference}")
     return resolved
+
+
+def _inside(path: str, root: str) -> bool:
+    """Whether normalised absolute ``path`` is ``root`` or below it (what ``relpath`` not leaving it means)."""
+    return path == root or path.startswith(root if root.endswith("/") else root + "/")
 
 
 class _Reader:
@@ -124,8 +128,7 @@ class _Reader:
         if self._real_root is None:
             self._real_root = self.fs.realpath(self.root)
         real = self.fs.realpath(path)
-        relative = posixpath.relpath(real, self._real_root)
-        if relative == ".." or relative.startswith("../") or relative.startswith("/"):
+        if not _inside(posixpath.normpath(real), posixpath.normpath(self._real_root)):
             raise AgentGraphError("path-symlink-outside-provider", f"{label} resolves outside the provider root: {path}")
 
     def read(self, path: str) -> bytes:
@@ -272,6 +275,16 @@ class _State:
     action_files: dict[str, tuple[str, ...]] = field(default_factory=dict)
     resources: dict[str, LoadedResource] = field(default_factory=dict)
     resource_ids: dict[str, str] = field(default_factory=dict)
+    resolved: dict[str, str] = field(default_factory=dict)
+    included_actions: dict[str, tuple[str, Action, tuple[str, ...]]] = field(default_factory=dict)
+
+    def contained(self, reference: str, label: str) -> str:
+        """:func:`contained_path` under the root, remembered per reference (graphs repeat them per node)."""
+        path = self.resolved.get(reference)
+        if path is None:
+            path = contained_path(self.root, reference, label)
+            self.resolved[reference] = path
+        return path
 
     def add_file(self, path: str) -> None:
         self.files[path] = None
@@ -283,7 +296,7 @@ class _State:
 
 
 def _load_action_definition(state: _State, reference: str) -> tuple[str, Action]:
-    path = contained_path(state.root, reference, "action reference")
+    path = state.contained(reference, "action reference")
     existing = state.actions.get(path)
     if existing is not None:
         return path, existing.definition
@@ -326,13 +339,19 @@ def _action_files(state: _State, path: str, action: Action, label: str) -> tuple
 
 
 def _include_action(state: _State, reference: str, direct: dict[str, None], label: str) -> tuple[str, Action]:
-    path, definition = _load_action_definition(state, reference)
-    if path not in state.actions:
-        # Registered with its route parts once the file set is known (see _finish_actions).
-        state.actions[path] = LoadedAction(path=path, definition=definition, files=(), route_action=None, plan=())
-    for file in _action_files(state, path, definition, label):
-        state.add_file(file)
-        direct[file] = None
+    included = state.included_actions.get(reference)
+    if included is None:
+        path, definition = _load_action_definition(state, reference)
+        if path not in state.actions:
+            # Registered with its route parts once the file set is known (see _finish_actions).
+            state.actions[path] = LoadedAction(path=path, definition=definition, files=(), route_action=None, plan=())
+        included = (path, definition, _action_files(state, path, definition, label))
+        state.included_actions[reference] = included
+    path, definition, files = included
+    for file in files:
+        if file not in direct:
+            state.add_file(file)
+            direct[file] = None
     return path, definition
 
 
@@ -447,7 +466,7 @@ def _load_resource(state: _State, reference: str) -> LoadedResource:
 
 
 def _include_resource(state: _State, reference: str) -> LoadedResource:
-    path = contained_path(state.root, reference, "resource reference")
+    path = state.contained(reference, "resource reference")
     existing = state.resources.get(path)
     if existing is not None:
         return existing
