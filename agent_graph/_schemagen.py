@@ -13,7 +13,10 @@ While assembling the code it:
   with :func:`agent_graph._schema.ecma_regex`, because JSON Schema patterns are
   ECMAScript (``$`` matches only at the very end) and Python's ``$`` also matches
   before a final newline;
-* turns off ``default`` injection, so validating never changes the value.
+* turns off ``default`` injection, so validating never changes the value;
+* writes the names of array items and object members that it passes down for
+  messages (``"...[{i}]".format(**locals())``) as f-strings, which cost a
+  fraction of building a dictionary of every local variable per item.
 
 The same code path (:func:`python_source`, :func:`load_generated`) compiles
 user-supplied schemas at run time. This module knows nothing of Providers or Graphs.
@@ -35,7 +38,7 @@ from agent_graph._schema import SCHEMA_NAMES, ecma_regex, schema_path
 __all__ = ["generate_module", "load_generated", "main", "python_source"]
 
 # Bump when the shape of the generated module changes without any schema changing.
-GENERATOR_FORMAT = "1"
+GENERATOR_FORMAT = "2"
 
 _HEADER = '''\
 from decimal import Decimal
@@ -172,7 +175,16 @@ def _split(code: str, schema: object) -> _Piece:
     if first_def is None or not functions:
         raise GenerationError("generated code defines no validation function")
     body = _drop_definitions("".join(lines[first_def:]).rstrip() + "\n")
-    return _Piece(version, patterns, functions, body)
+    return _Piece(version, patterns, functions, _format_as_fstrings(body))
+
+
+# ``"text{name}text".format(**locals())`` with only plain names in braces.
+_FORMAT_LOCALS = re.compile(r'"((?:[^"\\{}\n]|\{[A-Za-z_][A-Za-z0-9_]*\})*)"\.format\(\*\*locals\(\)\)')
+
+
+def _format_as_fstrings(body: str) -> str:
+    """Rewrite ``"…{name}…".format(**locals())`` as the equivalent ``f"…{name}…"``."""
+    return _FORMAT_LOCALS.sub(lambda match: 'f"' + match.group(1) + '"', body)
 
 
 def _drop_definitions(body: str) -> str:

@@ -4,7 +4,7 @@ Do not edit: change a schema, then regenerate (``--check`` reports a stale modul
 """
 
 GENERATED_WITH = 'fastjsonschema 2.22.3'
-SCHEMAS_DIGEST = 'sha256:718f0f36c43b91013aff790584442187ee818a55573290ded95c35f84864a1fc'
+SCHEMAS_DIGEST = 'sha256:1eb9fe75d9dd7c7b001ed92188c4b2f29571d4f2377b244ae4804d0abceac25b'
 
 from decimal import Decimal
 import re
@@ -276,7 +276,7 @@ def validate_action(data, custom_formats={}, name_prefix=None):
                 data__args_len = len(data__args)
                 for data__args_x, data__args_item in enumerate(data__args):
                     if not isinstance(data__args_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".args[{data__args_x}]".format(**locals()) + " must be string", value=data__args_item, name="" + (name_prefix or "data") + ".args[{data__args_x}]".format(**locals()) + "", definition=None, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".args[{data__args_x}]" + " must be string", value=data__args_item, name="" + (name_prefix or "data") + f".args[{data__args_x}]" + "", definition=None, rule='type')
         if "files" in data_keys:
             data_keys.remove("files")
             data__files = data["files"]
@@ -289,7 +289,7 @@ def validate_action(data, custom_formats={}, name_prefix=None):
                 if data__files_len > len(set(fn(data__files_x) for data__files_x in data__files)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".files must contain unique items", value=data__files, name="" + (name_prefix or "data") + ".files", definition=None, rule='uniqueItems')
                 for data__files_x, data__files_item in enumerate(data__files):
-                    _action__definitions_relativepath(data__files_item, custom_formats, (name_prefix or "data") + ".files[{data__files_x}]".format(**locals()))
+                    _action__definitions_relativepath(data__files_item, custom_formats, (name_prefix or "data") + f".files[{data__files_x}]")
         if "cwd" in data_keys:
             data_keys.remove("cwd")
             data__cwd = data["cwd"]
@@ -390,7 +390,7 @@ def validate_bundle(data, custom_formats={}, name_prefix=None):
             if data__graphs_is_list:
                 data__graphs_len = len(data__graphs)
                 for data__graphs_x, data__graphs_item in enumerate(data__graphs):
-                    _bundle__definitions_catalogentry(data__graphs_item, custom_formats, (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()))
+                    _bundle__definitions_catalogentry(data__graphs_item, custom_formats, (name_prefix or "data") + f".graphs[{data__graphs_x}]")
         if "actions" in data_keys:
             data_keys.remove("actions")
             data__actions = data["actions"]
@@ -400,7 +400,7 @@ def validate_bundle(data, custom_formats={}, name_prefix=None):
             if data__actions_is_list:
                 data__actions_len = len(data__actions)
                 for data__actions_x, data__actions_item in enumerate(data__actions):
-                    _bundle__definitions_catalogentry(data__actions_item, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()))
+                    _bundle__definitions_catalogentry(data__actions_item, custom_formats, (name_prefix or "data") + f".actions[{data__actions_x}]")
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
@@ -410,7 +410,7 @@ def validate_bundle(data, custom_formats={}, name_prefix=None):
             if data__resources_is_list:
                 data__resources_len = len(data__resources)
                 for data__resources_x, data__resources_item in enumerate(data__resources):
-                    _bundle__definitions_catalogentry(data__resources_item, custom_formats, (name_prefix or "data") + ".resources[{data__resources_x}]".format(**locals()))
+                    _bundle__definitions_catalogentry(data__resources_item, custom_formats, (name_prefix or "data") + f".resources[{data__resources_x}]")
         if "schemas" in data_keys:
             data_keys.remove("schemas")
             data__schemas = data["schemas"]
@@ -420,7 +420,7 @@ def validate_bundle(data, custom_formats={}, name_prefix=None):
             if data__schemas_is_list:
                 data__schemas_len = len(data__schemas)
                 for data__schemas_x, data__schemas_item in enumerate(data__schemas):
-                    _bundle__definitions_catalogentry(data__schemas_item, custom_formats, (name_prefix or "data") + ".schemas[{data__schemas_x}]".format(**locals()))
+                    _bundle__definitions_catalogentry(data__schemas_item, custom_formats, (name_prefix or "data") + f".schemas[{data__schemas_x}]")
         if "files" in data_keys:
             data_keys.remove("files")
             data__files = data["files"]
@@ -430,7 +430,7 @@ def validate_bundle(data, custom_formats={}, name_prefix=None):
             if data__files_is_list:
                 data__files_len = len(data__files)
                 for data__files_x, data__files_item in enumerate(data__files):
-                    _bundle__definitions_fileentry(data__files_item, custom_formats, (name_prefix or "data") + ".files[{data__files_x}]".format(**locals()))
+                    _bundle__definitions_fileentry(data__files_item, custom_formats, (name_prefix or "data") + f".files[{data__files_x}]")
         if "graphDependencies" in data_keys:
             data_keys.remove("graphDependencies")
             data__graphDependencies = data["graphDependencies"]
@@ -443,16 +443,16 @@ def validate_bundle(data, custom_formats={}, name_prefix=None):
                     if data__graphDependencies_key not in []:
                         data__graphDependencies_value = data__graphDependencies.get(data__graphDependencies_key)
                         if not isinstance(data__graphDependencies_value, (list, tuple)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphDependencies.{data__graphDependencies_key}".format(**locals()) + " must be array", value=data__graphDependencies_value, name="" + (name_prefix or "data") + ".graphDependencies.{data__graphDependencies_key}".format(**locals()) + "", definition=None, rule='type')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphDependencies.{data__graphDependencies_key}" + " must be array", value=data__graphDependencies_value, name="" + (name_prefix or "data") + f".graphDependencies.{data__graphDependencies_key}" + "", definition=None, rule='type')
                         data__graphDependencies_value_is_list = isinstance(data__graphDependencies_value, (list, tuple))
                         if data__graphDependencies_value_is_list:
                             def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                             data__graphDependencies_value_len = len(data__graphDependencies_value)
                             if data__graphDependencies_value_len > len(set(fn(data__graphDependencies_value_x) for data__graphDependencies_value_x in data__graphDependencies_value)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphDependencies.{data__graphDependencies_key}".format(**locals()) + " must contain unique items", value=data__graphDependencies_value, name="" + (name_prefix or "data") + ".graphDependencies.{data__graphDependencies_key}".format(**locals()) + "", definition=None, rule='uniqueItems')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphDependencies.{data__graphDependencies_key}" + " must contain unique items", value=data__graphDependencies_value, name="" + (name_prefix or "data") + f".graphDependencies.{data__graphDependencies_key}" + "", definition=None, rule='uniqueItems')
                             for data__graphDependencies_value_x, data__graphDependencies_value_item in enumerate(data__graphDependencies_value):
                                 if not isinstance(data__graphDependencies_value_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphDependencies.{data__graphDependencies_key}[{data__graphDependencies_value_x}]".format(**locals()) + " must be string", value=data__graphDependencies_value_item, name="" + (name_prefix or "data") + ".graphDependencies.{data__graphDependencies_key}[{data__graphDependencies_value_x}]".format(**locals()) + "", definition=None, rule='type')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphDependencies.{data__graphDependencies_key}[{data__graphDependencies_value_x}]" + " must be string", value=data__graphDependencies_value_item, name="" + (name_prefix or "data") + f".graphDependencies.{data__graphDependencies_key}[{data__graphDependencies_value_x}]" + "", definition=None, rule='type')
         if "digest" in data_keys:
             data_keys.remove("digest")
             data__digest = data["digest"]
@@ -557,7 +557,7 @@ def validate_code_catalog(data, custom_formats={}, name_prefix=None):
             if data__codes_is_list:
                 data__codes_len = len(data__codes)
                 for data__codes_x, data__codes_item in enumerate(data__codes):
-                    _code_catalog__definitions_code(data__codes_item, custom_formats, (name_prefix or "data") + ".codes[{data__codes_x}]".format(**locals()))
+                    _code_catalog__definitions_code(data__codes_item, custom_formats, (name_prefix or "data") + f".codes[{data__codes_x}]")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
@@ -947,7 +947,7 @@ def validate_error(data, custom_formats={}, name_prefix=None):
                     if data__error__diagnostics_is_list:
                         data__error__diagnostics_len = len(data__error__diagnostics)
                         for data__error__diagnostics_x, data__error__diagnostics_item in enumerate(data__error__diagnostics):
-                            _error__definitions_diagnostic(data__error__diagnostics_item, custom_formats, (name_prefix or "data") + ".error.diagnostics[{data__error__diagnostics_x}]".format(**locals()))
+                            _error__definitions_diagnostic(data__error__diagnostics_item, custom_formats, (name_prefix or "data") + f".error.diagnostics[{data__error__diagnostics_x}]")
                 if data__error_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".error must not contain "+str(data__error_keys)+" properties", value=data__error, name="" + (name_prefix or "data") + ".error", definition=None, rule='additionalProperties')
         if data_keys:
@@ -1076,7 +1076,7 @@ def validate_evaluation(data, custom_formats={}, name_prefix=None):
             if data__alternativeRoutes_is_list:
                 data__alternativeRoutes_len = len(data__alternativeRoutes)
                 for data__alternativeRoutes_x, data__alternativeRoutes_item in enumerate(data__alternativeRoutes):
-                    _evaluation__definitions_routesummary(data__alternativeRoutes_item, custom_formats, (name_prefix or "data") + ".alternativeRoutes[{data__alternativeRoutes_x}]".format(**locals()))
+                    _evaluation__definitions_routesummary(data__alternativeRoutes_item, custom_formats, (name_prefix or "data") + f".alternativeRoutes[{data__alternativeRoutes_x}]")
         if "diagnostics" in data_keys:
             data_keys.remove("diagnostics")
             data__diagnostics = data["diagnostics"]
@@ -1086,7 +1086,7 @@ def validate_evaluation(data, custom_formats={}, name_prefix=None):
             if data__diagnostics_is_list:
                 data__diagnostics_len = len(data__diagnostics)
                 for data__diagnostics_x, data__diagnostics_item in enumerate(data__diagnostics):
-                    _evaluation__definitions_diagnostic(data__diagnostics_item, custom_formats, (name_prefix or "data") + ".diagnostics[{data__diagnostics_x}]".format(**locals()))
+                    _evaluation__definitions_diagnostic(data__diagnostics_item, custom_formats, (name_prefix or "data") + f".diagnostics[{data__diagnostics_x}]")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
@@ -1291,7 +1291,7 @@ def validate_graph(data, custom_formats={}, name_prefix=None):
                 for data__entrypoints_key in data__entrypoints_keys:
                     if data__entrypoints_key not in []:
                         data__entrypoints_value = data__entrypoints.get(data__entrypoints_key)
-                        _graph__definitions_identifier(data__entrypoints_value, custom_formats, (name_prefix or "data") + ".entrypoints.{data__entrypoints_key}".format(**locals()))
+                        _graph__definitions_identifier(data__entrypoints_value, custom_formats, (name_prefix or "data") + f".entrypoints.{data__entrypoints_key}")
                 if data__entrypoints_len != 0:
                     data__entrypoints_property_names = True
                     for data__entrypoints_key in data__entrypoints:
@@ -1312,7 +1312,7 @@ def validate_graph(data, custom_formats={}, name_prefix=None):
                 if data__nodes_len < 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".nodes must contain at least 1 items", value=data__nodes, name="" + (name_prefix or "data") + ".nodes", definition=None, rule='minItems')
                 for data__nodes_x, data__nodes_item in enumerate(data__nodes):
-                    _graph__definitions_node(data__nodes_item, custom_formats, (name_prefix or "data") + ".nodes[{data__nodes_x}]".format(**locals()))
+                    _graph__definitions_node(data__nodes_item, custom_formats, (name_prefix or "data") + f".nodes[{data__nodes_x}]")
         if "edges" in data_keys:
             data_keys.remove("edges")
             data__edges = data["edges"]
@@ -1322,7 +1322,7 @@ def validate_graph(data, custom_formats={}, name_prefix=None):
             if data__edges_is_list:
                 data__edges_len = len(data__edges)
                 for data__edges_x, data__edges_item in enumerate(data__edges):
-                    _graph__definitions_edge(data__edges_item, custom_formats, (name_prefix or "data") + ".edges[{data__edges_x}]".format(**locals()))
+                    _graph__definitions_edge(data__edges_item, custom_formats, (name_prefix or "data") + f".edges[{data__edges_x}]")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
@@ -1358,7 +1358,7 @@ def _graph__definitions_edge(data, custom_formats={}, name_prefix=None):
                 if data__outcomes_len > len(set(fn(data__outcomes_x) for data__outcomes_x in data__outcomes)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".outcomes must contain unique items", value=data__outcomes, name="" + (name_prefix or "data") + ".outcomes", definition=None, rule='uniqueItems')
                 for data__outcomes_x, data__outcomes_item in enumerate(data__outcomes):
-                    _graph__definitions_outcome(data__outcomes_item, custom_formats, (name_prefix or "data") + ".outcomes[{data__outcomes_x}]".format(**locals()))
+                    _graph__definitions_outcome(data__outcomes_item, custom_formats, (name_prefix or "data") + f".outcomes[{data__outcomes_x}]")
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
@@ -1716,7 +1716,7 @@ def _graph__definitions_node(data, custom_formats={}, name_prefix=None):
             if data__requiresFacts_is_list:
                 data__requiresFacts_len = len(data__requiresFacts)
                 for data__requiresFacts_x, data__requiresFacts_item in enumerate(data__requiresFacts):
-                    _graph__definitions_factcheck(data__requiresFacts_item, custom_formats, (name_prefix or "data") + ".requiresFacts[{data__requiresFacts_x}]".format(**locals()))
+                    _graph__definitions_factcheck(data__requiresFacts_item, custom_formats, (name_prefix or "data") + f".requiresFacts[{data__requiresFacts_x}]")
         if "satisfiedBy" in data_keys:
             data_keys.remove("satisfiedBy")
             data__satisfiedBy = data["satisfiedBy"]
@@ -1728,7 +1728,7 @@ def _graph__definitions_node(data, custom_formats={}, name_prefix=None):
                 if data__satisfiedBy_len < 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".satisfiedBy must contain at least 1 items", value=data__satisfiedBy, name="" + (name_prefix or "data") + ".satisfiedBy", definition=None, rule='minItems')
                 for data__satisfiedBy_x, data__satisfiedBy_item in enumerate(data__satisfiedBy):
-                    _graph__definitions_factcheck(data__satisfiedBy_item, custom_formats, (name_prefix or "data") + ".satisfiedBy[{data__satisfiedBy_x}]".format(**locals()))
+                    _graph__definitions_factcheck(data__satisfiedBy_item, custom_formats, (name_prefix or "data") + f".satisfiedBy[{data__satisfiedBy_x}]")
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
@@ -1806,7 +1806,7 @@ def _graph__definitions_resourcerefs(data, custom_formats={}, name_prefix=None):
                 if data__required_len > len(set(fn(data__required_x) for data__required_x in data__required)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".required must contain unique items", value=data__required, name="" + (name_prefix or "data") + ".required", definition=None, rule='uniqueItems')
                 for data__required_x, data__required_item in enumerate(data__required):
-                    _graph__definitions_relativepath(data__required_item, custom_formats, (name_prefix or "data") + ".required[{data__required_x}]".format(**locals()))
+                    _graph__definitions_relativepath(data__required_item, custom_formats, (name_prefix or "data") + f".required[{data__required_x}]")
         if "recommended" in data_keys:
             data_keys.remove("recommended")
             data__recommended = data["recommended"]
@@ -1819,7 +1819,7 @@ def _graph__definitions_resourcerefs(data, custom_formats={}, name_prefix=None):
                 if data__recommended_len > len(set(fn(data__recommended_x) for data__recommended_x in data__recommended)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".recommended must contain unique items", value=data__recommended, name="" + (name_prefix or "data") + ".recommended", definition=None, rule='uniqueItems')
                 for data__recommended_x, data__recommended_item in enumerate(data__recommended):
-                    _graph__definitions_relativepath(data__recommended_item, custom_formats, (name_prefix or "data") + ".recommended[{data__recommended_x}]".format(**locals()))
+                    _graph__definitions_relativepath(data__recommended_item, custom_formats, (name_prefix or "data") + f".recommended[{data__recommended_x}]")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
@@ -2109,41 +2109,41 @@ def validate_inspect(data, custom_formats={}, name_prefix=None):
                 data__graphs_len = len(data__graphs)
                 for data__graphs_x, data__graphs_item in enumerate(data__graphs):
                     if not isinstance(data__graphs_item, (dict)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()) + " must be object", value=data__graphs_item, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()) + "", definition=None, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}]" + " must be object", value=data__graphs_item, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}]" + "", definition=None, rule='type')
                     data__graphs_item_is_dict = isinstance(data__graphs_item, dict)
                     if data__graphs_item_is_dict:
                         data__graphs_item__missing_keys = set(['id', 'path', 'entrypoints', 'nodes', 'dependencies']) - data__graphs_item.keys()
                         if data__graphs_item__missing_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()) + " must contain " + (str(sorted(data__graphs_item__missing_keys)) + " properties"), value=data__graphs_item, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()) + "", definition=None, rule='required')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}]" + " must contain " + (str(sorted(data__graphs_item__missing_keys)) + " properties"), value=data__graphs_item, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}]" + "", definition=None, rule='required')
                         data__graphs_item_keys = set(data__graphs_item.keys())
                         if "id" in data__graphs_item_keys:
                             data__graphs_item_keys.remove("id")
                             data__graphs_item__id = data__graphs_item["id"]
                             if not isinstance(data__graphs_item__id, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].id".format(**locals()) + " must be string", value=data__graphs_item__id, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].id".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].id" + " must be string", value=data__graphs_item__id, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].id" + "", definition=None, rule='type')
                             if isinstance(data__graphs_item__id, str):
                                 data__graphs_item__id_len = len(data__graphs_item__id)
                                 if data__graphs_item__id_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].id".format(**locals()) + " must be longer than or equal to 1 characters", value=data__graphs_item__id, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].id".format(**locals()) + "", definition=None, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].id" + " must be longer than or equal to 1 characters", value=data__graphs_item__id, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].id" + "", definition=None, rule='minLength')
                         if "description" in data__graphs_item_keys:
                             data__graphs_item_keys.remove("description")
                             data__graphs_item__description = data__graphs_item["description"]
                             if not isinstance(data__graphs_item__description, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].description".format(**locals()) + " must be string", value=data__graphs_item__description, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].description".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].description" + " must be string", value=data__graphs_item__description, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].description" + "", definition=None, rule='type')
                         if "path" in data__graphs_item_keys:
                             data__graphs_item_keys.remove("path")
                             data__graphs_item__path = data__graphs_item["path"]
                             if not isinstance(data__graphs_item__path, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].path".format(**locals()) + " must be string", value=data__graphs_item__path, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].path".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].path" + " must be string", value=data__graphs_item__path, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].path" + "", definition=None, rule='type')
                             if isinstance(data__graphs_item__path, str):
                                 data__graphs_item__path_len = len(data__graphs_item__path)
                                 if data__graphs_item__path_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].path".format(**locals()) + " must be longer than or equal to 1 characters", value=data__graphs_item__path, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].path".format(**locals()) + "", definition=None, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].path" + " must be longer than or equal to 1 characters", value=data__graphs_item__path, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].path" + "", definition=None, rule='minLength')
                         if "entrypoints" in data__graphs_item_keys:
                             data__graphs_item_keys.remove("entrypoints")
                             data__graphs_item__entrypoints = data__graphs_item["entrypoints"]
                             if not isinstance(data__graphs_item__entrypoints, (dict)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].entrypoints".format(**locals()) + " must be object", value=data__graphs_item__entrypoints, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].entrypoints".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].entrypoints" + " must be object", value=data__graphs_item__entrypoints, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].entrypoints" + "", definition=None, rule='type')
                             data__graphs_item__entrypoints_is_dict = isinstance(data__graphs_item__entrypoints, dict)
                             if data__graphs_item__entrypoints_is_dict:
                                 data__graphs_item__entrypoints_keys = set(data__graphs_item__entrypoints.keys())
@@ -2151,71 +2151,71 @@ def validate_inspect(data, custom_formats={}, name_prefix=None):
                                     if data__graphs_item__entrypoints_key not in []:
                                         data__graphs_item__entrypoints_value = data__graphs_item__entrypoints.get(data__graphs_item__entrypoints_key)
                                         if not isinstance(data__graphs_item__entrypoints_value, (str)):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].entrypoints.{data__graphs_item__entrypoints_key}".format(**locals()) + " must be string", value=data__graphs_item__entrypoints_value, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].entrypoints.{data__graphs_item__entrypoints_key}".format(**locals()) + "", definition=None, rule='type')
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].entrypoints.{data__graphs_item__entrypoints_key}" + " must be string", value=data__graphs_item__entrypoints_value, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].entrypoints.{data__graphs_item__entrypoints_key}" + "", definition=None, rule='type')
                         if "nodes" in data__graphs_item_keys:
                             data__graphs_item_keys.remove("nodes")
                             data__graphs_item__nodes = data__graphs_item["nodes"]
                             if not isinstance(data__graphs_item__nodes, (list, tuple)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes".format(**locals()) + " must be array", value=data__graphs_item__nodes, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes" + " must be array", value=data__graphs_item__nodes, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes" + "", definition=None, rule='type')
                             data__graphs_item__nodes_is_list = isinstance(data__graphs_item__nodes, (list, tuple))
                             if data__graphs_item__nodes_is_list:
                                 data__graphs_item__nodes_len = len(data__graphs_item__nodes)
                                 for data__graphs_item__nodes_x, data__graphs_item__nodes_item in enumerate(data__graphs_item__nodes):
                                     if not isinstance(data__graphs_item__nodes_item, (dict)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]".format(**locals()) + " must be object", value=data__graphs_item__nodes_item, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]".format(**locals()) + "", definition=None, rule='type')
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]" + " must be object", value=data__graphs_item__nodes_item, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]" + "", definition=None, rule='type')
                                     data__graphs_item__nodes_item_is_dict = isinstance(data__graphs_item__nodes_item, dict)
                                     if data__graphs_item__nodes_item_is_dict:
                                         data__graphs_item__nodes_item__missing_keys = set(['id', 'kind', 'priority']) - data__graphs_item__nodes_item.keys()
                                         if data__graphs_item__nodes_item__missing_keys:
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]".format(**locals()) + " must contain " + (str(sorted(data__graphs_item__nodes_item__missing_keys)) + " properties"), value=data__graphs_item__nodes_item, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]".format(**locals()) + "", definition=None, rule='required')
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]" + " must contain " + (str(sorted(data__graphs_item__nodes_item__missing_keys)) + " properties"), value=data__graphs_item__nodes_item, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]" + "", definition=None, rule='required')
                                         data__graphs_item__nodes_item_keys = set(data__graphs_item__nodes_item.keys())
                                         if "id" in data__graphs_item__nodes_item_keys:
                                             data__graphs_item__nodes_item_keys.remove("id")
                                             data__graphs_item__nodes_item__id = data__graphs_item__nodes_item["id"]
                                             if not isinstance(data__graphs_item__nodes_item__id, (str)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id".format(**locals()) + " must be string", value=data__graphs_item__nodes_item__id, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id".format(**locals()) + "", definition=None, rule='type')
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id" + " must be string", value=data__graphs_item__nodes_item__id, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id" + "", definition=None, rule='type')
                                             if isinstance(data__graphs_item__nodes_item__id, str):
                                                 data__graphs_item__nodes_item__id_len = len(data__graphs_item__nodes_item__id)
                                                 if data__graphs_item__nodes_item__id_len < 1:
-                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id".format(**locals()) + " must be longer than or equal to 1 characters", value=data__graphs_item__nodes_item__id, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id".format(**locals()) + "", definition=None, rule='minLength')
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id" + " must be longer than or equal to 1 characters", value=data__graphs_item__nodes_item__id, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].id" + "", definition=None, rule='minLength')
                                         if "kind" in data__graphs_item__nodes_item_keys:
                                             data__graphs_item__nodes_item_keys.remove("kind")
                                             data__graphs_item__nodes_item__kind = data__graphs_item__nodes_item["kind"]
                                             if not (isinstance(data__graphs_item__nodes_item__kind, str) and data__graphs_item__nodes_item__kind == 'action' or isinstance(data__graphs_item__nodes_item__kind, str) and data__graphs_item__nodes_item__kind == 'gate' or isinstance(data__graphs_item__nodes_item__kind, str) and data__graphs_item__nodes_item__kind == 'subgraph' or isinstance(data__graphs_item__nodes_item__kind, str) and data__graphs_item__nodes_item__kind == 'terminal'):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].kind".format(**locals()) + " must be one of ['action', 'gate', 'subgraph', 'terminal']", value=data__graphs_item__nodes_item__kind, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].kind".format(**locals()) + "", definition=None, rule='enum')
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].kind" + " must be one of ['action', 'gate', 'subgraph', 'terminal']", value=data__graphs_item__nodes_item__kind, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].kind" + "", definition=None, rule='enum')
                                         if "description" in data__graphs_item__nodes_item_keys:
                                             data__graphs_item__nodes_item_keys.remove("description")
                                             data__graphs_item__nodes_item__description = data__graphs_item__nodes_item["description"]
                                             if not isinstance(data__graphs_item__nodes_item__description, (str)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].description".format(**locals()) + " must be string", value=data__graphs_item__nodes_item__description, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].description".format(**locals()) + "", definition=None, rule='type')
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].description" + " must be string", value=data__graphs_item__nodes_item__description, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].description" + "", definition=None, rule='type')
                                         if "reasonCode" in data__graphs_item__nodes_item_keys:
                                             data__graphs_item__nodes_item_keys.remove("reasonCode")
                                             data__graphs_item__nodes_item__reasonCode = data__graphs_item__nodes_item["reasonCode"]
                                             if not isinstance(data__graphs_item__nodes_item__reasonCode, (str)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].reasonCode".format(**locals()) + " must be string", value=data__graphs_item__nodes_item__reasonCode, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].reasonCode".format(**locals()) + "", definition=None, rule='type')
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].reasonCode" + " must be string", value=data__graphs_item__nodes_item__reasonCode, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].reasonCode" + "", definition=None, rule='type')
                                         if "priority" in data__graphs_item__nodes_item_keys:
                                             data__graphs_item__nodes_item_keys.remove("priority")
                                             data__graphs_item__nodes_item__priority = data__graphs_item__nodes_item["priority"]
                                             if not isinstance(data__graphs_item__nodes_item__priority, (int)) and not (isinstance(data__graphs_item__nodes_item__priority, float) and data__graphs_item__nodes_item__priority.is_integer()) or isinstance(data__graphs_item__nodes_item__priority, bool):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].priority".format(**locals()) + " must be integer", value=data__graphs_item__nodes_item__priority, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].priority".format(**locals()) + "", definition=None, rule='type')
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].priority" + " must be integer", value=data__graphs_item__nodes_item__priority, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}].priority" + "", definition=None, rule='type')
                                         if data__graphs_item__nodes_item_keys:
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]".format(**locals()) + " must not contain "+str(data__graphs_item__nodes_item_keys)+" properties", value=data__graphs_item__nodes_item, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]".format(**locals()) + "", definition=None, rule='additionalProperties')
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]" + " must not contain "+str(data__graphs_item__nodes_item_keys)+" properties", value=data__graphs_item__nodes_item, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].nodes[{data__graphs_item__nodes_x}]" + "", definition=None, rule='additionalProperties')
                         if "dependencies" in data__graphs_item_keys:
                             data__graphs_item_keys.remove("dependencies")
                             data__graphs_item__dependencies = data__graphs_item["dependencies"]
                             if not isinstance(data__graphs_item__dependencies, (list, tuple)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].dependencies".format(**locals()) + " must be array", value=data__graphs_item__dependencies, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].dependencies".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].dependencies" + " must be array", value=data__graphs_item__dependencies, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].dependencies" + "", definition=None, rule='type')
                             data__graphs_item__dependencies_is_list = isinstance(data__graphs_item__dependencies, (list, tuple))
                             if data__graphs_item__dependencies_is_list:
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 data__graphs_item__dependencies_len = len(data__graphs_item__dependencies)
                                 if data__graphs_item__dependencies_len > len(set(fn(data__graphs_item__dependencies_x) for data__graphs_item__dependencies_x in data__graphs_item__dependencies)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].dependencies".format(**locals()) + " must contain unique items", value=data__graphs_item__dependencies, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].dependencies".format(**locals()) + "", definition=None, rule='uniqueItems')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].dependencies" + " must contain unique items", value=data__graphs_item__dependencies, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].dependencies" + "", definition=None, rule='uniqueItems')
                                 for data__graphs_item__dependencies_x, data__graphs_item__dependencies_item in enumerate(data__graphs_item__dependencies):
                                     if not isinstance(data__graphs_item__dependencies_item, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}].dependencies[{data__graphs_item__dependencies_x}]".format(**locals()) + " must be string", value=data__graphs_item__dependencies_item, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}].dependencies[{data__graphs_item__dependencies_x}]".format(**locals()) + "", definition=None, rule='type')
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}].dependencies[{data__graphs_item__dependencies_x}]" + " must be string", value=data__graphs_item__dependencies_item, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}].dependencies[{data__graphs_item__dependencies_x}]" + "", definition=None, rule='type')
                         if data__graphs_item_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()) + " must not contain "+str(data__graphs_item_keys)+" properties", value=data__graphs_item, name="" + (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()) + "", definition=None, rule='additionalProperties')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".graphs[{data__graphs_x}]" + " must not contain "+str(data__graphs_item_keys)+" properties", value=data__graphs_item, name="" + (name_prefix or "data") + f".graphs[{data__graphs_x}]" + "", definition=None, rule='additionalProperties')
         if "actions" in data_keys:
             data_keys.remove("actions")
             data__actions = data["actions"]
@@ -2226,43 +2226,43 @@ def validate_inspect(data, custom_formats={}, name_prefix=None):
                 data__actions_len = len(data__actions)
                 for data__actions_x, data__actions_item in enumerate(data__actions):
                     if not isinstance(data__actions_item, (dict)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + " must be object", value=data__actions_item, name="" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + "", definition=None, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}]" + " must be object", value=data__actions_item, name="" + (name_prefix or "data") + f".actions[{data__actions_x}]" + "", definition=None, rule='type')
                     data__actions_item_is_dict = isinstance(data__actions_item, dict)
                     if data__actions_item_is_dict:
                         data__actions_item__missing_keys = set(['id', 'runner', 'effect', 'path']) - data__actions_item.keys()
                         if data__actions_item__missing_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + " must contain " + (str(sorted(data__actions_item__missing_keys)) + " properties"), value=data__actions_item, name="" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + "", definition=None, rule='required')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}]" + " must contain " + (str(sorted(data__actions_item__missing_keys)) + " properties"), value=data__actions_item, name="" + (name_prefix or "data") + f".actions[{data__actions_x}]" + "", definition=None, rule='required')
                         data__actions_item_keys = set(data__actions_item.keys())
                         if "id" in data__actions_item_keys:
                             data__actions_item_keys.remove("id")
                             data__actions_item__id = data__actions_item["id"]
                             if not isinstance(data__actions_item__id, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}].id".format(**locals()) + " must be string", value=data__actions_item__id, name="" + (name_prefix or "data") + ".actions[{data__actions_x}].id".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}].id" + " must be string", value=data__actions_item__id, name="" + (name_prefix or "data") + f".actions[{data__actions_x}].id" + "", definition=None, rule='type')
                             if isinstance(data__actions_item__id, str):
                                 data__actions_item__id_len = len(data__actions_item__id)
                                 if data__actions_item__id_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}].id".format(**locals()) + " must be longer than or equal to 1 characters", value=data__actions_item__id, name="" + (name_prefix or "data") + ".actions[{data__actions_x}].id".format(**locals()) + "", definition=None, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}].id" + " must be longer than or equal to 1 characters", value=data__actions_item__id, name="" + (name_prefix or "data") + f".actions[{data__actions_x}].id" + "", definition=None, rule='minLength')
                         if "runner" in data__actions_item_keys:
                             data__actions_item_keys.remove("runner")
                             data__actions_item__runner = data__actions_item["runner"]
                             if not (isinstance(data__actions_item__runner, str) and data__actions_item__runner == 'command' or isinstance(data__actions_item__runner, str) and data__actions_item__runner == 'script' or isinstance(data__actions_item__runner, str) and data__actions_item__runner == 'agent' or isinstance(data__actions_item__runner, str) and data__actions_item__runner == 'host'):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}].runner".format(**locals()) + " must be one of ['command', 'script', 'agent', 'host']", value=data__actions_item__runner, name="" + (name_prefix or "data") + ".actions[{data__actions_x}].runner".format(**locals()) + "", definition=None, rule='enum')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}].runner" + " must be one of ['command', 'script', 'agent', 'host']", value=data__actions_item__runner, name="" + (name_prefix or "data") + f".actions[{data__actions_x}].runner" + "", definition=None, rule='enum')
                         if "effect" in data__actions_item_keys:
                             data__actions_item_keys.remove("effect")
                             data__actions_item__effect = data__actions_item["effect"]
                             if not (isinstance(data__actions_item__effect, str) and data__actions_item__effect == 'read' or isinstance(data__actions_item__effect, str) and data__actions_item__effect == 'write' or isinstance(data__actions_item__effect, str) and data__actions_item__effect == 'external'):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}].effect".format(**locals()) + " must be one of ['read', 'write', 'external']", value=data__actions_item__effect, name="" + (name_prefix or "data") + ".actions[{data__actions_x}].effect".format(**locals()) + "", definition=None, rule='enum')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}].effect" + " must be one of ['read', 'write', 'external']", value=data__actions_item__effect, name="" + (name_prefix or "data") + f".actions[{data__actions_x}].effect" + "", definition=None, rule='enum')
                         if "path" in data__actions_item_keys:
                             data__actions_item_keys.remove("path")
                             data__actions_item__path = data__actions_item["path"]
                             if not isinstance(data__actions_item__path, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}].path".format(**locals()) + " must be string", value=data__actions_item__path, name="" + (name_prefix or "data") + ".actions[{data__actions_x}].path".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}].path" + " must be string", value=data__actions_item__path, name="" + (name_prefix or "data") + f".actions[{data__actions_x}].path" + "", definition=None, rule='type')
                             if isinstance(data__actions_item__path, str):
                                 data__actions_item__path_len = len(data__actions_item__path)
                                 if data__actions_item__path_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}].path".format(**locals()) + " must be longer than or equal to 1 characters", value=data__actions_item__path, name="" + (name_prefix or "data") + ".actions[{data__actions_x}].path".format(**locals()) + "", definition=None, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}].path" + " must be longer than or equal to 1 characters", value=data__actions_item__path, name="" + (name_prefix or "data") + f".actions[{data__actions_x}].path" + "", definition=None, rule='minLength')
                         if data__actions_item_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + " must not contain "+str(data__actions_item_keys)+" properties", value=data__actions_item, name="" + (name_prefix or "data") + ".actions[{data__actions_x}]".format(**locals()) + "", definition=None, rule='additionalProperties')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".actions[{data__actions_x}]" + " must not contain "+str(data__actions_item_keys)+" properties", value=data__actions_item, name="" + (name_prefix or "data") + f".actions[{data__actions_x}]" + "", definition=None, rule='additionalProperties')
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
@@ -2273,43 +2273,43 @@ def validate_inspect(data, custom_formats={}, name_prefix=None):
                 data__resources_len = len(data__resources)
                 for data__resources_x, data__resources_item in enumerate(data__resources):
                     if not isinstance(data__resources_item, (dict)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}]".format(**locals()) + " must be object", value=data__resources_item, name="" + (name_prefix or "data") + ".resources[{data__resources_x}]".format(**locals()) + "", definition=None, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}]" + " must be object", value=data__resources_item, name="" + (name_prefix or "data") + f".resources[{data__resources_x}]" + "", definition=None, rule='type')
                     data__resources_item_is_dict = isinstance(data__resources_item, dict)
                     if data__resources_item_is_dict:
                         data__resources_item__missing_keys = set(['id', 'kind', 'dynamic', 'path']) - data__resources_item.keys()
                         if data__resources_item__missing_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}]".format(**locals()) + " must contain " + (str(sorted(data__resources_item__missing_keys)) + " properties"), value=data__resources_item, name="" + (name_prefix or "data") + ".resources[{data__resources_x}]".format(**locals()) + "", definition=None, rule='required')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}]" + " must contain " + (str(sorted(data__resources_item__missing_keys)) + " properties"), value=data__resources_item, name="" + (name_prefix or "data") + f".resources[{data__resources_x}]" + "", definition=None, rule='required')
                         data__resources_item_keys = set(data__resources_item.keys())
                         if "id" in data__resources_item_keys:
                             data__resources_item_keys.remove("id")
                             data__resources_item__id = data__resources_item["id"]
                             if not isinstance(data__resources_item__id, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}].id".format(**locals()) + " must be string", value=data__resources_item__id, name="" + (name_prefix or "data") + ".resources[{data__resources_x}].id".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}].id" + " must be string", value=data__resources_item__id, name="" + (name_prefix or "data") + f".resources[{data__resources_x}].id" + "", definition=None, rule='type')
                             if isinstance(data__resources_item__id, str):
                                 data__resources_item__id_len = len(data__resources_item__id)
                                 if data__resources_item__id_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}].id".format(**locals()) + " must be longer than or equal to 1 characters", value=data__resources_item__id, name="" + (name_prefix or "data") + ".resources[{data__resources_x}].id".format(**locals()) + "", definition=None, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}].id" + " must be longer than or equal to 1 characters", value=data__resources_item__id, name="" + (name_prefix or "data") + f".resources[{data__resources_x}].id" + "", definition=None, rule='minLength')
                         if "kind" in data__resources_item_keys:
                             data__resources_item_keys.remove("kind")
                             data__resources_item__kind = data__resources_item["kind"]
                             if not (isinstance(data__resources_item__kind, str) and data__resources_item__kind == 'procedure' or isinstance(data__resources_item__kind, str) and data__resources_item__kind == 'diagnostic' or isinstance(data__resources_item__kind, str) and data__resources_item__kind == 'template' or isinstance(data__resources_item__kind, str) and data__resources_item__kind == 'schema' or isinstance(data__resources_item__kind, str) and data__resources_item__kind == 'skill' or isinstance(data__resources_item__kind, str) and data__resources_item__kind == 'context-view'):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}].kind".format(**locals()) + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill', 'context-view']", value=data__resources_item__kind, name="" + (name_prefix or "data") + ".resources[{data__resources_x}].kind".format(**locals()) + "", definition=None, rule='enum')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}].kind" + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill', 'context-view']", value=data__resources_item__kind, name="" + (name_prefix or "data") + f".resources[{data__resources_x}].kind" + "", definition=None, rule='enum')
                         if "dynamic" in data__resources_item_keys:
                             data__resources_item_keys.remove("dynamic")
                             data__resources_item__dynamic = data__resources_item["dynamic"]
                             if not isinstance(data__resources_item__dynamic, (bool)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}].dynamic".format(**locals()) + " must be boolean", value=data__resources_item__dynamic, name="" + (name_prefix or "data") + ".resources[{data__resources_x}].dynamic".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}].dynamic" + " must be boolean", value=data__resources_item__dynamic, name="" + (name_prefix or "data") + f".resources[{data__resources_x}].dynamic" + "", definition=None, rule='type')
                         if "path" in data__resources_item_keys:
                             data__resources_item_keys.remove("path")
                             data__resources_item__path = data__resources_item["path"]
                             if not isinstance(data__resources_item__path, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}].path".format(**locals()) + " must be string", value=data__resources_item__path, name="" + (name_prefix or "data") + ".resources[{data__resources_x}].path".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}].path" + " must be string", value=data__resources_item__path, name="" + (name_prefix or "data") + f".resources[{data__resources_x}].path" + "", definition=None, rule='type')
                             if isinstance(data__resources_item__path, str):
                                 data__resources_item__path_len = len(data__resources_item__path)
                                 if data__resources_item__path_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}].path".format(**locals()) + " must be longer than or equal to 1 characters", value=data__resources_item__path, name="" + (name_prefix or "data") + ".resources[{data__resources_x}].path".format(**locals()) + "", definition=None, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}].path" + " must be longer than or equal to 1 characters", value=data__resources_item__path, name="" + (name_prefix or "data") + f".resources[{data__resources_x}].path" + "", definition=None, rule='minLength')
                         if data__resources_item_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources[{data__resources_x}]".format(**locals()) + " must not contain "+str(data__resources_item_keys)+" properties", value=data__resources_item, name="" + (name_prefix or "data") + ".resources[{data__resources_x}]".format(**locals()) + "", definition=None, rule='additionalProperties')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".resources[{data__resources_x}]" + " must not contain "+str(data__resources_item_keys)+" properties", value=data__resources_item, name="" + (name_prefix or "data") + f".resources[{data__resources_x}]" + "", definition=None, rule='additionalProperties')
         if "codes" in data_keys:
             data_keys.remove("codes")
             data__codes = data["codes"]
@@ -2319,7 +2319,7 @@ def validate_inspect(data, custom_formats={}, name_prefix=None):
             if data__codes_is_list:
                 data__codes_len = len(data__codes)
                 for data__codes_x, data__codes_item in enumerate(data__codes):
-                    _inspect__definitions_code(data__codes_item, custom_formats, (name_prefix or "data") + ".codes[{data__codes_x}]".format(**locals()))
+                    _inspect__definitions_code(data__codes_item, custom_formats, (name_prefix or "data") + f".codes[{data__codes_x}]")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
@@ -2495,7 +2495,7 @@ def validate_provider(data, custom_formats={}, name_prefix=None):
                 if data__graphs_len > len(set(fn(data__graphs_x) for data__graphs_x in data__graphs)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".graphs must contain unique items", value=data__graphs, name="" + (name_prefix or "data") + ".graphs", definition=None, rule='uniqueItems')
                 for data__graphs_x, data__graphs_item in enumerate(data__graphs):
-                    _provider__definitions_relativepath(data__graphs_item, custom_formats, (name_prefix or "data") + ".graphs[{data__graphs_x}]".format(**locals()))
+                    _provider__definitions_relativepath(data__graphs_item, custom_formats, (name_prefix or "data") + f".graphs[{data__graphs_x}]")
         if "catalogs" in data_keys:
             data_keys.remove("catalogs")
             data__catalogs = data["catalogs"]
@@ -3220,27 +3220,27 @@ def validate_resource_read_receipts(data, custom_formats={}, name_prefix=None):
                 data__receipts_len = len(data__receipts)
                 for data__receipts_x, data__receipts_item in enumerate(data__receipts):
                     if not isinstance(data__receipts_item, (dict)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".receipts[{data__receipts_x}]".format(**locals()) + " must be object", value=data__receipts_item, name="" + (name_prefix or "data") + ".receipts[{data__receipts_x}]".format(**locals()) + "", definition=None, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".receipts[{data__receipts_x}]" + " must be object", value=data__receipts_item, name="" + (name_prefix or "data") + f".receipts[{data__receipts_x}]" + "", definition=None, rule='type')
                     data__receipts_item_is_dict = isinstance(data__receipts_item, dict)
                     if data__receipts_item_is_dict:
                         data__receipts_item__missing_keys = set(['id', 'digest']) - data__receipts_item.keys()
                         if data__receipts_item__missing_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".receipts[{data__receipts_x}]".format(**locals()) + " must contain " + (str(sorted(data__receipts_item__missing_keys)) + " properties"), value=data__receipts_item, name="" + (name_prefix or "data") + ".receipts[{data__receipts_x}]".format(**locals()) + "", definition=None, rule='required')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".receipts[{data__receipts_x}]" + " must contain " + (str(sorted(data__receipts_item__missing_keys)) + " properties"), value=data__receipts_item, name="" + (name_prefix or "data") + f".receipts[{data__receipts_x}]" + "", definition=None, rule='required')
                         data__receipts_item_keys = set(data__receipts_item.keys())
                         if "id" in data__receipts_item_keys:
                             data__receipts_item_keys.remove("id")
                             data__receipts_item__id = data__receipts_item["id"]
-                            _resource_read_receipts__definitions_identifier(data__receipts_item__id, custom_formats, (name_prefix or "data") + ".receipts[{data__receipts_x}].id".format(**locals()))
+                            _resource_read_receipts__definitions_identifier(data__receipts_item__id, custom_formats, (name_prefix or "data") + f".receipts[{data__receipts_x}].id")
                         if "digest" in data__receipts_item_keys:
                             data__receipts_item_keys.remove("digest")
                             data__receipts_item__digest = data__receipts_item["digest"]
-                            _resource_read_receipts__definitions_digest(data__receipts_item__digest, custom_formats, (name_prefix or "data") + ".receipts[{data__receipts_x}].digest".format(**locals()))
+                            _resource_read_receipts__definitions_digest(data__receipts_item__digest, custom_formats, (name_prefix or "data") + f".receipts[{data__receipts_x}].digest")
                         if "revision" in data__receipts_item_keys:
                             data__receipts_item_keys.remove("revision")
                             data__receipts_item__revision = data__receipts_item["revision"]
-                            _resource_read_receipts__definitions_digest(data__receipts_item__revision, custom_formats, (name_prefix or "data") + ".receipts[{data__receipts_x}].revision".format(**locals()))
+                            _resource_read_receipts__definitions_digest(data__receipts_item__revision, custom_formats, (name_prefix or "data") + f".receipts[{data__receipts_x}].revision")
                         if data__receipts_item_keys:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".receipts[{data__receipts_x}]".format(**locals()) + " must not contain "+str(data__receipts_item_keys)+" properties", value=data__receipts_item, name="" + (name_prefix or "data") + ".receipts[{data__receipts_x}]".format(**locals()) + "", definition=None, rule='additionalProperties')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".receipts[{data__receipts_x}]" + " must not contain "+str(data__receipts_item_keys)+" properties", value=data__receipts_item, name="" + (name_prefix or "data") + f".receipts[{data__receipts_x}]" + "", definition=None, rule='additionalProperties')
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
@@ -3351,7 +3351,7 @@ def validate_route(data, custom_formats={}, name_prefix=None):
                 data__callPath_len = len(data__callPath)
                 for data__callPath_x, data__callPath_item in enumerate(data__callPath):
                     if not isinstance(data__callPath_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".callPath[{data__callPath_x}]".format(**locals()) + " must be string", value=data__callPath_item, name="" + (name_prefix or "data") + ".callPath[{data__callPath_x}]".format(**locals()) + "", definition=None, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".callPath[{data__callPath_x}]" + " must be string", value=data__callPath_item, name="" + (name_prefix or "data") + f".callPath[{data__callPath_x}]" + "", definition=None, rule='type')
         if "action" in data_keys:
             data_keys.remove("action")
             data__action = data["action"]
@@ -3380,7 +3380,7 @@ def validate_route(data, custom_formats={}, name_prefix=None):
                     if data__resources__required_is_list:
                         data__resources__required_len = len(data__resources__required)
                         for data__resources__required_x, data__resources__required_item in enumerate(data__resources__required):
-                            _route__definitions_resourcelocation(data__resources__required_item, custom_formats, (name_prefix or "data") + ".resources.required[{data__resources__required_x}]".format(**locals()))
+                            _route__definitions_resourcelocation(data__resources__required_item, custom_formats, (name_prefix or "data") + f".resources.required[{data__resources__required_x}]")
                 if "recommended" in data__resources_keys:
                     data__resources_keys.remove("recommended")
                     data__resources__recommended = data__resources["recommended"]
@@ -3390,7 +3390,7 @@ def validate_route(data, custom_formats={}, name_prefix=None):
                     if data__resources__recommended_is_list:
                         data__resources__recommended_len = len(data__resources__recommended)
                         for data__resources__recommended_x, data__resources__recommended_item in enumerate(data__resources__recommended):
-                            _route__definitions_resourcelocation(data__resources__recommended_item, custom_formats, (name_prefix or "data") + ".resources.recommended[{data__resources__recommended_x}]".format(**locals()))
+                            _route__definitions_resourcelocation(data__resources__recommended_item, custom_formats, (name_prefix or "data") + f".resources.recommended[{data__resources__recommended_x}]")
                 if data__resources_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".resources must not contain "+str(data__resources_keys)+" properties", value=data__resources, name="" + (name_prefix or "data") + ".resources", definition=None, rule='additionalProperties')
         if "gate" in data_keys:
@@ -3460,7 +3460,7 @@ def validate_route(data, custom_formats={}, name_prefix=None):
             if data__diagnostics_is_list:
                 data__diagnostics_len = len(data__diagnostics)
                 for data__diagnostics_x, data__diagnostics_item in enumerate(data__diagnostics):
-                    _route__definitions_diagnostic(data__diagnostics_item, custom_formats, (name_prefix or "data") + ".diagnostics[{data__diagnostics_x}]".format(**locals()))
+                    _route__definitions_diagnostic(data__diagnostics_item, custom_formats, (name_prefix or "data") + f".diagnostics[{data__diagnostics_x}]")
         if "afterAction" in data_keys:
             data_keys.remove("afterAction")
             data__afterAction = data["afterAction"]
@@ -3937,7 +3937,7 @@ def _route__definitions_commandplan(data, custom_formats={}, name_prefix=None):
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
-            _route__definitions_planstep(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+            _route__definitions_planstep(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
     return data
 
 def _route__definitions_planstep(data, custom_formats={}, name_prefix=None):
@@ -4191,7 +4191,7 @@ def validate_run(data, custom_formats={}, name_prefix=None):
                 for data__outcomes_key in data__outcomes_keys:
                     if data__outcomes_key not in []:
                         data__outcomes_value = data__outcomes.get(data__outcomes_key)
-                        _run__definitions_outcomerecord(data__outcomes_value, custom_formats, (name_prefix or "data") + ".outcomes.{data__outcomes_key}".format(**locals()))
+                        _run__definitions_outcomerecord(data__outcomes_value, custom_formats, (name_prefix or "data") + f".outcomes.{data__outcomes_key}")
         if "authorities" in data_keys:
             data_keys.remove("authorities")
             data__authorities = data["authorities"]
@@ -4205,7 +4205,7 @@ def validate_run(data, custom_formats={}, name_prefix=None):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".authorities must contain unique items", value=data__authorities, name="" + (name_prefix or "data") + ".authorities", definition=None, rule='uniqueItems')
                 for data__authorities_x, data__authorities_item in enumerate(data__authorities):
                     if not isinstance(data__authorities_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".authorities[{data__authorities_x}]".format(**locals()) + " must be string", value=data__authorities_item, name="" + (name_prefix or "data") + ".authorities[{data__authorities_x}]".format(**locals()) + "", definition=None, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".authorities[{data__authorities_x}]" + " must be string", value=data__authorities_item, name="" + (name_prefix or "data") + f".authorities[{data__authorities_x}]" + "", definition=None, rule='type')
         if "events" in data_keys:
             data_keys.remove("events")
             data__events = data["events"]
@@ -4215,7 +4215,7 @@ def validate_run(data, custom_formats={}, name_prefix=None):
             if data__events_is_list:
                 data__events_len = len(data__events)
                 for data__events_x, data__events_item in enumerate(data__events):
-                    _run__definitions_event(data__events_item, custom_formats, (name_prefix or "data") + ".events[{data__events_x}]".format(**locals()))
+                    _run__definitions_event(data__events_item, custom_formats, (name_prefix or "data") + f".events[{data__events_x}]")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
@@ -4448,16 +4448,16 @@ def validate_test_case(data, custom_formats={}, name_prefix=None):
                                 data__state__outcomes_value_one_of_count1 = 0
                                 if data__state__outcomes_value_one_of_count1 < 2:
                                     try:
-                                        _test_case__definitions_outcome(data__state__outcomes_value, custom_formats, (name_prefix or "data") + ".state.outcomes.{data__state__outcomes_key}".format(**locals()))
+                                        _test_case__definitions_outcome(data__state__outcomes_value, custom_formats, (name_prefix or "data") + f".state.outcomes.{data__state__outcomes_key}")
                                         data__state__outcomes_value_one_of_count1 += 1
                                     except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                 if data__state__outcomes_value_one_of_count1 < 2:
                                     try:
-                                        _test_case__definitions_outcomerecord(data__state__outcomes_value, custom_formats, (name_prefix or "data") + ".state.outcomes.{data__state__outcomes_key}".format(**locals()))
+                                        _test_case__definitions_outcomerecord(data__state__outcomes_value, custom_formats, (name_prefix or "data") + f".state.outcomes.{data__state__outcomes_key}")
                                         data__state__outcomes_value_one_of_count1 += 1
                                     except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                 if data__state__outcomes_value_one_of_count1 != 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".state.outcomes.{data__state__outcomes_key}".format(**locals()) + " must be valid exactly by one definition" + (" (" + str(data__state__outcomes_value_one_of_count1) + " matches found)"), value=data__state__outcomes_value, name="" + (name_prefix or "data") + ".state.outcomes.{data__state__outcomes_key}".format(**locals()) + "", definition=None, rule='oneOf')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + f".state.outcomes.{data__state__outcomes_key}" + " must be valid exactly by one definition" + (" (" + str(data__state__outcomes_value_one_of_count1) + " matches found)"), value=data__state__outcomes_value, name="" + (name_prefix or "data") + f".state.outcomes.{data__state__outcomes_key}" + "", definition=None, rule='oneOf')
                 if "authorities" in data__state_keys:
                     data__state_keys.remove("authorities")
                     data__state__authorities = data__state["authorities"]
@@ -4471,7 +4471,7 @@ def validate_test_case(data, custom_formats={}, name_prefix=None):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".state.authorities must contain unique items", value=data__state__authorities, name="" + (name_prefix or "data") + ".state.authorities", definition=None, rule='uniqueItems')
                         for data__state__authorities_x, data__state__authorities_item in enumerate(data__state__authorities):
                             if not isinstance(data__state__authorities_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".state.authorities[{data__state__authorities_x}]".format(**locals()) + " must be string", value=data__state__authorities_item, name="" + (name_prefix or "data") + ".state.authorities[{data__state__authorities_x}]".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".state.authorities[{data__state__authorities_x}]" + " must be string", value=data__state__authorities_item, name="" + (name_prefix or "data") + f".state.authorities[{data__state__authorities_x}]" + "", definition=None, rule='type')
                 if data__state_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".state must not contain "+str(data__state_keys)+" properties", value=data__state, name="" + (name_prefix or "data") + ".state", definition=None, rule='additionalProperties')
         if "expect" in data_keys:
@@ -4510,7 +4510,7 @@ def validate_test_case(data, custom_formats={}, name_prefix=None):
                         data__expect__alternativeNodes_len = len(data__expect__alternativeNodes)
                         for data__expect__alternativeNodes_x, data__expect__alternativeNodes_item in enumerate(data__expect__alternativeNodes):
                             if not isinstance(data__expect__alternativeNodes_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".expect.alternativeNodes[{data__expect__alternativeNodes_x}]".format(**locals()) + " must be string", value=data__expect__alternativeNodes_item, name="" + (name_prefix or "data") + ".expect.alternativeNodes[{data__expect__alternativeNodes_x}]".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".expect.alternativeNodes[{data__expect__alternativeNodes_x}]" + " must be string", value=data__expect__alternativeNodes_item, name="" + (name_prefix or "data") + f".expect.alternativeNodes[{data__expect__alternativeNodes_x}]" + "", definition=None, rule='type')
                 if "availability" in data__expect_keys:
                     data__expect_keys.remove("availability")
                     data__expect__availability = data__expect["availability"]
@@ -4544,7 +4544,7 @@ def validate_test_case(data, custom_formats={}, name_prefix=None):
                         data__expect__requiredResources_len = len(data__expect__requiredResources)
                         for data__expect__requiredResources_x, data__expect__requiredResources_item in enumerate(data__expect__requiredResources):
                             if not isinstance(data__expect__requiredResources_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".expect.requiredResources[{data__expect__requiredResources_x}]".format(**locals()) + " must be string", value=data__expect__requiredResources_item, name="" + (name_prefix or "data") + ".expect.requiredResources[{data__expect__requiredResources_x}]".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".expect.requiredResources[{data__expect__requiredResources_x}]" + " must be string", value=data__expect__requiredResources_item, name="" + (name_prefix or "data") + f".expect.requiredResources[{data__expect__requiredResources_x}]" + "", definition=None, rule='type')
                 if "recommendedResources" in data__expect_keys:
                     data__expect_keys.remove("recommendedResources")
                     data__expect__recommendedResources = data__expect["recommendedResources"]
@@ -4555,7 +4555,7 @@ def validate_test_case(data, custom_formats={}, name_prefix=None):
                         data__expect__recommendedResources_len = len(data__expect__recommendedResources)
                         for data__expect__recommendedResources_x, data__expect__recommendedResources_item in enumerate(data__expect__recommendedResources):
                             if not isinstance(data__expect__recommendedResources_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".expect.recommendedResources[{data__expect__recommendedResources_x}]".format(**locals()) + " must be string", value=data__expect__recommendedResources_item, name="" + (name_prefix or "data") + ".expect.recommendedResources[{data__expect__recommendedResources_x}]".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".expect.recommendedResources[{data__expect__recommendedResources_x}]" + " must be string", value=data__expect__recommendedResources_item, name="" + (name_prefix or "data") + f".expect.recommendedResources[{data__expect__recommendedResources_x}]" + "", definition=None, rule='type')
                 if "gateResolution" in data__expect_keys:
                     data__expect_keys.remove("gateResolution")
                     data__expect__gateResolution = data__expect["gateResolution"]
@@ -4656,7 +4656,7 @@ def validate_test_case(data, custom_formats={}, name_prefix=None):
                         data__expect__diagnosticsInclude_len = len(data__expect__diagnosticsInclude)
                         for data__expect__diagnosticsInclude_x, data__expect__diagnosticsInclude_item in enumerate(data__expect__diagnosticsInclude):
                             if not isinstance(data__expect__diagnosticsInclude_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".expect.diagnosticsInclude[{data__expect__diagnosticsInclude_x}]".format(**locals()) + " must be string", value=data__expect__diagnosticsInclude_item, name="" + (name_prefix or "data") + ".expect.diagnosticsInclude[{data__expect__diagnosticsInclude_x}]".format(**locals()) + "", definition=None, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".expect.diagnosticsInclude[{data__expect__diagnosticsInclude_x}]" + " must be string", value=data__expect__diagnosticsInclude_item, name="" + (name_prefix or "data") + f".expect.diagnosticsInclude[{data__expect__diagnosticsInclude_x}]" + "", definition=None, rule='type')
                 if data__expect_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".expect must not contain "+str(data__expect_keys)+" properties", value=data__expect, name="" + (name_prefix or "data") + ".expect", definition=None, rule='additionalProperties')
         if data_keys:
