@@ -108,6 +108,20 @@ def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> b
 # ------------------------------------------------------------------ input
 
 
+def show(value: Any, limit: int = 200) -> str:
+    """``value`` for a message: a string as is, anything else as its repr cut at ``limit`` characters.
+
+    Never raises (an integer too long for ``repr`` is described by its type).
+    """
+    if isinstance(value, str):
+        return value
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def utf16_key(text: str) -> bytes:
     """Sort key giving JavaScript's default (UTF-16 code unit) string order.
 
@@ -125,7 +139,7 @@ def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
     unique = set()
     for item in authorities:
         if not isinstance(item, str):
-            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {item!r}")
+            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {show(item)}")
         unique.add(item)
     return sorted(unique, key=utf16_key)
 
@@ -144,12 +158,12 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
             if "outcome" in value:
                 recorded = value["outcome"]
                 if not isinstance(recorded, str):
-                    raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {recorded!r}")
+                    raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(recorded)}")
                 result[key] = recorded
         else:
             outcome = getattr(value, "outcome", _MISSING)
             if outcome is _MISSING or not isinstance(outcome, str):
-                raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {value!r}")
+                raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(value)}")
             result[key] = outcome
     return result
 
@@ -296,7 +310,7 @@ def _evaluate_frame(
             "error",
             None,
             [],
-            [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {entry}")],
+            [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
         )
 
     nodes = graph.nodes
