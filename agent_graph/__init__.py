@@ -51,20 +51,34 @@ from ._skill import resolve_skill_binding
 from ._testing import run_graph_tests
 
 if TYPE_CHECKING:
+    from ._bundle import build_bundle
+    from ._diagram import render_diagram
     from ._host_action import (
         host_action_input_digest,
         host_action_output_digest,
         host_action_read_receipt,
         validate_host_action_result,
     )
+    from ._importers import import_scripts, import_skill, import_workflow
     from ._materialize import materialize_resource
+    from ._migrate import migrate_provider
+    from ._model import Bundle
     from ._runs import RunStore, run_evaluation_input
+    from ._scaffold import init_provider
 
 __version__ = "0.3.1"
 PROTOCOL_VERSION = "0.3.1"
 
 # Runtime adapters load on first use, so that importing the core stays cheap.
 _LAZY = {
+    "build_bundle": "_bundle",
+    "init_provider": "_scaffold",
+    "import_skill": "_importers",
+    "import_scripts": "_importers",
+    "import_workflow": "_importers",
+    "migrate_provider": "_migrate",
+    "render_diagram": "_diagram",
+    "Bundle": "_model",
     "RunStore": "_runs",
     "run_evaluation_input": "_runs",
     "materialize_resource": "_materialize",
@@ -90,6 +104,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "Action",
     "AgentGraphError",
+    "Bundle",
     "CodeCatalog",
     "CodeLocation",
     "Diagnostic",
@@ -114,6 +129,7 @@ __all__ = [
     "TestCase",
     "TestResult",
     "__version__",
+    "build_bundle",
     "canonical_json",
     "digest_bytes",
     "digest_value",
@@ -121,10 +137,16 @@ __all__ = [
     "host_action_input_digest",
     "host_action_output_digest",
     "host_action_read_receipt",
+    "import_scripts",
+    "import_skill",
+    "import_workflow",
+    "init_provider",
     "load_provider",
     "locate_code",
     "locate_resource",
     "materialize_resource",
+    "migrate_provider",
+    "render_diagram",
     "resolve_skill_binding",
     "route",
     "run_evaluation_input",
