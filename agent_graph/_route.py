@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from ._errors import AgentGraphError
-from ._evaluate import Candidate, evaluate_with_candidates
+from ._evaluate import Candidate, evaluate_with_candidates, show
 from ._model import (
     AfterAction,
     CommandStep,
@@ -50,7 +50,8 @@ class _Receipts:
             provider_id = receipts.provider
             items: Iterable[Any] = [msgspec.to_builtins(r) for r in receipts.receipts]
         elif isinstance(receipts, Mapping):
-            provider_id = str(receipts.get("provider"))
+            named = receipts.get("provider")
+            provider_id = named if isinstance(named, str) else show(named)
             raw_items = receipts.get("receipts", [])
             if not isinstance(raw_items, list):
                 raise AgentGraphError("resource-receipts-invalid", "receipts must be a list")
