@@ -223,14 +223,14 @@ def route(
     evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
     if revision is not None and evaluation.revision != revision:
         raise AgentGraphError(
-            "route-revision-stale", f"Expected revision {revision}, current revision is {evaluation.revision}"
+            "route-revision-stale", f"Expected revision {show(revision)}, current revision is {evaluation.revision}"
         )
     if route_id is None:
         if evaluation.primary_route is None:
-            raise AgentGraphError("route-unavailable", f"Graph {graph} has no available route")
+            raise AgentGraphError("route-unavailable", f"Graph {show(graph)} has no available route")
         route_id = evaluation.primary_route.route_id
     selected = next((c for c in candidates if c.route_id == route_id), None)
     if selected is None:
-        raise AgentGraphError("route-stale", f"Route {route_id} is not available at revision {evaluation.revision}")
+        raise AgentGraphError("route-stale", f"Route {show(route_id)} is not available at revision {evaluation.revision}")
     indexed = _Receipts(receipts, provider)
     return resolve_candidate(provider, selected, evaluation.revision, posixpath.normpath(workspace), indexed)
