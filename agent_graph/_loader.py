@@ -9,6 +9,7 @@ needs precomputed. All storage access goes through an injected
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Mapping
@@ -18,6 +19,7 @@ from typing import Any
 import msgspec
 
 from . import _schema
+from ._cache import CachedValue, LoadCache, open_cache
 from ._canonical import digest_bytes, digest_value, sort_collated
 from ._errors import AgentGraphError
 from ._evaluate import utf16_key
@@ -110,14 +112,31 @@ def _inside(path: str, root: str) -> bool:
 
 
 class _Reader:
-    """Reads files once through the file system, with containment checks and limits."""
+    """Reads files once through the file system, with containment checks and limits.
 
-    def __init__(self, fs: FileSystem, root: str, limits: LoadLimits) -> None:
+    With a :class:`~agent_graph._cache.LoadCache` (``store``), parsed values,
+    front-matter headers and passed schema checks are looked up by the file's
+    digest and written back by :meth:`flush`; without one, every file is parsed
+    and checked on each load.
+    """
+
+    def __init__(self, fs: FileSystem, root: str, limits: LoadLimits, store: LoadCache | None = None) -> None:
         self.fs = fs
         self.root = root
         self.limits = limits
+        self.store = store
         self.cache: dict[str, bytes] = {}
+        self.digests: dict[str, str] = {}
+        self.values: dict[str, CachedValue] = {}
+        self.headers: dict[str, CachedValue] = {}
         self._real_root: str | None = None
+
+    def take_over(self, other: _Reader) -> None:
+        """Reuse what ``other`` (the reader that found the manifest) already read and parsed."""
+        self.cache.update(other.cache)
+        self.digests.update(other.digests)
+        self.values.update(other.values)
+        self.headers.update(other.headers)
 
     def ensure_file(self, path: str, label: str) -> None:
         if self.fs.kind(path) != "file":
@@ -156,19 +175,72 @@ class _Reader:
 
     def structured(self, path: str) -> Any:
         limits = self.limits
-        return parse_structured(
-            self.read(path),
-            path,
-            max_bytes=limits.max_file_bytes,
-            max_depth=limits.max_depth,
-            max_alias_count=limits.max_alias_count,
-        )
+        data = self.read(path)
+        if self.store is None:
+            return parse_structured(
+                data,
+                path,
+                max_bytes=limits.max_file_bytes,
+                max_depth=limits.max_depth,
+                max_alias_count=limits.max_alias_count,
+            )
+        cached = self.values.get(path)
+        if cached is None:
+            variant = f"{'json' if path.lower().endswith('.json') else 'yaml'}:{limits.max_depth}:{limits.max_alias_count}"
+            digest = self.digest(path)
+            cached = self.store.lookup(digest, variant, len(data))
+            if cached is None:
+                value = parse_structured(
+                    data,
+                    path,
+                    max_bytes=limits.max_file_bytes,
+                    max_depth=limits.max_depth,
+                    max_alias_count=limits.max_alias_count,
+                )
+                cached = CachedValue(digest, variant, value, (), len(data), dirty=True)
+            self.values[path] = cached
+        return cached.value
+
+    def validate(self, name: str, value: Any, path: str) -> None:
+        """``_schema.validate(name, value, path)``, skipped when the cache knows this file's value passes."""
+        cached = self.values.get(path)
+        if cached is None or cached.value is not value:
+            _schema.validate(name, value, path)
+            return
+        if name not in cached.validated:
+            _schema.validate(name, value, path)
+            cached.validated.add(name)
+            cached.dirty = True
+
+    def front_matter(self, path: str) -> dict[str, Any]:
+        """The front-matter header of a Markdown file (as ``parse_front_matter`` reads it)."""
+        if self.store is None:
+            return parse_front_matter(self.text(path), path)[0]
+        cached = self.headers.get(path)
+        if cached is None:
+            size = len(self.read(path))
+            digest = self.digest(path)
+            cached = self.store.lookup(digest, "front-matter", size)
+            if cached is None or type(cached.value) is not dict:
+                cached = CachedValue(digest, "front-matter", parse_front_matter(self.text(path), path)[0], (), size, True)
+            self.headers[path] = cached
+        header: dict[str, Any] = cached.value
+        return header
+
+    def flush(self) -> None:
+        """Write what this load learnt to the cache."""
+        if self.store is not None:
+            self.store.store_all([*self.values.values(), *self.headers.values()])
 
     def text(self, path: str) -> str:
         return self.read(path).decode("utf-8", errors="replace")
 
     def digest(self, path: str) -> str:
-        return digest_bytes(self.read(path))
+        digest = self.digests.get(path)
+        if digest is None:
+            digest = digest_bytes(self.read(path))
+            self.digests[path] = digest
+        return digest
 
 
 def _convert(value: Any, kind: type[Any], path: str) -> Any:
@@ -302,7 +374,7 @@ def _load_action_definition(state: _State, reference: str) -> tuple[str, Action]
         return path, existing.definition
     state.reader.ensure_contained(path, "action")
     raw = state.reader.structured(path)
-    _schema.validate("action", raw, path)
+    state.reader.validate("action", raw, path)
     definition: Action = _convert(raw, Action, path)
     previous = state.action_ids.get(definition.id)
     if previous is not None and previous != path:
@@ -356,7 +428,7 @@ def _include_action(state: _State, reference: str, direct: dict[str, None], labe
 
 
 def _front_matter_resource(state: _State, path: str) -> LoadedResource:
-    metadata, _body = parse_front_matter(state.reader.text(path), path)
+    metadata = state.reader.front_matter(path)
     rid = metadata.get("id")
     kind = metadata.get("kind")
     media_type = metadata.get("media-type")
@@ -399,7 +471,7 @@ def _load_resource(state: _State, reference: str) -> LoadedResource:
                 "run `agent-graph migrate` to rewrite it as agent-graph.resource.file.v1 or .graph-action.v1",
             )
         if isinstance(schema, str) and schema in RESOURCE_PROTOCOLS:
-            _schema.validate(RESOURCE_PROTOCOLS[schema], candidate, path)
+            state.reader.validate(RESOURCE_PROTOCOLS[schema], candidate, path)
             if schema == "agent-graph.resource.file.v1":
                 file_definition: FileResource = _convert(candidate, FileResource, path)
                 content = contained_path(state.root, file_definition.path, "static resource content")
@@ -556,6 +628,7 @@ def load_provider(
     *,
     limits: Limits | None = None,
     max_file_bytes: int | None = None,
+    cache: str | os.PathLike[str] | bool | None = None,
 ) -> Provider:
     """Load and validate a Provider from its manifest (or a bundle's ``manifest.json``).
 
@@ -566,7 +639,15 @@ def load_provider(
     sizes, nesting, aliases, nodes and files; ``max_file_bytes`` is a shortcut
     for its first field. Every failure raises
     :class:`~agent_graph.AgentGraphError` with the protocol's code.
+
+    ``cache`` keeps parsed and schema-checked file contents between loads,
+    keyed by the digests of the files' bytes (every file is still read on every
+    load): a directory path, ``None`` (the default) for the platform cache
+    directory when reading from the operating system's file system, or
+    ``False`` for no cache. It never changes an answer; see
+    :mod:`agent_graph._cache`.
     """
+    store = open_cache(cache, os_file_system=fs is None or isinstance(fs, OSFileSystem))
     fs = fs or OSFileSystem()
     limits = limits or DEFAULT_LIMITS
     if max_file_bytes is not None:
@@ -584,7 +665,7 @@ def load_provider(
 
         binding = locate_binding(initial, registry, fs=fs, max_file_bytes=limits.max_file_bytes)
         initial = binding[4]
-    bootstrap = _Reader(fs, posixpath.dirname(initial), limits)
+    bootstrap = _Reader(fs, posixpath.dirname(initial), limits, store)
     bootstrap.ensure_file(initial, "provider manifest")
     bundle = None
     manifest_path = initial
@@ -595,10 +676,10 @@ def load_provider(
         bundle, manifest_path = verify_bundle_manifest(bootstrap, initial, parsed_initial)
         bootstrap.ensure_file(manifest_path, "provider manifest")
     root = posixpath.dirname(manifest_path)
-    reader = _Reader(fs, root, limits)
-    reader.cache.update(bootstrap.cache)
+    reader = _Reader(fs, root, limits, store)
+    reader.take_over(bootstrap)
     raw_manifest = parsed_initial if manifest_path == initial else reader.structured(manifest_path)
-    _schema.validate("provider", raw_manifest, manifest_path)
+    reader.validate("provider", raw_manifest, manifest_path)
     provider_manifest: ProviderManifest = _convert(raw_manifest, ProviderManifest, manifest_path)
     if bundle is not None and (
         bundle.provider.id != provider_manifest.id or bundle.provider.version != provider_manifest.version
@@ -619,7 +700,7 @@ def load_provider(
         catalog_path = contained_path(root, provider_manifest.catalogs.codes, "code catalog reference")
         reader.ensure_contained(catalog_path, "code catalog")
         raw_catalog = reader.structured(catalog_path)
-        _schema.validate("code-catalog", raw_catalog, catalog_path)
+        reader.validate("code-catalog", raw_catalog, catalog_path)
         catalog: CodeCatalog = _convert(raw_catalog, CodeCatalog, catalog_path)
         for entry in catalog.codes:
             if entry.code in codes:
@@ -661,7 +742,7 @@ def load_provider(
                 "graph-too-large",
                 f"{graph_path} has {len(nodes_value)} nodes, over the limit of {limits.max_nodes}",
             )
-        _schema.validate("graph", raw_graph, graph_path)
+        reader.validate("graph", raw_graph, graph_path)
         graph: Graph = _convert(raw_graph, Graph, graph_path)
         validate_graph_semantics(graph)
         if graph.id in graphs:
@@ -866,6 +947,7 @@ def load_provider(
         from ._skill import check_binding
 
         check_binding(provider, binding[0], binding[1], binding[2], binding[3])
+    reader.flush()
     return provider
 
 
@@ -992,7 +1074,7 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
     try:
         if action.runner == "agent" and action.skill:
             skill_path = contained_path(root, action.skill, "agent skill reference")
-            metadata, _ = parse_front_matter(state.reader.text(skill_path), skill_path)
+            metadata = state.reader.front_matter(skill_path)
             name = metadata.get("name")
             skill_location = FileLocation(
                 schema=LEGACY_LOCATION,
