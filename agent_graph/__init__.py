@@ -20,39 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._api import locate_code, locate_resource, route
-from ._canonical import canonical_json, digest_bytes, digest_value
-from ._errors import AgentGraphError, Diagnostic
-from ._evaluate import evaluate
-from ._fs import FileSystem, MemoryFileSystem, OSFileSystem
-from ._loader import Limits, load_provider
-from ._model import (
-    OUTCOMES,
-    Action,
-    CodeCatalog,
-    CodeLocation,
-    Evaluation,
-    FileLocation,
-    Graph,
-    GraphActionLocation,
-    HostActionLocation,
-    HostActionResult,
-    ProviderManifest,
-    ReadReceipts,
-    Route,
-    RouteSummary,
-    Run,
-    SkillBinding,
-    TestCase,
-    TestResult,
-)
-from ._provider import Provider
-from ._skill import resolve_skill_binding
-from ._testing import run_graph_tests
-
 if TYPE_CHECKING:
+    from ._api import locate_code, locate_resource, route
     from ._bundle import build_bundle
+    from ._canonical import canonical_json, digest_bytes, digest_value
     from ._diagram import render_diagram
+    from ._errors import AgentGraphError, Diagnostic
+    from ._evaluate import evaluate
+    from ._fs import FileSystem, MemoryFileSystem, OSFileSystem
     from ._host_action import (
         host_action_input_digest,
         host_action_output_digest,
@@ -60,17 +35,81 @@ if TYPE_CHECKING:
         validate_host_action_result,
     )
     from ._importers import import_scripts, import_skill, import_workflow
+    from ._loader import Limits, load_provider
     from ._materialize import materialize_resource
     from ._migrate import migrate_provider
-    from ._model import Bundle
+    from ._model import (
+        OUTCOMES,
+        Action,
+        Bundle,
+        CodeCatalog,
+        CodeLocation,
+        Evaluation,
+        FileLocation,
+        Graph,
+        GraphActionLocation,
+        HostActionLocation,
+        HostActionResult,
+        ProviderManifest,
+        ReadReceipts,
+        Route,
+        RouteSummary,
+        Run,
+        SkillBinding,
+        TestCase,
+        TestResult,
+    )
+    from ._provider import Provider
     from ._runs import RunStore, run_evaluation_input
     from ._scaffold import init_provider
+    from ._skill import resolve_skill_binding
+    from ._testing import run_graph_tests
 
 __version__ = "0.3.1"
 PROTOCOL_VERSION = "0.3.1"
 
-# Runtime adapters load on first use, so that importing the core stays cheap.
+# Every name loads its module on first use, so that ``import agent_graph`` costs
+# next to nothing and a command or a host pays only for what it touches.
+_MODEL_NAMES = (
+    "OUTCOMES",
+    "Action",
+    "Bundle",
+    "CodeCatalog",
+    "CodeLocation",
+    "Evaluation",
+    "FileLocation",
+    "Graph",
+    "GraphActionLocation",
+    "HostActionLocation",
+    "HostActionResult",
+    "ProviderManifest",
+    "ReadReceipts",
+    "Route",
+    "RouteSummary",
+    "Run",
+    "SkillBinding",
+    "TestCase",
+    "TestResult",
+)
 _LAZY = {
+    "locate_code": "_api",
+    "locate_resource": "_api",
+    "route": "_api",
+    "canonical_json": "_canonical",
+    "digest_bytes": "_canonical",
+    "digest_value": "_canonical",
+    "AgentGraphError": "_errors",
+    "Diagnostic": "_errors",
+    "evaluate": "_evaluate",
+    "FileSystem": "_fs",
+    "MemoryFileSystem": "_fs",
+    "OSFileSystem": "_fs",
+    "Limits": "_loader",
+    "load_provider": "_loader",
+    **dict.fromkeys(_MODEL_NAMES, "_model"),
+    "Provider": "_provider",
+    "resolve_skill_binding": "_skill",
+    "run_graph_tests": "_testing",
     "build_bundle": "_bundle",
     "init_provider": "_scaffold",
     "import_skill": "_importers",
@@ -78,7 +117,6 @@ _LAZY = {
     "import_workflow": "_importers",
     "migrate_provider": "_migrate",
     "render_diagram": "_diagram",
-    "Bundle": "_model",
     "RunStore": "_runs",
     "run_evaluation_input": "_runs",
     "materialize_resource": "_materialize",
@@ -98,6 +136,11 @@ def __getattr__(name: str) -> object:
     value = getattr(importlib.import_module(f"agent_graph.{module_name}"), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "OUTCOMES",
