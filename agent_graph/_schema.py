@@ -249,6 +249,8 @@ def _number_text(value: int | float) -> str:
         if value.is_integer():
             return str(int(value))
         return repr(value)
+    if value.bit_length() > 14_000:  # beyond str()'s digit limit; no float is this large
+        return f"0x{value:x}"
     return str(value)
 
 
