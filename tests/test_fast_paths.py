@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_graph._errors import AgentGraphError
-from agent_graph._parse import _NO_MATCH, _needs_exact_integers, _simple_yaml, parse_yaml
+from agent_graph._parse import _NO_MATCH, _SIMPLE_UNSAFE, _needs_exact_integers, _simple_yaml, parse_yaml
 from agent_graph._yaml_events import parse_yaml_events
 
 REPO = Path(__file__).resolve().parents[1]
@@ -288,3 +288,10 @@ def test_the_exact_integer_scan_agrees_with_its_regular_expression(text: str) ->
 @given(st.text(alphabet="0123456789-.eE x\u00e9", max_size=60))
 def test_the_exact_integer_scan_agrees_on_generated_text(text: str) -> None:
     assert _needs_exact_integers(text) == (_EXACT_INTEGERS.search(text) is not None)
+
+
+def test_the_fast_path_refuses_exactly_the_characters_it_cannot_read() -> None:
+    """Tab, CR, NEL, other controls, U+2028/U+2029, surrogates, the BOM and U+FFFE/U+FFFF go to the full reader."""
+    refused = {*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000), 0xFEFF, 0xFFFE, 0xFFFF}
+    for code in [*range(0x10000), 0x10000, 0x1F600, 0x10FFFF]:
+        assert (_SIMPLE_UNSAFE.search(chr(code)) is not None) == (code in refused), hex(code)
