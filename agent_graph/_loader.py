@@ -212,6 +212,22 @@ class _Reader:
             cached.validated.add(name)
             cached.dirty = True
 
+    def validate_input(self, schema_path: str, schema: Any, value: Any, path: str, name: str) -> None:
+        """``_schema.validate_with_schema`` of a host-action resource's input (the file at ``path``).
+
+        Skipped when the cache knows that this resource file's input passed the
+        schema file with these very bytes: compiling a user schema costs more
+        than everything else a small Provider's load does.
+        """
+        cached = self.values.get(path)
+        marker = f"input:{self.digest(schema_path)}" if cached is not None else ""
+        if cached is not None and marker in cached.validated:
+            return
+        _schema.validate_with_schema(schema, value, path, name=name)
+        if cached is not None:
+            cached.validated.add(marker)
+            cached.dirty = True
+
     def front_matter(self, path: str) -> dict[str, Any]:
         """The front-matter header of a Markdown file (as ``parse_front_matter`` reads it)."""
         if self.store is None:
@@ -565,8 +581,10 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
         )
     identities: list[str] = []
     documents: list[Any] = []
+    schema_paths: list[str] = []
     for reference in (action.input_schema, action.output_schema):
         schema_path = contained_path(state.root, reference, "materializer referenced file")
+        schema_paths.append(schema_path)
         document = state.reader.structured(schema_path)
         identity = document.get("$id") if isinstance(document, dict) else None
         if not isinstance(identity, str) or not PROTOCOL_IDENTITY.match(identity):
@@ -583,7 +601,7 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
             f"Resource {resource.id} input schema {definition.input.schema} does not match {identities[0]}",
         )
     try:
-        _schema.validate_with_schema(documents[0], definition.input.value, resource.path, name=identities[0])
+        state.reader.validate_input(schema_paths[0], documents[0], definition.input.value, resource.path, identities[0])
     except AgentGraphError as error:
         if error.code != "schema-invalid":
             raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,9 @@ class _Counting:
         self.parsed = 0
         self.headers = 0
         self.validated = 0
+        self.inputs = 0
         parse, header, validate = _loader.parse_structured, _loader.parse_front_matter, _loader._schema.validate
+        validate_input = _loader._schema.validate_with_schema
 
         def counting_parse(*args: Any, **kwargs: Any) -> Any:
             self.parsed += 1
@@ -74,12 +77,17 @@ class _Counting:
             self.validated += 1
             return validate(*args, **kwargs)
 
+        def counting_input(*args: Any, **kwargs: Any) -> Any:
+            self.inputs += 1
+            return validate_input(*args, **kwargs)
+
+        monkeypatch.setattr(_loader._schema, "validate_with_schema", counting_input)
         monkeypatch.setattr(_loader, "parse_structured", counting_parse)
         monkeypatch.setattr(_loader, "parse_front_matter", counting_header)
         monkeypatch.setattr(_loader._schema, "validate", counting_validate)
 
     def reset(self) -> None:
-        self.parsed = self.headers = self.validated = 0
+        self.parsed = self.headers = self.validated = self.inputs = 0
 
 
 # --------------------------------------------------------------------------- same answers
@@ -113,10 +121,23 @@ def test_the_second_load_parses_and_checks_nothing(tmp_path: Path, monkeypatch: 
     manifest = _write(tmp_path / "p", _provider_files())
     counts = _Counting(monkeypatch)
     load_provider(manifest, cache=str(tmp_path / "cache"))
-    assert counts.parsed > 40 and counts.headers > 20 and counts.validated > 40
+    assert counts.parsed > 40 and counts.headers > 20 and counts.validated > 40 and counts.inputs == 1
     counts.reset()
     load_provider(manifest, cache=str(tmp_path / "cache"))
-    assert (counts.parsed, counts.headers, counts.validated) == (0, 0, 0)
+    assert (counts.parsed, counts.headers, counts.validated, counts.inputs) == (0, 0, 0, 0)
+
+
+def test_a_host_action_input_is_checked_again_when_its_schema_changes(tmp_path: Path) -> None:
+    manifest = _write(tmp_path / "p", _provider_files())
+    cache = str(tmp_path / "cache")
+    load_provider(manifest, cache=cache)
+    schema = tmp_path / "p" / "schemas" / "issue-query.schema.json"
+    document = json.loads(schema.read_text())
+    document["properties"]["milestone"] = {"type": "integer"}
+    schema.write_text(json.dumps(document))
+    with pytest.raises(AgentGraphError) as raised:
+        load_provider(manifest, cache=cache)
+    assert raised.value.code == "host-action-input-invalid"
 
 
 def test_without_a_cache_every_load_parses_and_nothing_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
