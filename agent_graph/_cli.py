@@ -456,7 +456,37 @@ def cmd_schema_extract(args: argparse.Namespace, ctx: Context) -> tuple[Any, lis
 # ---------------------------------------------------------------- parser
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Discard:
+    """Stands in for the parser of a command that was not asked for: takes every call, keeps nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *args: Any, **kwargs: Any) -> Any:
+        return self
+
+
+class _OnlyCommand:
+    """The top-level sub-command action, adding only the command the arguments name.
+
+    Building every sub-command parser costs more than a small evaluation
+    (argparse looks up a translation for each help text).
+    """
+
+    def __init__(self, commands: Any, name: str) -> None:
+        self.commands = commands
+        self.name = name
+        self.found = False
+
+    def add_parser(self, name: str, **options: Any) -> Any:
+        if name != self.name:
+            return _Discard()
+        self.found = True
+        return self.commands.add_parser(name, **options)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with ``command``, only that top-level command is defined (all if it is unknown)."""
     parser = _Parser(
         prog="agent-graph",
         description="Load, validate, evaluate and route Agent Graph Providers (protocol 0.3.1).",
@@ -467,7 +497,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--registry", help="host registry of Provider IDs to manifests, for provider: locators")
     parser.add_argument("--format", default="human", help="output format: human or json")
     parser.add_argument("--version", action="version", version="agent-graph 0.3.1")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    if command is not None:
+        commands = _OnlyCommand(commands, command)
 
     validate = commands.add_parser("validate", help="validate schemas, references and invariants")
     validate.set_defaults(handler=cmd_validate)
@@ -533,6 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
         except ImportError:
             continue
         module.add_commands(commands, {"resource": resource_commands})
+    if isinstance(commands, _OnlyCommand) and not commands.found:
+        return build_parser()
     return parser
 
 
@@ -615,10 +649,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             bad = output_format
             output_format = "human"
             raise AgentGraphError("format-invalid", f"Unsupported format: {bad}")
-        parser = build_parser()
         if not rest or rest in (["-h"], ["--help"]):
-            parser.print_help(sys.stdout)
+            build_parser().print_help(sys.stdout)
             return 0
+        parser = build_parser(None if rest[0].startswith("-") else rest[0])
         try:
             args = parser.parse_args(rest)
         except SystemExit as exit_request:  # --help or --version of a subcommand
