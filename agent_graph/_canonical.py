@@ -680,7 +680,84 @@ def _write_tree(tree: Any) -> str:
     return "".join(out)
 
 
+# Fast path. When every object's keys are ASCII and already sort the same in
+# code-point order as in canonical order, every number is an exact integer
+# within 2**53 or a float that is not integral and lies where Python's
+# shortest repr is plain notation (1e-4 <= |x| < 1e16, where msgspec, repr and
+# Number::toString print the same digits), and nothing but dict, list, str,
+# int, float, bool and None occurs, msgspec's sorted encoding is the canonical
+# text and no normalized copy is needed. One walk checks this; anything else
+# (and lone surrogates, which msgspec refuses) takes the general path.
+
+_SORTED_IS_CANONICAL: dict[tuple[Any, ...], bool] = {}
+_PLAIN_FLOAT_MIN = 1e-4
+_PLAIN_FLOAT_MAX = 1e16
+
+
+def _keys_sort_canonically(keys: tuple[Any, ...]) -> bool:
+    """Whether ``keys`` are ASCII strings whose code-point order is their canonical order (cached)."""
+    result = _SORTED_IS_CANONICAL.get(keys)
+    if result is None:
+        result = (
+            all(type(key) is str for key in keys)
+            and "".join(keys).isascii()
+            and _key_order(keys) == tuple(sorted(keys))
+        )
+        if len(_SORTED_IS_CANONICAL) >= _ORDER_CACHE_LIMIT:
+            _SORTED_IS_CANONICAL.clear()
+        _SORTED_IS_CANONICAL[keys] = result
+    return result
+
+
+def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
+    """Whether ``msgspec.json.encode(value, order="sorted")`` is the canonical text of ``value``."""
+    safe = _MAX_SAFE_INTEGER
+    low = _PLAIN_FLOAT_MIN
+    high = _PLAIN_FLOAT_MAX
+    known = _SORTED_IS_CANONICAL.get
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    push = stack.append
+    pop = stack.pop
+    while stack:
+        src, depth = pop()
+        if depth > _MSGSPEC_DEPTH:
+            return False
+        items: Any
+        if type(src) is dict:
+            keys = tuple(src)
+            ordered = known(keys)
+            if ordered is None:
+                ordered = _keys_sort_canonically(keys)
+            if not ordered:
+                return False
+            items = src.values()
+        else:
+            items = src
+        inner = depth + 1
+        for item in items:
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if kind is int:
+                if not -safe <= item <= safe:
+                    return False
+            elif kind is dict or kind is list:
+                push((item, inner))
+            elif kind is float:
+                if item.is_integer() or not low <= abs(item) < high:
+                    return False
+            else:
+                return False
+    return True
+
+
 def _canonical_bytes(value: Any) -> bytes:
+    kind = type(value)
+    if (kind is dict or kind is list) and _sorted_encoding_is_canonical(value):
+        try:
+            return msgspec.json.encode(value, order="sorted")
+        except UnicodeEncodeError:  # a lone surrogate: the general path escapes it
+            pass
     tree, depth = _normalize(value)
     if depth <= _MSGSPEC_DEPTH:
         try:

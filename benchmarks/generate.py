@@ -397,26 +397,36 @@ def deep(depth: int) -> Workload:
 # --------------------------------------------------------------------------- facts
 
 
-def large_facts(size: int = 1_000_000, seed: int = 7) -> dict[str, Any]:
-    """About ``size`` bytes of canonical JSON: records with strings, numbers, flags, lists and nesting."""
+def large_facts(size: int = 1_000_000, seed: int = 7, *, mixed: bool = False) -> dict[str, Any]:
+    """About ``size`` bytes of canonical JSON: records with strings, numbers, flags, lists and nesting.
+
+    By default the facts look as they arrive from JSON text: snake_case ASCII
+    keys, integers, and floats with a fractional part. ``mixed=True`` adds what
+    only Python-built facts hold: capitalised keys that collate differently
+    from their code points, and integral floats such as ``12.0``.
+    """
     rng = random.Random(seed)
-    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "release", "build", "Check"]
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "release", "build", "check"]
     records: dict[str, Any] = {}
     written = 0
     index = 0
     while written < size:
+        score: float = round(rng.random() * 100, 3)
+        if score.is_integer() and not mixed:
+            score += 0.5
         record = {
             "id": f"item-{index:06d}",
             "title": " ".join(rng.choice(words) for _ in range(6)),
             "status": rng.choice(["open", "done", "blocked", "review"]),
-            "score": round(rng.random() * 100, 3),
+            "score": float(index % 50) if mixed and index % 10 == 0 else score,
             "count": rng.randrange(1_000_000),
             "ok": rng.random() < 0.5,
             "tags": [rng.choice(words) for _ in range(3)],
             "owner": {"name": rng.choice(words).title(), "team": rng.choice(words), "since": 2020 + index % 6},
             "note": None if index % 3 else "needs a second look",
         }
-        key = f"{rng.choice(words)}_{index}"
+        word = rng.choice(words)
+        key = f"{word.title() if mixed and index % 7 == 0 else word}_{index}"
         records[key] = record
         written += len(json.dumps(record, separators=(",", ":"))) + len(key) + 4
         index += 1

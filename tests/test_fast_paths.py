@@ -3,8 +3,10 @@
 Each fast path of the library is checked against the general path it skips:
 the line-based YAML reader against the full ruamel.yaml event reader (on the
 shipped examples, the vectors' Providers, generated documents and one case per
-rule that sends a document to the full reader), and the byte-level scan that
-picks the exact-integer JSON decoder against its regular expression.
+rule that sends a document to the full reader), the byte-level scan that
+picks the exact-integer JSON decoder against its regular expression, and
+canonical JSON written by msgspec's sorted encoding against the general
+normalize-and-write path.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_graph._canonical import _canonical_bytes, _normalize, _sorted_encoding_is_canonical, _write_tree
 from agent_graph._errors import AgentGraphError
 from agent_graph._parse import _NO_MATCH, _SIMPLE_UNSAFE, _needs_exact_integers, _simple_yaml, parse_yaml
 from agent_graph._yaml_events import parse_yaml_events
@@ -295,3 +298,68 @@ def test_the_fast_path_refuses_exactly_the_characters_it_cannot_read() -> None:
     refused = {*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000), 0xFEFF, 0xFFFE, 0xFFFF}
     for code in [*range(0x10000), 0x10000, 0x1F600, 0x10FFFF]:
         assert (_SIMPLE_UNSAFE.search(chr(code)) is not None) == (code in refused), hex(code)
+
+
+# --------------------------------------------------------------------------- canonical JSON
+
+
+def _general_path(value: Any) -> bytes:
+    """The canonical text as the general path writes it: normalized copy, iterative writer."""
+    return _write_tree(_normalize(value)[0]).encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"b": 1, "a": [1, 2.5, "x"], "c": {"z": None, "y": True}},
+        {"B": 1, "a": 2},  # capitals collate apart from their code points
+        {"a_b": 1, "a1": 2, "a-b": 3, "a.b": 4},  # '_' sorts before digits, not after
+        {"10": 1, "9": 2, "a": 3},  # array-index keys come first, in numeric order
+        {"x": 2.0, "y": -0.0},  # integral floats print without a fraction
+        {"x": 1e-4, "y": 9.99e-05, "z": 1e16, "w": 0.1 + 0.2},
+        {"x": 2**53, "y": 2**53 + 1, "z": -(2**53) - 1},
+        {"x": float("nan"), "y": float("inf")},
+        {"é": 1, "e": 2, "f": 3},
+        {"s": "\ud800"},
+        {"\udc00": 1},
+        {"t": (1, 2)},
+        [[[[["deep"]]]]],
+        {"l": ["a", {"k": "v", "K": "w"}]},
+    ],
+)
+def test_canonical_json_fast_and_general_paths_agree(value: Any) -> None:
+    assert _canonical_bytes(value) == _general_path(value)
+
+
+def test_canonical_json_of_values_deeper_than_msgspec_goes_the_general_way() -> None:
+    value: Any = "leaf"
+    for index in range(400):
+        value = {"k": value} if index % 2 else [value]
+    assert not _sorted_encoding_is_canonical(value)
+    assert _canonical_bytes(value) == _general_path(value)
+
+
+_KEY = st.text(alphabet="aAbBzZ_-.019é", min_size=0, max_size=4)
+_NUMBER = st.one_of(
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(min_value=1e-5, max_value=1e17),
+    st.integers(min_value=-1000, max_value=1000).map(float),
+)
+_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), _NUMBER, st.text(max_size=5)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEY, inner, max_size=5)),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_JSON)
+def test_canonical_json_fast_and_general_paths_agree_on_generated_values(value: Any) -> None:
+    assert _canonical_bytes(value) == _general_path(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(alphabet="abcxyz_0129", min_size=1, max_size=6), st.floats(min_value=1e-4, max_value=1e15)))
+def test_plain_floats_print_the_same_through_msgspec(value: dict[str, float]) -> None:
+    assert _canonical_bytes(value) == _general_path(value)
