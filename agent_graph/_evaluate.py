@@ -9,10 +9,13 @@ Nothing here reads files, the clock or the environment.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import math
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
+
+import msgspec
 
 from ._canonical import digest_value
 from ._errors import AgentGraphError, Diagnostic
@@ -199,10 +202,30 @@ def compute_revision(
         raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
 
 
+class _RouteToken(msgspec.Struct):
+    """What a route ID digests, with its fields in canonical key order (callPath, graph, node, revision)."""
+
+    call_path: list[str] = msgspec.field(name="callPath")
+    graph: str
+    node: str
+    revision: str
+
+
+_ROUTE_TOKEN = msgspec.json.Encoder()
+
+
 def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
-    """``"route:" + first 20 hex digits of digest_value({revision, graph, node, callPath})``."""
-    token = digest_value({"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)})
-    return "route:" + token[7:27]
+    """``"route:" + first 20 hex digits of digest_value({revision, graph, node, callPath})``.
+
+    Every field is a string (or a list of them), so msgspec writes the canonical
+    text of the token directly; a lone surrogate takes the general path.
+    """
+    try:
+        text = _ROUTE_TOKEN.encode(_RouteToken(list(call_path), graph, node, revision))
+    except UnicodeEncodeError:
+        token = digest_value({"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)})
+        return "route:" + token[7:27]
+    return "route:" + hashlib.sha256(text).hexdigest()[:20]
 
 
 # ------------------------------------------------------------------ frames
