@@ -710,18 +710,20 @@ def _keys_sort_canonically(keys: tuple[Any, ...]) -> bool:
 
 
 def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
-    """Whether ``msgspec.json.encode(value, order="sorted")`` is the canonical text of ``value``."""
+    """Whether ``msgspec.json.encode(value, order="sorted")`` is the canonical text of ``value``.
+
+    Depth is not checked here: msgspec raises RecursionError on nesting it
+    cannot write, and the caller then takes the general path.
+    """
     safe = _MAX_SAFE_INTEGER
     low = _PLAIN_FLOAT_MIN
     high = _PLAIN_FLOAT_MAX
     known = _SORTED_IS_CANONICAL.get
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[Any] = [value]
     push = stack.append
     pop = stack.pop
     while stack:
-        src, depth = pop()
-        if depth > _MSGSPEC_DEPTH:
-            return False
+        src = pop()
         items: Any
         if type(src) is dict:
             keys = tuple(src)
@@ -733,16 +735,15 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
             items = src.values()
         else:
             items = src
-        inner = depth + 1
         for item in items:
             kind = type(item)
             if kind is str or kind is bool or item is None:
                 continue
-            if kind is int:
+            if kind is dict or kind is list:
+                push(item)
+            elif kind is int:
                 if not -safe <= item <= safe:
                     return False
-            elif kind is dict or kind is list:
-                push((item, inner))
             elif kind is float:
                 if item.is_integer() or not low <= abs(item) < high:
                     return False
@@ -756,7 +757,7 @@ def _canonical_bytes(value: Any) -> bytes:
     if (kind is dict or kind is list) and _sorted_encoding_is_canonical(value):
         try:
             return msgspec.json.encode(value, order="sorted")
-        except UnicodeEncodeError:  # a lone surrogate: the general path escapes it
+        except (UnicodeEncodeError, RecursionError):  # a lone surrogate, or nesting too deep for msgspec
             pass
     tree, depth = _normalize(value)
     if depth <= _MSGSPEC_DEPTH:

@@ -6,7 +6,8 @@ shipped examples, the vectors' Providers, generated documents and one case per
 rule that sends a document to the full reader), the byte-level scan that
 picks the exact-integer JSON decoder against its regular expression, and
 canonical JSON written by msgspec's sorted encoding against the general
-normalize-and-write path.
+normalize-and-write path, and route IDs written from a Struct against their
+definition.
 """
 
 from __future__ import annotations
@@ -21,8 +22,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_graph._canonical import _canonical_bytes, _normalize, _sorted_encoding_is_canonical, _write_tree
+from agent_graph._canonical import (
+    _canonical_bytes,
+    _normalize,
+    _sorted_encoding_is_canonical,
+    _write_tree,
+    digest_value,
+)
 from agent_graph._errors import AgentGraphError
+from agent_graph._evaluate import make_route_id
 from agent_graph._parse import _NO_MATCH, _SIMPLE_UNSAFE, _needs_exact_integers, _simple_yaml, parse_yaml
 from agent_graph._yaml_events import parse_yaml_events
 
@@ -331,11 +339,12 @@ def test_canonical_json_fast_and_general_paths_agree(value: Any) -> None:
     assert _canonical_bytes(value) == _general_path(value)
 
 
-def test_canonical_json_of_values_deeper_than_msgspec_goes_the_general_way() -> None:
+@pytest.mark.parametrize("depth", [150, 400, 5000])
+def test_canonical_json_of_deep_values_is_the_same_on_both_paths(depth: int) -> None:
     value: Any = "leaf"
-    for index in range(400):
+    for index in range(depth):
         value = {"k": value} if index % 2 else [value]
-    assert not _sorted_encoding_is_canonical(value)
+    assert _sorted_encoding_is_canonical(value)
     assert _canonical_bytes(value) == _general_path(value)
 
 
@@ -363,3 +372,32 @@ def test_canonical_json_fast_and_general_paths_agree_on_generated_values(value: 
 @given(st.dictionaries(st.text(alphabet="abcxyz_0129", min_size=1, max_size=6), st.floats(min_value=1e-4, max_value=1e15)))
 def test_plain_floats_print_the_same_through_msgspec(value: dict[str, float]) -> None:
     assert _canonical_bytes(value) == _general_path(value)
+
+
+# --------------------------------------------------------------------------- route IDs
+
+
+def _route_id_by_definition(revision: str, graph: str, node: str, call_path: list[str]) -> str:
+    token = digest_value({"revision": revision, "graph": graph, "node": node, "callPath": call_path})
+    return "route:" + token[7:27]
+
+
+@pytest.mark.parametrize(
+    ("graph", "node", "call_path"),
+    [
+        ("main", "n1", []),
+        ("quality", "verify", ["release/check", "check/quality"]),
+        ('q"uote', "back\\slash", ["tab\there", "nl\nx", "\x00\x1f\x7f"]),
+        ("é", "日本", ["\u2028\u2029", "😀"]),
+        ("lone", "\ud800", ["\udc00x"]),
+    ],
+)
+def test_route_ids_are_the_digest_of_their_canonical_token(graph: str, node: str, call_path: list[str]) -> None:
+    revision = "sha256:" + "ab" * 32
+    assert make_route_id(revision, graph, node, call_path) == _route_id_by_definition(revision, graph, node, call_path)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=8), st.text(max_size=8), st.text(max_size=8), st.lists(st.text(max_size=6), max_size=3))
+def test_route_ids_match_their_definition_on_generated_names(revision: str, graph: str, node: str, call_path: list[str]) -> None:
+    assert make_route_id(revision, graph, node, call_path) == _route_id_by_definition(revision, graph, node, call_path)
