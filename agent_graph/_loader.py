@@ -9,6 +9,7 @@ needs precomputed. All storage access goes through an injected
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import posixpath
 import re
@@ -621,18 +622,7 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
             output_schema=identities[1],
         ),
     )
-    return LoadedResource(
-        path=resource.path,
-        content_path=resource.content_path,
-        id=resource.id,
-        kind=resource.kind,
-        media_type=resource.media_type,
-        dynamic=True,
-        protocol=resource.protocol,
-        location=location,
-        definition=definition,
-        materializer=action_path,
-    )
+    return dataclasses.replace(resource, location=location, materializer=action_path)
 
 
 def _node_resource_refs(refs: Any) -> tuple[str, ...]:
@@ -925,18 +915,7 @@ def load_provider(
                     f"Resource materializer {action.id} must use command or script runner",
                 )
             materializer_files = _action_files(state, action_path, action, "materializer referenced file")
-            state.resources[resource_path] = LoadedResource(
-                path=resource.path,
-                content_path=resource.content_path,
-                id=resource.id,
-                kind=resource.kind,
-                media_type=resource.media_type,
-                dynamic=True,
-                protocol=resource.protocol,
-                location=resource.location,
-                definition=resource.definition,
-                materializer=action_path,
-            )
+            state.resources[resource_path] = dataclasses.replace(resource, materializer=action_path)
         for file in materializer_files:
             state.add_file(file)
         for direct in graph_files.values():
@@ -1031,18 +1010,7 @@ def _assemble(
         location = resource.location
         if isinstance(location, FileLocation):
             location = msgspec.structs.replace(location, digest=file_digests[resource.content_path])
-            resource = LoadedResource(
-                path=resource.path,
-                content_path=resource.content_path,
-                id=resource.id,
-                kind=resource.kind,
-                media_type=resource.media_type,
-                dynamic=resource.dynamic,
-                protocol=resource.protocol,
-                location=location,
-                definition=resource.definition,
-                materializer=resource.materializer,
-            )
+            resource = dataclasses.replace(resource, location=location)
         resources[path] = resource
 
     actions = {path: _finish_action(state, loaded.path, loaded.definition, file_digests) for path, loaded in state.actions.items()}
