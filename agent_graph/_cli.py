@@ -614,20 +614,29 @@ def _write(stream: Any, text: str) -> None:
         stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
-def _emit_json(value: Any) -> None:
+def _json_line(value: Any) -> str:
+    """One line of JSON that is valid UTF-8 whatever the stream: a lone surrogate (from an
+    undecodable argument or file name) is written as a ``\\uXXXX`` escape, as JSON.stringify does."""
     if isinstance(value, msgspec.Struct):
         try:
-            text = msgspec.json.encode(value).decode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: msgspec refuses it, json writes it
-            text = json.dumps(msgspec.to_builtins(value), ensure_ascii=False, separators=(",", ":"))
-    else:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    _write(sys.stdout, text + "\n")
+            return msgspec.json.encode(value).decode("utf-8") + "\n"
+        except UnicodeEncodeError:  # msgspec refuses lone surrogates; json writes them
+            value = msgspec.to_builtins(value)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text + "\n"
+
+
+def _emit_json(value: Any) -> None:
+    _write(sys.stdout, _json_line(value))
 
 
 def _fail(error: AgentGraphError, output_format: str) -> int:
     if output_format == "json":
-        _write(sys.stderr, json.dumps(error.to_envelope(), ensure_ascii=False, separators=(",", ":")) + "\n")
+        _write(sys.stderr, _json_line(error.to_envelope()))
     else:
         _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
         for diagnostic in error.diagnostics:
