@@ -712,43 +712,48 @@ def _keys_sort_canonically(keys: tuple[Any, ...]) -> bool:
 def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
     """Whether ``msgspec.json.encode(value, order="sorted")`` is the canonical text of ``value``.
 
-    Depth is not checked here: msgspec raises RecursionError on nesting it
-    cannot write, and the caller then takes the general path.
+    Walks level by level, so that nesting deeper than msgspec writes (or a
+    cycle) ends the walk early with False.
     """
     safe = _MAX_SAFE_INTEGER
     low = _PLAIN_FLOAT_MIN
     high = _PLAIN_FLOAT_MAX
     known = _SORTED_IS_CANONICAL.get
-    stack: list[Any] = [value]
-    push = stack.append
-    pop = stack.pop
-    while stack:
-        src = pop()
-        items: Any
-        if type(src) is dict:
-            keys = tuple(src)
-            ordered = known(keys)
-            if ordered is None:
-                ordered = _keys_sort_canonically(keys)
-            if not ordered:
-                return False
-            items = src.values()
-        else:
-            items = src
-        for item in items:
-            kind = type(item)
-            if kind is str or kind is bool or item is None:
-                continue
-            if kind is dict or kind is list:
-                push(item)
-            elif kind is int:
-                if not -safe <= item <= safe:
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        depth += 1
+        if depth > _MSGSPEC_DEPTH:
+            return False
+        below: list[Any] = []
+        push = below.append
+        for src in level:
+            items: Any
+            if type(src) is dict:
+                keys = tuple(src)
+                ordered = known(keys)
+                if ordered is None:
+                    ordered = _keys_sort_canonically(keys)
+                if not ordered:
                     return False
-            elif kind is float:
-                if item.is_integer() or not low <= abs(item) < high:
-                    return False
+                items = src.values()
             else:
-                return False
+                items = src
+            for item in items:
+                kind = type(item)
+                if kind is str or kind is bool or item is None:
+                    continue
+                if kind is dict or kind is list:
+                    push(item)
+                elif kind is int:
+                    if not -safe <= item <= safe:
+                        return False
+                elif kind is float:
+                    if item.is_integer() or not low <= abs(item) < high:
+                        return False
+                else:
+                    return False
+        level = below
     return True
 
 
