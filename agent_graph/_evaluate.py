@@ -99,12 +99,41 @@ def _check(facts: Mapping[str, Any], test: FactTest) -> bool:
 
 
 def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> bool:
-    """True when every check passes (an absent list passes)."""
+    """True when every check passes (an absent list passes).
+
+    The same as :func:`_check` on each test, with the common case inlined:
+    plain dicts along the path, and ``equals`` between two strings or two booleans.
+    """
     if tests is None:
         return True
     for test in tests:
-        if not _check(facts, test):
+        value: Any = facts
+        for segment in test.segments:
+            if type(value) is dict:
+                value = value.get(segment, _MISSING)
+                if value is _MISSING:
+                    break
+            else:
+                value = lookup_fact(value, (segment,))
+                if value is _MISSING:
+                    break
+        mode = test.mode
+        if mode == EXISTS:
+            if value is _MISSING:
+                return False
+        elif mode == ABSENT:
+            if value is not _MISSING:
+                return False
+        elif value is _MISSING:
             return False
+        else:
+            expected = test.value
+            kind = type(value)
+            if kind is type(expected) and (kind is str or kind is bool):
+                if value != expected:
+                    return False
+            elif not scalar_equals(value, expected):
+                return False
     return True
 
 
@@ -346,11 +375,13 @@ def _evaluate_frame(
     child_results: dict[int, _Frame] = {}
     diagnostics: list[Diagnostic] = []
     frame_key = graph.id if not call_path else ">".join(call_path) + ">" + graph.id
+    key_prefix = frame_key + "/"
     facts = ctx.facts
     recorded_outcomes = ctx.outcomes
     changed: list[int] = []
 
     def set_outcome(index: int, new: Any) -> None:
+        """Record an outcome and keep the join counts of the node's flow targets (used for re-arming)."""
         old = outcome[index]
         outcome[index] = new
         for target, accepted in nodes[index].flow_out:
@@ -359,53 +390,6 @@ def _evaluate_frame(
             if before != after:
                 match_count[target] += 1 if after else -1
         changed.append(index)
-
-    def settle(index: int) -> _ChildRequest | None:
-        """Settle one node; a Subgraph node returns the child frame to evaluate instead."""
-        node = nodes[index]
-        if node.requires is not None and not facts_match(facts, node.requires):
-            set_outcome(index, "blocked")
-            diagnostics.append(
-                Diagnostic(
-                    code="required-fact-missing",
-                    severity="error",
-                    message=f"Node {graph.id}/{node.id} requires facts that are not satisfied",
-                    path=graph.path,
-                )
-            )
-            return None
-        if node.is_subgraph:
-            child = ctx.provider.graphs.get(node.child_graph or "")
-            if child is None:
-                set_outcome(index, "failed")
-                diagnostics.append(
-                    Diagnostic(code="subgraph-missing", severity="error", message=f"Missing subgraph {node.child_graph}")
-                )
-                return None
-            return (child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id))
-        recorded = recorded_outcomes.get(f"{frame_key}/{node.id}")
-        if node.satisfied is not None and facts_match(facts, node.satisfied):
-            set_outcome(index, "completed")
-        elif node.satisfied is not None and recorded == "completed":
-            set_outcome(index, "unverified")
-        elif recorded:
-            set_outcome(index, recorded)
-        elif node.is_terminal:
-            set_outcome(index, node.terminal_outcome)
-        else:
-            set_outcome(index, "pending")
-        return None
-
-    def settle_subgraph(index: int, result: _Frame) -> None:
-        child_results[index] = result
-        if result.status == "complete" and result.outcome:
-            set_outcome(index, result.outcome)
-        elif result.status == "error":
-            set_outcome(index, "failed")
-        elif result.status == "waiting-user":
-            set_outcome(index, "waiting-user")
-        else:
-            set_outcome(index, "pending")
 
     entry_index = graph.index[entry_id]
     reached[entry_index] = 1
@@ -416,23 +400,69 @@ def _evaluate_frame(
     has_repeats = bool(repeat_edges)
     while unsettled or next_dirty:
         changed = []
-        # (a) settle newly reached nodes, in reached order.
+        # (a) settle newly reached nodes, in reached order (inlined: this loop is the evaluator's hot path).
         for index in unsettled:
-            request = settle(index)
-            if request is not None:
-                settle_subgraph(index, (yield request))
+            node = nodes[index]
+            new: Any
+            if node.requires is not None and not facts_match(facts, node.requires):
+                new = "blocked"
+                diagnostics.append(
+                    Diagnostic(
+                        code="required-fact-missing",
+                        severity="error",
+                        message=f"Node {graph.id}/{node.id} requires facts that are not satisfied",
+                        path=graph.path,
+                    )
+                )
+            elif node.is_subgraph:
+                child = ctx.provider.graphs.get(node.child_graph or "")
+                if child is None:
+                    new = "failed"
+                    diagnostics.append(
+                        Diagnostic(code="subgraph-missing", severity="error", message=f"Missing subgraph {node.child_graph}")
+                    )
+                else:
+                    result = yield (child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id))
+                    child_results[index] = result
+                    if result.status == "complete" and result.outcome:
+                        new = result.outcome
+                    elif result.status == "error":
+                        new = "failed"
+                    elif result.status == "waiting-user":
+                        new = "waiting-user"
+                    else:
+                        new = "pending"
+            else:
+                satisfied = node.satisfied
+                recorded = recorded_outcomes.get(key_prefix + node.id) if recorded_outcomes else None
+                if satisfied is not None and facts_match(facts, satisfied):
+                    new = "completed"
+                elif satisfied is not None and recorded == "completed":
+                    new = "unverified"
+                elif recorded:
+                    new = recorded
+                elif node.is_terminal:
+                    new = node.terminal_outcome
+                else:
+                    new = "pending"
+            old = outcome[index]
+            outcome[index] = new
+            for target, accepted in node.flow_out:
+                after = new in accepted
+                if (old is not None and old in accepted) != after:
+                    match_count[target] += 1 if after else -1
+            changed.append(index)
         unsettled = []
         # (b) repeat edges in file order; only those whose ends changed can act.
         if has_repeats:
             queued = next_dirty
-            next_dirty = set()
             for index in changed:
                 node = nodes[index]
-                if node.repeat_out:
+                if node.has_repeats:
                     queued.update(node.repeat_out)
-                if node.repeat_in:
                     queued.update(node.repeat_in)
             if queued:
+                next_dirty = set()
                 heap = list(queued)
                 heapq.heapify(heap)
                 while heap:
@@ -463,13 +493,12 @@ def _evaluate_frame(
         if not changed:
             continue
         if len(changed) == 1:
-            flow = nodes[changed[0]].flow_out
-            targets: list[int] = [t for t, _ in flow if not reached[t]]
-            if len(targets) > 1:
-                targets = sorted(set(targets))
+            targets: Iterable[int] = nodes[changed[0]].flow_targets  # unique, in node order
         else:
-            targets = sorted({t for i in changed for t, _ in nodes[i].flow_out if not reached[t]})
+            targets = sorted({t for i in changed for t in nodes[i].flow_targets if not reached[t]})
         for target in targets:
+            if reached[target]:
+                continue
             node = nodes[target]
             matched = match_count[target]
             if (matched > 0) if node.join_any else (matched == node.in_count):
@@ -477,22 +506,28 @@ def _evaluate_frame(
                 reached_order.append(target)
                 unsettled.append(target)
 
-    # Candidates, in reached order.
-    candidates: list[Candidate] = []
+    # Candidates and terminal outcomes, in reached order.
+    offered: list[tuple[CompiledNode, str, str, str | None]] = []
+    child_candidates: list[list[Candidate]] = []
+    terminals: set[Any] = set()
     authorities = ctx.authorities
     for index in reached_order:
         node = nodes[index]
         if node.is_subgraph:
             child_result = child_results.get(index)
             if child_result is not None and child_result.status != "complete":
-                candidates.extend(child_result.candidates)
+                child_candidates.append(child_result.candidates)
                 diagnostics.extend(child_result.diagnostics)
             continue
         state = outcome[index]
+        if node.is_terminal:
+            if state is not None:
+                terminals.add(state)
+            continue
         if state != "pending" and state != "waiting-user":
             continue
         if node.is_action:
-            status, availability, resolution = "actionable", "immediate", None
+            offered.append((node, "actionable", "immediate", None))
         elif node.is_gate:
             gate = node.definition.gate
             delegated = (
@@ -502,28 +537,13 @@ def _evaluate_frame(
                 and gate.authority in authorities
             )
             if delegated:
-                status, availability, resolution = "actionable", "immediate", "session-authority"
+                offered.append((node, "actionable", "immediate", "session-authority"))
             else:
-                status, availability, resolution = "waiting-user", "requires-user", "user"
-        else:
-            continue
-        candidates.append(
-            Candidate(
-                make_route_id(ctx.revision, graph.id, node.id, call_path),
-                graph,
-                node,
-                call_path,
-                f"{frame_key}/{node.id}",
-                status,
-                availability,
-                resolution,
-            )
-        )
+                offered.append((node, "waiting-user", "requires-user", "user"))
 
-    terminal_outcomes = sorted(
-        {outcome[i] for i in reached_order if nodes[i].is_terminal and outcome[i] is not None},
-        key=lambda value: utf16_key(str(value)),
-    )
+    terminal_outcomes = list(terminals)
+    if len(terminal_outcomes) > 1:
+        terminal_outcomes.sort(key=lambda value: utf16_key(str(value)))
     if len(terminal_outcomes) > 1:
         diagnostics.append(
             Diagnostic(
@@ -537,6 +557,24 @@ def _evaluate_frame(
         return _Frame("error", None, [], diagnostics)
     if len(terminal_outcomes) == 1:
         return _Frame("complete", terminal_outcomes[0], [], diagnostics)
+    # Route IDs are unique, so the ranking decides the order whatever the order of collection.
+    revision = ctx.revision
+    graph_id = graph.id
+    candidates = [
+        Candidate(
+            make_route_id(revision, graph_id, node.id, call_path),
+            graph,
+            node,
+            call_path,
+            key_prefix + node.id,
+            status,
+            availability,
+            resolution,
+        )
+        for node, status, availability, resolution in offered
+    ]
+    for inherited in child_candidates:
+        candidates.extend(inherited)
     candidates.sort(key=_candidate_rank)
     if candidates:
         status = "actionable" if any(c.availability == "immediate" for c in candidates) else "waiting-user"

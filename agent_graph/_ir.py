@@ -44,6 +44,8 @@ class CompiledNode:
         "child_graph",
         "definition",
         "flow_out",
+        "flow_targets",
+        "has_repeats",
         "id",
         "in_count",
         "index",
@@ -90,6 +92,8 @@ class CompiledNode:
         self.in_count = 0
         self.repeat_out: list[int] = []
         self.repeat_in: list[int] = []
+        self.flow_targets: tuple[int, ...] = ()  # the flow targets once each, in node order
+        self.has_repeats = False
 
 
 class CompiledGraph:
@@ -122,6 +126,9 @@ class CompiledGraph:
             else:
                 nodes[source].flow_out.append((target, outcomes))
                 nodes[target].in_count += 1
+        for node in nodes:
+            node.flow_targets = tuple(sorted({target for target, _ in node.flow_out}))
+            node.has_repeats = bool(node.repeat_out or node.repeat_in)
         self.nodes: tuple[CompiledNode, ...] = tuple(nodes)
         self.index: Mapping[str, int] = index
         self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
