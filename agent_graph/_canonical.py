@@ -757,13 +757,27 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
     return True
 
 
-def _canonical_bytes(value: Any) -> bytes:
+def canonical_bytes_exact(value: Any) -> tuple[bytes, bool]:
+    """The canonical JSON bytes of ``value``, and whether they came from the fast path.
+
+    On the fast path the text determines the value up to object key order: no
+    two such values (an ``int`` against an integral ``float``, NaN against
+    ``null``, ``-0.0`` against ``0`` are all off the path) share a text.
+    """
     kind = type(value)
     if (kind is dict or kind is list) and _sorted_encoding_is_canonical(value):
         try:
-            return msgspec.json.encode(value, order="sorted")
+            return msgspec.json.encode(value, order="sorted"), True
         except (UnicodeEncodeError, RecursionError):  # a lone surrogate, or nesting too deep for msgspec
             pass
+    return _canonical_bytes_general(value), False
+
+
+def _canonical_bytes(value: Any) -> bytes:
+    return canonical_bytes_exact(value)[0]
+
+
+def _canonical_bytes_general(value: Any) -> bytes:
     tree, depth = _normalize(value)
     if depth <= _MSGSPEC_DEPTH:
         try:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import heapq
 import math
+import weakref
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-from ._canonical import digest_value
+from ._canonical import canonical_bytes_exact, digest_value
 from ._errors import AgentGraphError, Diagnostic
 from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode, FactTest
 from ._model import Evaluation, RouteSummary
@@ -216,8 +217,15 @@ def compute_revision(
     Facts or outcomes that are not plain JSON data (a set, bytes, a non-string
     key, a cycle) are ``json-invalid``.
     """
+    return _revision(graph, entry, facts, outcomes, authorities)[0]
+
+
+def _revision(
+    graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
+) -> tuple[str, bool]:
+    """The revision, and whether it determines the state (see :func:`canonical_bytes_exact`)."""
     try:
-        return digest_value(
+        text, exact = canonical_bytes_exact(
             {
                 "provider": graph.digest,
                 "graphId": graph.id,
@@ -229,6 +237,7 @@ def compute_revision(
         )
     except (TypeError, ValueError) as error:
         raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
+    return "sha256:" + hashlib.sha256(text).hexdigest(), exact
 
 
 class _RouteToken(msgspec.Struct):
@@ -375,7 +384,7 @@ def _evaluate_frame(
     child_results: dict[int, _Frame] = {}
     diagnostics: list[Diagnostic] = []
     frame_key = graph.id if not call_path else ">".join(call_path) + ">" + graph.id
-    key_prefix = frame_key + "/"
+    state_keys = graph.state_keys(frame_key)
     facts = ctx.facts
     recorded_outcomes = ctx.outcomes
     changed: list[int] = []
@@ -434,8 +443,30 @@ def _evaluate_frame(
                         new = "pending"
             else:
                 satisfied = node.satisfied
-                recorded = recorded_outcomes.get(key_prefix + node.id) if recorded_outcomes else None
-                if satisfied is not None and facts_match(facts, satisfied):
+                recorded = recorded_outcomes.get(state_keys[index]) if recorded_outcomes else None
+                if satisfied is None:
+                    met = False
+                elif node.satisfied_one is not None:  # one check on a path of dicts: inlined
+                    segments, mode, expected = node.satisfied_one
+                    value: Any = facts
+                    for segment in segments:
+                        if type(value) is dict:
+                            value = value.get(segment, _MISSING)
+                        else:
+                            value = lookup_fact(value, (segment,))
+                        if value is _MISSING:
+                            break
+                    if mode == EQUALS:
+                        kind = type(value)
+                        if kind is type(expected) and (kind is str or kind is bool):
+                            met = value == expected
+                        else:
+                            met = value is not _MISSING and scalar_equals(value, expected)
+                    else:
+                        met = (value is _MISSING) == (mode == ABSENT)
+                else:
+                    met = facts_match(facts, satisfied)
+                if met:
                     new = "completed"
                 elif satisfied is not None and recorded == "completed":
                     new = "unverified"
@@ -445,12 +476,11 @@ def _evaluate_frame(
                     new = node.terminal_outcome
                 else:
                     new = "pending"
-            old = outcome[index]
+            # A node settles here once, right after (c) reached it: it had no outcome before.
             outcome[index] = new
             for target, accepted in node.flow_out:
-                after = new in accepted
-                if (old is not None and old in accepted) != after:
-                    match_count[target] += 1 if after else -1
+                if new in accepted:
+                    match_count[target] += 1
             changed.append(index)
         unsettled = []
         # (b) repeat edges in file order; only those whose ends changed can act.
@@ -495,7 +525,7 @@ def _evaluate_frame(
         if len(changed) == 1:
             targets: Iterable[int] = nodes[changed[0]].flow_targets  # unique, in node order
         else:
-            targets = sorted({t for i in changed for t in nodes[i].flow_targets if not reached[t]})
+            targets = sorted({t for i in changed for t in nodes[i].flow_targets})
         for target in targets:
             if reached[target]:
                 continue
@@ -566,7 +596,7 @@ def _evaluate_frame(
             graph,
             node,
             call_path,
-            key_prefix + node.id,
+            state_keys[node.index],
             status,
             availability,
             resolution,
@@ -576,8 +606,8 @@ def _evaluate_frame(
     for inherited in child_candidates:
         candidates.extend(inherited)
     candidates.sort(key=_candidate_rank)
-    if candidates:
-        status = "actionable" if any(c.availability == "immediate" for c in candidates) else "waiting-user"
+    if candidates:  # immediate candidates rank first
+        status = "actionable" if candidates[0].availability == "immediate" else "waiting-user"
         return _Frame(status, None, candidates, diagnostics)
     if not diagnostics:
         diagnostics.append(
@@ -605,6 +635,17 @@ def summarize(provider: Provider, candidate: Candidate) -> RouteSummary:
     )
 
 
+#: Evaluations remembered per compiled graph, by revision.
+EVALUATIONS_REMEMBERED = 16
+
+
+def remember(memo: dict[str, Any], revision: str, value: Any) -> None:
+    """Keep ``value`` under ``revision`` in a small per-graph memo (cleared when full)."""
+    if len(memo) >= EVALUATIONS_REMEMBERED:
+        memo.clear()
+    memo[revision] = value
+
+
 def evaluate_with_candidates(
     provider: Provider,
     graph_id: str,
@@ -620,7 +661,13 @@ def evaluate_with_candidates(
     fact_values = normalize_facts(facts)
     outcome_values = normalize_outcomes(outcomes)
     authority_list = normalize_authorities(authorities)
-    revision = compute_revision(graph, entry, fact_values, outcome_values, authority_list)
+    revision, exact = _revision(graph, entry, fact_values, outcome_values, authority_list)
+    if exact:
+        # The revision digests everything an evaluation depends on; when its text
+        # determines the state, the same revision has the same answer.
+        remembered = graph.evaluations.get(revision)
+        if remembered is not None and remembered[0]() is provider:
+            return remembered[1], list(remembered[2])
     ctx = _Context(provider, fact_values, outcome_values, frozenset(authority_list), revision)
     frame = _run_frames(ctx, graph, entry)
     candidates = frame.candidates
@@ -647,6 +694,8 @@ def evaluate_with_candidates(
         alternative_routes=tuple(summarize(provider, c) for c in candidates[1 : MAX_ALTERNATIVE_ROUTES + 1]),
         diagnostics=tuple(diagnostics),
     )
+    if exact and all(d.detail is None for d in diagnostics):  # a detail is a mutable dict: not shared
+        remember(graph.evaluations, revision, (weakref.ref(provider), evaluation, tuple(candidates)))
     return evaluation, candidates
 
 

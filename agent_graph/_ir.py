@@ -62,6 +62,7 @@ class CompiledNode:
         "repeat_out",
         "requires",
         "satisfied",
+        "satisfied_one",
         "terminal_outcome",
     )
 
@@ -84,6 +85,11 @@ class CompiledNode:
         self.satisfied: tuple[FactTest, ...] | None = (
             tuple(FactTest(c) for c in node.satisfied_by) if node.satisfied_by is not None else None
         )
+        # The common single check, unpacked for the evaluator's inlined test.
+        self.satisfied_one: tuple[tuple[str, ...], int, Any] | None = None
+        if self.satisfied is not None and len(self.satisfied) == 1:
+            only = self.satisfied[0]
+            self.satisfied_one = (only.segments, only.mode, only.value)
         self.terminal_outcome = node.terminal_outcome
         self.child_graph = node.graph
         self.child_entry = node.entry
@@ -103,7 +109,18 @@ class CompiledGraph:
     ``digest`` the digest of the graph's same-Provider dependency closure.
     """
 
-    __slots__ = ("definition", "digest", "entrypoints", "id", "index", "nodes", "path", "repeat_edges")
+    __slots__ = (
+        "_state_keys",
+        "definition",
+        "digest",
+        "entrypoints",
+        "evaluations",
+        "id",
+        "index",
+        "nodes",
+        "path",
+        "repeat_edges",
+    )
 
     def __init__(self, definition: Graph, path: str, digest: str = "") -> None:
         self.definition = definition
@@ -133,3 +150,15 @@ class CompiledGraph:
         self.index: Mapping[str, int] = index
         self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
         self.repeat_edges: Sequence[tuple[int, int, frozenset[str]]] = tuple(repeat_edges)
+        self._state_keys: dict[str, tuple[str, ...]] = {}
+        #: Recent evaluations of this graph by revision (filled by the evaluator).
+        self.evaluations: dict[str, Any] = {}
+
+    def state_keys(self, frame_key: str) -> tuple[str, ...]:
+        """Every node's state key (``frameKey/nodeId``) in a frame, by node index; made once per frame key."""
+        keys = self._state_keys.get(frame_key)
+        if keys is None:
+            prefix = frame_key + "/"
+            keys = tuple(prefix + node.id for node in self.nodes)
+            self._state_keys[frame_key] = keys
+        return keys

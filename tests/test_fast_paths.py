@@ -6,8 +6,8 @@ shipped examples, the vectors' Providers, generated documents and one case per
 rule that sends a document to the full reader), the byte-level scan that
 picks the exact-integer JSON decoder against its regular expression, and
 canonical JSON written by msgspec's sorted encoding against the general
-normalize-and-write path, and route IDs written from a Struct against their
-definition.
+normalize-and-write path, route IDs written from a Struct against their
+definition, and evaluations remembered by revision against fresh ones.
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import agent_graph as ag
 from agent_graph._canonical import (
     _canonical_bytes,
     _normalize,
@@ -407,3 +409,85 @@ def test_route_ids_are_the_digest_of_their_canonical_token(graph: str, node: str
 @given(st.text(max_size=8), st.text(max_size=8), st.text(max_size=8), st.lists(st.text(max_size=6), max_size=3))
 def test_route_ids_match_their_definition_on_generated_names(revision: str, graph: str, node: str, call_path: list[str]) -> None:
     assert make_route_id(revision, graph, node, call_path) == _route_id_by_definition(revision, graph, node, call_path)
+
+
+# --------------------------------------------------------------------------- remembered evaluations
+
+
+def _state_provider() -> Any:
+    from tests import providers as P
+
+    graph = P.graph_doc(
+        "main",
+        [
+            P.action_node("check", satisfiedBy=[{"path": "x", "equals": None}]),
+            P.action_node("zero", satisfiedBy=[{"path": "z", "equals": 0}]),
+            P.terminal_node("end"),
+        ],
+        [P.edge("check", "zero"), P.edge("zero", "end")],
+    )
+    return P.build(graph, codes={"route.check": "Check x.", "route.zero": "Zero z."})
+
+
+def _fresh_answer(facts: dict[str, Any]) -> bytes:
+    return msgspec.json.encode(ag.evaluate(_state_provider(), "main", facts=facts))
+
+
+def test_the_same_state_gives_the_remembered_answer_which_is_the_computed_one() -> None:
+    provider = _state_provider()
+    facts = {"x": None, "z": 1.5}
+    first = ag.evaluate(provider, "main", facts=facts)
+    assert ag.evaluate(provider, "main", facts=dict(reversed(list(facts.items())))) is first
+    assert msgspec.json.encode(first) == _fresh_answer(facts)
+    route = ag.route(provider, "main", revision=first.revision, facts=facts, workspace="/w")
+    assert route.node == "zero"
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ({"x": float("nan")}, {"x": None}),  # both are null in canonical JSON
+        ({"x": None, "z": -0.0}, {"x": None, "z": 0}),  # both are 0
+        ({"x": None, "z": 0.0}, {"x": None, "z": 0}),
+        ({"x": None, "z": 2**53 + 1}, {"x": None, "z": float(2**53 + 1)}),
+    ],
+)
+def test_states_that_share_a_revision_but_not_a_value_are_each_evaluated(left: dict[str, Any], right: dict[str, Any]) -> None:
+    provider = _state_provider()
+    one = ag.evaluate(provider, "main", facts=left)
+    two = ag.evaluate(provider, "main", facts=right)
+    assert one.revision == two.revision
+    assert msgspec.json.encode(one) == _fresh_answer(left)
+    assert msgspec.json.encode(two) == _fresh_answer(right)
+    assert msgspec.json.encode(ag.evaluate(provider, "main", facts=left)) == _fresh_answer(left)
+
+
+def test_a_provider_sharing_compiled_graphs_does_not_see_another_providers_answers() -> None:
+    import dataclasses
+
+    provider = _state_provider()
+    first = ag.evaluate(provider, "main", facts={})
+    assert first.primary_route is not None and first.primary_route.hint == "Check x."
+    entry = provider.codes["route.check"]
+    other = dataclasses.replace(provider, codes={**provider.codes, "route.check": msgspec.structs.replace(entry, summary="Other.")})
+    again = ag.evaluate(other, "main", facts={})
+    assert again.primary_route is not None and again.primary_route.hint == "Other."
+
+
+def test_answers_with_a_detail_are_not_shared_and_the_memo_stays_small() -> None:
+    from tests import providers as P
+
+    nodes = [P.action_node("start", satisfiedBy=[{"path": "go", "exists": True}])]
+    nodes += [P.action_node(f"alt{i}") for i in range(6)]
+    nodes.append(P.terminal_node("end", join="any"))
+    edges = [P.edge("start", f"alt{i}") for i in range(6)] + [P.edge(f"alt{i}", "end") for i in range(6)]
+    provider = P.build(P.graph_doc("fan", nodes, edges))
+    first = ag.evaluate(provider, "fan", facts={"go": True})
+    assert first.diagnostics[-1].code == "route-alternatives-truncated"
+    first.diagnostics[-1].detail["returned"] = 99
+    second = ag.evaluate(provider, "fan", facts={"go": True})
+    assert second is not first and second.diagnostics[-1].detail == {"available": 5, "returned": 3}
+    graph = provider.graphs["fan"]
+    for turn in range(40):
+        ag.evaluate(provider, "fan", facts={"turn": turn})
+    assert len(graph.evaluations) <= 16
