@@ -9,11 +9,13 @@ needs precomputed. All storage access goes through an injected
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -655,6 +657,37 @@ def load_provider(
     ``False`` for no cache. It never changes an answer; see
     :mod:`agent_graph._cache`.
     """
+    with _collector_paused():
+        return _load(manifest, fs, registry, limits=limits, max_file_bytes=max_file_bytes, cache=cache)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a load, and restore its state after.
+
+    A load allocates containers by the hundred thousand for a large Provider
+    and creates no garbage cycles; every full collection in between would walk
+    them all again (about half the time of loading a 100,000-node graph).
+    """
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load(
+    manifest: str,
+    fs: FileSystem | None,
+    registry: ProviderRegistry | None,
+    *,
+    limits: Limits | None,
+    max_file_bytes: int | None,
+    cache: str | os.PathLike[str] | bool | None,
+) -> Provider:
     store = open_cache(cache, os_file_system=fs is None or isinstance(fs, OSFileSystem))
     fs = fs or OSFileSystem()
     limits = limits or DEFAULT_LIMITS

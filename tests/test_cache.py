@@ -343,3 +343,24 @@ def test_other_code_uses_other_entries(tmp_path: Path, monkeypatch: pytest.Monke
     load_provider(manifest, cache=str(cache))
     assert counts.parsed > 40
     assert sorted(p.name for p in cache.iterdir()) == sorted([original, "0" * 32])
+
+
+def test_a_load_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
+    import gc
+
+    manifest = _write(tmp_path / "p", _provider_files())
+    assert gc.isenabled()
+    load_provider(manifest, cache=False)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        load_provider(manifest, cache=False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    files = dict(_provider_files())
+    files["actions/release-freeze.yaml"] += "unknown: field\n"
+    broken = _write(tmp_path / "broken", files)
+    with pytest.raises(AgentGraphError):
+        load_provider(broken, cache=False)
+    assert gc.isenabled()
