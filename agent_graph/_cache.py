@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -41,6 +42,8 @@ _FINGERPRINT_MODULES = ("_cache", "_parse", "_yaml_events", "_schema", "_validat
 #: Cached payloads may not grow far beyond their source (YAML aliases could expand a small file).
 _MAX_GROWTH = 16
 _MAX_EXTRA_BYTES = 1 << 20
+#: Room for an entry's format, key and check around its payload.
+_ENTRY_OVERHEAD = 4096
 
 CachePath = str | os.PathLike[str]
 
@@ -139,9 +142,10 @@ class LoadCache:
         """The cached value for a file with ``digest`` read as ``variant``, or None (also for any damage)."""
         key = self._key(digest, variant)
         try:
-            with open(self._path(key), "rb") as handle:
-                data = handle.read()
+            data = _read_entry(self._path(key), _MAX_GROWTH * size + _MAX_EXTRA_BYTES + _ENTRY_OVERHEAD)
         except (OSError, ValueError):
+            return None
+        if data is None:
             return None
         try:
             entry = _ENTRY_DECODER.decode(data)
@@ -174,6 +178,31 @@ class LoadCache:
         for cached in values:
             if cached.dirty:
                 self.store(cached)
+
+
+def _read_entry(path: str, limit: int) -> bytes | None:
+    """The bytes of a regular file of at most ``limit`` bytes, else None.
+
+    Opened without blocking and checked before reading, so a FIFO, a device
+    (``/dev/zero``) or a huge file planted in the cache is skipped, never read.
+    """
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks: list[bytes] = []
+        remaining = limit + 1
+        while remaining > 0:
+            chunk = os.read(descriptor, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+        return data if len(data) <= limit else None
+    finally:
+        os.close(descriptor)
 
 
 def _write(path: str, data: bytes) -> None:
