@@ -1145,6 +1145,43 @@ def test_file_count_limit_lowered_and_raised() -> None:
     assert caught.value.code == "provider-too-large"
 
 
+# ---------------------------------------------------------------- the load cache
+
+
+@POSIX
+def test_a_hostile_load_cache_is_ignored(root: Path, tmp_path: Path) -> None:
+    """Entries replaced by FIFOs, devices, huge, empty, truncated or flipped files: skipped, never trusted."""
+    cache = tmp_path / "cache"
+    plain = ag.load_provider(str(root / "provider.yaml"), cache=False)
+    ag.load_provider(str(root / "provider.yaml"), cache=str(cache))
+    entries = sorted(p for p in cache.rglob("*") if p.is_file())
+    assert entries
+    for index, entry in enumerate(entries):
+        data = bytearray(entry.read_bytes())
+        entry.unlink()
+        kind = index % 6
+        if kind == 0:
+            os.mkfifo(entry)
+        elif kind == 1:
+            entry.symlink_to("/dev/zero")
+        elif kind == 2:
+            sparse(entry, 1 << 30)
+        elif kind == 3:
+            entry.write_bytes(b"")
+        elif kind == 4:
+            entry.write_bytes(bytes(data[: len(data) // 2]))
+        else:
+            data[len(data) // 2] ^= 1
+            entry.write_bytes(bytes(data))
+    with within():
+        again = ag.load_provider(str(root / "provider.yaml"), cache=str(cache))
+    assert again.digest == plain.digest
+    assert ag.evaluate(again, "main").revision == ag.evaluate(plain, "main").revision
+    for unusable in (root / "provider.yaml", Path("/dev/null")):
+        with within():
+            assert ag.load_provider(str(root / "provider.yaml"), cache=str(unusable)).digest == plain.digest
+
+
 # ---------------------------------------------------------------- real processes
 
 
