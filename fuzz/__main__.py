@@ -76,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
                 started = time.monotonic()
                 try:
                     function(**wanted)
-                except Exception:  # a finding: Hypothesis has shrunk and printed it
+                except KeyboardInterrupt:
+                    raise
+                except BaseException:  # a finding (pytest's failures are BaseExceptions): shrunk and printed
                     findings[name] = traceback.format_exc()
                     print(f"FINDING {name}\n{findings[name]}", flush=True)
                 else:

@@ -236,8 +236,11 @@ def test_a_route_of_an_earlier_state_is_stale_after_recording(scenario: tuple[An
         return
     route = ag.route(provider, S.MAIN, before.primary_route.route_id, entry, revision=before.revision,
                      facts=facts, outcomes=outcomes, authorities=authorities, workspace=WORKSPACE)
-    recorded = {**outcomes, route.after_action.record_node: "failed" if outcomes.get(
-        route.after_action.record_node) == "completed" else "completed"}
+    key = route.after_action.record_node
+    current = outcomes.get(key)
+    if isinstance(current, dict):
+        current = current["outcome"]
+    recorded = {**outcomes, key: "failed" if current == "completed" else "completed"}
     with pytest.raises(ag.AgentGraphError) as stale:
         ag.route(provider, S.MAIN, route.route_id, entry, revision=before.revision,
                  facts=facts, outcomes=recorded, authorities=authorities, workspace=WORKSPACE)
