@@ -94,10 +94,10 @@ class CompiledNode:
         self.child_graph = node.graph
         self.child_entry = node.entry
         # Filled by CompiledGraph.
-        self.flow_out: list[tuple[int, frozenset[str]]] = []
+        self.flow_out: tuple[tuple[int, frozenset[str]], ...] = ()
         self.in_count = 0
-        self.repeat_out: list[int] = []
-        self.repeat_in: list[int] = []
+        self.repeat_out: tuple[int, ...] = ()
+        self.repeat_in: tuple[int, ...] = ()
         self.flow_targets: tuple[int, ...] = ()  # the flow targets once each, in node order
         self.has_repeats = False
 
@@ -132,20 +132,29 @@ class CompiledGraph:
         for n in nodes:
             index.setdefault(n.id, n.index)
         repeat_edges: list[tuple[int, int, frozenset[str]]] = []
+        flow_out: list[list[tuple[int, frozenset[str]]]] = [[] for _ in nodes]
+        repeat_out: list[list[int]] = [[] for _ in nodes]
+        repeat_in: list[list[int]] = [[] for _ in nodes]
         for edge in definition.edges:
             source = index[edge.from_]
             target = index[edge.to]
             outcomes = frozenset(edge.outcomes) if edge.outcomes is not None else _DEFAULT_OUTCOMES
             if edge.kind == "repeat":
-                nodes[source].repeat_out.append(len(repeat_edges))
-                nodes[target].repeat_in.append(len(repeat_edges))
+                repeat_out[source].append(len(repeat_edges))
+                repeat_in[target].append(len(repeat_edges))
                 repeat_edges.append((source, target, outcomes))
             else:
-                nodes[source].flow_out.append((target, outcomes))
+                flow_out[source].append((target, outcomes))
                 nodes[target].in_count += 1
+        # Tuples, not lists: the IR never changes (and tuples of numbers leave the garbage collector's lists).
         for node in nodes:
-            node.flow_targets = tuple(sorted({target for target, _ in node.flow_out}))
-            node.has_repeats = bool(node.repeat_out or node.repeat_in)
+            if flow_out[node.index]:
+                node.flow_out = tuple(flow_out[node.index])
+                node.flow_targets = tuple(sorted({target for target, _ in node.flow_out}))
+            if repeat_out[node.index] or repeat_in[node.index]:
+                node.repeat_out = tuple(repeat_out[node.index])
+                node.repeat_in = tuple(repeat_in[node.index])
+                node.has_repeats = True
         self.nodes: tuple[CompiledNode, ...] = tuple(nodes)
         self.index: Mapping[str, int] = index
         self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
