@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nox
 
 nox.options.sessions = ["tests", "lint", "typecheck"]
@@ -19,7 +21,8 @@ def tests(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff over the package, tests and tooling."""
     session.install("ruff")
-    session.run("ruff", "check", "agent_graph", "tests", "benchmarks", "noxfile.py")
+    paths = [p for p in ("agent_graph", "tests", "benchmarks", "fuzz", "noxfile.py") if Path(p).exists()]
+    session.run("ruff", "check", *paths)
 
 
 @nox.session
