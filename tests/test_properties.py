@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import agent_graph as ag
@@ -558,14 +558,18 @@ def cli_provider(tmp_path_factory: pytest.TempPathFactory) -> str:
 @PROPERTY
 @given(text=st.one_of(S.any_text, S.json_values.map(lambda v: S.render_json(v).decode("utf-8", "surrogatepass"))),
        option=st.sampled_from(("--facts", "--outcomes", "--authority", "--entry", "--revision")))
+@example(text="\x85", option="--revision")
+@example(text="\u2028", option="--entry")
+@example(text="\udcff", option="--entry")
 def test_cli_evaluation_options_end_in_an_answer_or_one_error_envelope(cli_provider: str, text: str, option: str) -> None:
     command = "route" if option == "--revision" else "evaluate"
     status, out, err = _cli(["--manifest", cli_provider, command, option, text, "--format", "json"])
     if status == 0:
-        assert err == ""
+        assert err == "" and out.count("\n") == 1 and out.endswith("\n")
         json.loads(out)
     else:
-        lines = err.splitlines()
+        lines = err.split("\n")[:-1]  # JSON may hold U+0085 or U+2028 raw: split on newlines only
+        assert err.endswith("\n")
         assert status == 1 and len(lines) == 1 and out == ""
         envelope = json.loads(lines[0])
         assert envelope["schema"] == "agent-graph.error.v1"
