@@ -491,3 +491,58 @@ def test_answers_with_a_detail_are_not_shared_and_the_memo_stays_small() -> None
     for turn in range(40):
         ag.evaluate(provider, "fan", facts={"turn": turn})
     assert len(graph.evaluations) <= 16
+
+
+# --------------------------------------------------------------------------- many candidates
+
+
+def test_route_ids_made_per_frame_match_make_route_id() -> None:
+    from types import SimpleNamespace
+
+    from agent_graph._evaluate import _route_id_maker
+
+    revision = "sha256:" + "cd" * 32
+    for call_path in ((), ("main/call", "child/next")):
+        maker = _route_id_maker(revision, "graph", call_path)
+        for node_id in ("n1", 'q"uote', "é\u2028", "\udc00"):
+            node: Any = SimpleNamespace(id=node_id)
+            assert maker(node) == make_route_id(revision, "graph", node_id, call_path)
+    lone = _route_id_maker("\ud800", "graph", ())
+    assert lone(SimpleNamespace(id="n")) == make_route_id("\ud800", "graph", "n", ())
+
+
+@pytest.mark.parametrize("count", [10, 200, 5000])
+def test_ranking_by_groups_is_the_ranking_by_tuples(count: int) -> None:
+    from types import SimpleNamespace
+
+    from agent_graph._evaluate import _candidate_rank, rank_candidates
+
+    rng = random.Random(count)
+    candidates: list[Any] = [
+        SimpleNamespace(
+            availability=rng.choice(["immediate", "requires-user"]),
+            node=SimpleNamespace(priority=rng.randint(-3, 3)),
+            route_id=f"route:{rng.getrandbits(80):020x}",
+        )
+        for _ in range(count)
+    ]
+    assert rank_candidates(list(candidates)) == sorted(candidates, key=_candidate_rank)
+
+
+def test_a_wide_fan_out_ranks_every_alternative_as_before() -> None:
+    from tests import providers as P
+
+    nodes = [P.action_node("start", satisfiedBy=[{"path": "go", "exists": True}])]
+    nodes += [P.action_node(f"alt{i}", priority=i % 5) for i in range(150)]
+    nodes += [P.gate_node(f"gate{i}", authority="a", delegatable=True, priority=i % 3) for i in range(50)]
+    nodes.append(P.terminal_node("end", join="any"))
+    alternatives = [n["id"] for n in nodes[1:-1]]
+    edges = [P.edge("start", a) for a in alternatives] + [P.edge(a, "end") for a in alternatives]
+    provider = P.build(P.graph_doc("fan", nodes, edges))
+    from agent_graph._evaluate import _candidate_rank, evaluate_with_candidates
+
+    for authorities in ([], ["a"]):
+        evaluation, candidates = evaluate_with_candidates(provider, "fan", facts={"go": True}, authorities=authorities)
+        assert candidates == sorted(candidates, key=_candidate_rank)
+        assert len(candidates) == 200
+        assert evaluation.primary_route is not None and evaluation.primary_route.route_id == candidates[0].route_id
