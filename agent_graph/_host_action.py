@@ -86,6 +86,8 @@ def _output_schema_document(location: HostActionLocation, provider: Any) -> Any:
     resource = provider.resources.get(path) if path is not None else None
     if resource is None or resource.materializer is None:
         raise AgentGraphError("resource-missing", f"Provider {provider.manifest.id} has no host-action resource {location.id}")
+    if resource.output_schema is not None:
+        return resource.output_schema
     action = provider.actions[resource.materializer].definition
     if not action.output_schema:
         raise AgentGraphError("resource-missing", f"Materializer {action.id} of {location.id} has no outputSchema")

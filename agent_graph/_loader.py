@@ -624,7 +624,7 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
             output_schema=identities[1],
         ),
     )
-    return dataclasses.replace(resource, location=location, materializer=action_path)
+    return dataclasses.replace(resource, location=location, materializer=action_path, output_schema=documents[1])
 
 
 def _node_resource_refs(refs: Any) -> tuple[str, ...]:

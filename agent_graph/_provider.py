@@ -58,6 +58,8 @@ class LoadedResource:
     location: FileLocation | GraphActionLocation | HostActionLocation
     definition: Any = None
     materializer: str | None = None
+    #: For a host-action resource: its materializer's output JSON Schema, read at load.
+    output_schema: Any = None
 
 
 @dataclass(frozen=True)

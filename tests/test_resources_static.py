@@ -235,3 +235,24 @@ def test_receipts_mark_each_protocol_by_its_rule() -> None:
     resolved = ag.route(provider, "main", None, "default", workspace="/ws", receipts=receipts)
     states = [loc.read_state for loc in (*resolved.resources.required, *resolved.resources.recommended)]
     assert states == ["current", "current", "read-required"]
+
+
+def test_host_action_result_is_checked_against_the_output_schema_read_at_load() -> None:
+    provider = _load(_files())  # loaded from memory: nothing to read from disk afterwards
+    route = ag.route(provider, "main", None, "default", workspace="/ws")
+    location = route.resources.recommended[0]
+    assert isinstance(location, ag.HostActionLocation)
+
+    def result(inline: Any) -> dict[str, Any]:
+        return {
+            "schema": "agent-graph.host-action-result.v1",
+            "handler": "acme.fetch-report",
+            "input_digest": ag.host_action_input_digest(location),
+            "output": {"schema": "acme.report/v1", "inline": inline},
+            "receipt": {"adapter": "test", "adapter_version": "1"},
+        }
+
+    ag.validate_host_action_result(location, result({"rows": []}), provider=provider)
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.validate_host_action_result(location, result([1, 2]), provider=provider)
+    assert raised.value.code == "host-action-output-inline-invalid"
