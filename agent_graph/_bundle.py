@@ -253,11 +253,12 @@ def _check_destination(provider: Provider, destination: str) -> None:
 
 
 def _is_bundle_directory(directory: str) -> bool:
+    from ._fs import read_regular_file
+
     path = os.path.join(directory, BUNDLE_MANIFEST)
     try:
-        with open(path, "rb") as handle:
-            parsed = json.loads(handle.read().decode("utf-8"))
-    except (OSError, ValueError):
+        parsed = json.loads(read_regular_file(path, "bundle manifest").decode("utf-8"))
+    except (AgentGraphError, ValueError):
         return False
     return isinstance(parsed, dict) and parsed.get("schema") == BUNDLE_SCHEMA
 

@@ -210,3 +210,34 @@ def iter_relative(root: str, paths: Iterable[str]) -> list[str]:
     """``paths`` made relative to ``root`` with ``/`` separators."""
     prefix = root.rstrip("/\\")
     return [p[len(prefix) + 1:].replace("\\", "/") for p in paths]
+
+
+#: The largest file :func:`read_regular_file` reads unless told otherwise (as the loader's default).
+DEFAULT_READ_LIMIT = 32 * 1024 * 1024
+
+
+def read_regular_file(path: str, label: str, max_bytes: int = DEFAULT_READ_LIMIT) -> bytes:
+    """Read a regular file of the OS, refusing anything else and anything too large.
+
+    A missing path, a directory, a FIFO or a device is ``file-missing`` (nothing
+    is opened, so nothing blocks); a file over ``max_bytes`` is ``file-too-large``
+    before it is read; an unreadable one is ``file-read-failed``.
+    """
+    from ._errors import AgentGraphError
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        raise AgentGraphError("file-missing", f"{label} does not exist: {path}") from None
+    if not stat_module.S_ISREG(info.st_mode):
+        raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
+    if info.st_size > max_bytes:
+        raise AgentGraphError("file-too-large", f"{path} is {info.st_size} bytes, over the limit of {max_bytes} bytes")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as error:
+        raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+    if len(data) > max_bytes:
+        raise AgentGraphError("file-too-large", f"{path} is over the limit of {max_bytes} bytes")
+    return data

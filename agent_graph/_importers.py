@@ -83,13 +83,9 @@ class _Target:
 
 
 def _read_bytes(path: str, label: str) -> bytes:
-    if not os.path.isfile(path):
-        raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+    from ._fs import read_regular_file
+
+    return read_regular_file(path, label)
 
 
 def _open_provider(into: str) -> _Target:

@@ -70,13 +70,9 @@ class _Plan:
 
 
 def _read(path: str, label: str) -> tuple[str, Any]:
-    if not os.path.isfile(path):
-        raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+    from ._fs import read_regular_file
+
+    data = read_regular_file(path, label)
     return data.decode("utf-8", errors="replace"), parse_structured(data, path)
 
 
