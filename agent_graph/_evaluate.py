@@ -9,11 +9,13 @@ Nothing here reads files, the clock or the environment.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import heapq
 import math
 import weakref
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -677,6 +679,27 @@ def summarize(provider: Provider, candidate: Candidate) -> RouteSummary:
 
 #: Evaluations remembered per compiled graph, by revision.
 EVALUATIONS_REMEMBERED = 16
+#: Graphs this large are evaluated with the cyclic garbage collector paused.
+PAUSE_COLLECTOR_FROM = 2048
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector, and restore its state after (errors included).
+
+    Loading a large Provider, or evaluating a large graph, allocates objects by
+    the hundred thousand and makes no garbage cycles; a full collection in the
+    middle would walk every object of the process again (as much as half the
+    time of loading 100,000 nodes or ranking 100,000 candidates).
+    """
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def remember(memo: dict[str, Any], revision: str, value: Any) -> None:
@@ -709,7 +732,11 @@ def evaluate_with_candidates(
         if remembered is not None and remembered[0]() is provider:
             return remembered[1], list(remembered[2])
     ctx = _Context(provider, fact_values, outcome_values, frozenset(authority_list), revision)
-    frame = _run_frames(ctx, graph, entry)
+    if len(graph.nodes) >= PAUSE_COLLECTOR_FROM:
+        with collector_paused():
+            frame = _run_frames(ctx, graph, entry)
+    else:
+        frame = _run_frames(ctx, graph, entry)
     candidates = frame.candidates
     diagnostics = list(frame.diagnostics)
     alternatives = len(candidates) - 1

@@ -9,13 +9,11 @@ needs precomputed. All storage access goes through an injected
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import os
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +23,7 @@ from . import _schema
 from ._cache import CachedValue, LoadCache, open_cache
 from ._canonical import digest_bytes, digest_value, sort_collated
 from ._errors import AgentGraphError
-from ._evaluate import utf16_key
+from ._evaluate import collector_paused, utf16_key
 from ._fs import FileSystem, OSFileSystem
 from ._ir import CompiledGraph
 from ._model import (
@@ -657,26 +655,8 @@ def load_provider(
     ``False`` for no cache. It never changes an answer; see
     :mod:`agent_graph._cache`.
     """
-    with _collector_paused():
+    with collector_paused():
         return _load(manifest, fs, registry, limits=limits, max_file_bytes=max_file_bytes, cache=cache)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector during a load, and restore its state after.
-
-    A load allocates containers by the hundred thousand for a large Provider
-    and creates no garbage cycles; every full collection in between would walk
-    them all again (about half the time of loading a 100,000-node graph).
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load(

@@ -546,3 +546,27 @@ def test_a_wide_fan_out_ranks_every_alternative_as_before() -> None:
         assert candidates == sorted(candidates, key=_candidate_rank)
         assert len(candidates) == 200
         assert evaluation.primary_route is not None and evaluation.primary_route.route_id == candidates[0].route_id
+
+
+def test_large_evaluations_leave_the_garbage_collector_as_they_found_it() -> None:
+    import gc
+
+    from agent_graph._evaluate import PAUSE_COLLECTOR_FROM
+    from tests import providers as P
+
+    provider = P.build(P.chain("main", PAUSE_COLLECTOR_FROM + 10))
+    assert gc.isenabled()
+    assert ag.evaluate(provider, "main").primary_route is not None
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        ag.evaluate(provider, "main", facts={"changed": True})
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    from agent_graph._evaluate import collector_paused
+
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("inside")
+    assert gc.isenabled()
