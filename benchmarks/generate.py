@@ -349,8 +349,8 @@ def _tree_graph(index: int, count: int, size: int) -> dict[str, Any]:
 def nested(n: int, size: int = 10, fmt: str = "json") -> Workload:
     """About ``n`` nodes in graphs of ``size`` nodes calling each other as a binary tree of Subgraphs.
 
-    Every step is satisfied except in the last quarter of the graphs, so most
-    Subgraphs complete and the rest offer their first step.
+    Every step is satisfied except in the last graph (the deepest on the
+    right), so evaluation walks nearly every frame and offers that graph's first step.
     """
     count = max(1, n // size)
     files = _common_files()
@@ -364,7 +364,7 @@ def nested(n: int, size: int = 10, fmt: str = "json") -> Workload:
         path = f"graphs/g{index}.{extension}"
         files[path] = _graph_text(graph, fmt)
         graphs.append(path)
-        if index < count * 3 // 4:
+        if index < count - 1:
             facts[f"g{index}"] = {node["id"]: True for node in graph["nodes"] if node["kind"] == "action"}
     files["provider.yaml"] = _manifest("bench.nested", graphs)
     return Workload(f"nested-{n}", files, "g0", facts=facts, nodes=total)

@@ -436,8 +436,9 @@ def render(suite: Suite, started: dict[str, Any], finished: dict[str, Any]) -> s
         "  satisfied by facts), a layered DAG (width 10, each node joining two parents, `join: any` and `all`",
         "  alternating, the first half of the layers satisfied), a wide fan-out (one step, then `n - 2`",
         "  alternatives, Actions and delegatable Gates with priorities, into one `join: any` terminal; every",
-        "  alternative is a candidate) and a tree of ten-node graphs calling each other as Subgraphs (three",
-        "  quarters of the graphs satisfied). Large graphs are JSON files. The realistic Provider is a release",
+        "  alternative is a candidate) and a tree of ten-node graphs calling each other as Subgraphs (all",
+        "  satisfied but the last graph, so evaluation walks every frame). Large graphs are JSON files. The",
+        "  realistic Provider is a release",
         f"  workflow of {suite.facts.get('realistic', {}).get('nodes', 45)} nodes in "
         f"{suite.facts.get('realistic', {}).get('graphs', 3)} block-style YAML graphs with "
         f"{suite.facts.get('realistic', {}).get('files', 136)} files in its file set (Actions of all four runners,",
