@@ -1,7 +1,8 @@
 """Atomic file writes: a temporary file in the same directory, fsync, rename.
 
-A reader sees the previous content or the next, never a truncated file. This
-is the only module that writes files for the library.
+A reader sees the previous content or the next, never a truncated file. Run
+files, bundles, migrations and generated sources are written through here (the
+load cache writes its own entries, each guarded by a digest instead).
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,18 @@ settings.load_profile("agent-graph")
 
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = REPO.parent / "shared" / "vectors"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_load_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Keep the default load cache of the test run out of the user's cache directory."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
 
 
 @pytest.fixture(scope="session")
