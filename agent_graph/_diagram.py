@@ -7,10 +7,9 @@ clusters of the child Graph (one per call path) linked from the calling node.
 With an overlay, every reached node shows its settled Outcome, unreached nodes
 are greyed, the primary Route is highlighted and the alternatives marked.
 
-Settled Outcomes per node are not part of the public Evaluation, so
-:func:`settle_frame` recomputes them for one frame with the rules of
-behaviour.md §5 (a Subgraph node's child frame is settled through the public
-``evaluate`` with the child's state keys re-rooted). Pure: no I/O.
+Settled Outcomes per node are not part of the public Evaluation;
+:func:`settle_frame` takes them from the evaluator's own settling of one frame.
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ._errors import AgentGraphError
-from ._evaluate import evaluate, facts_match, make_route_id, normalize_authorities, normalize_outcomes
+from ._evaluate import evaluate, make_route_id, normalize_authorities, normalize_outcomes, settled_outcomes
 from ._ir import CompiledGraph
 from ._model import Evaluation
 from ._provider import Provider
@@ -49,12 +48,6 @@ _ROUTE_COLOR = "#6a1b9a"
 # ---------------------------------------------------------------- settled outcomes
 
 
-def _child_outcomes(outcomes: Mapping[str, str], call_path: Sequence[str]) -> dict[str, str]:
-    """The state keys of a child frame, re-rooted so the child Graph can be evaluated on its own."""
-    prefix = ">".join(call_path) + ">"
-    return {key[len(prefix):]: value for key, value in outcomes.items() if key.startswith(prefix)}
-
-
 def settle_frame(
     provider: Provider,
     graph: CompiledGraph,
@@ -67,80 +60,10 @@ def settle_frame(
     """Node ID → settled Outcome for every node one frame reaches, in the order reached.
 
     ``outcomes`` are normalized (state key → outcome string) with full state
-    keys (``main/check>quality/verify``). Follows behaviour.md §5 step 2:
-    settle newly reached nodes, re-arm ``repeat`` targets in file order, then
-    reach nodes whose ``join`` holds, until nothing changes. An unknown entry
-    reaches nothing.
+    keys (``main/check>quality/verify``). The evaluator's own settling
+    (behaviour.md §5 step 2); an unknown entry reaches nothing.
     """
-    entry_node = graph.entrypoints.get(entry)
-    if entry_node is None:
-        return {}
-    nodes = graph.nodes
-    frame_key = graph.id if not call_path else ">".join(call_path) + ">" + graph.id
-    incoming: dict[int, list[tuple[int, frozenset[str]]]] = {}
-    for compiled in nodes:
-        for target, accepted in compiled.flow_out:
-            incoming.setdefault(target, []).append((compiled.index, accepted))
-    outcome: dict[int, str] = {}
-    reached: dict[int, None] = {}
-
-    def settle(index: int) -> str:
-        node = nodes[index]
-        if node.requires is not None and not facts_match(facts, node.requires):
-            return "blocked"
-        if node.is_subgraph:
-            child = provider.graphs.get(node.child_graph or "")
-            if child is None:
-                return "failed"
-            child_path = (*call_path, f"{graph.id}/{node.id}")
-            result = evaluate(
-                provider,
-                child.id,
-                node.child_entry or "",
-                facts=facts,
-                outcomes=_child_outcomes(outcomes, child_path),
-                authorities=authorities,
-            )
-            if result.status_code == "complete" and result.outcome:
-                return result.outcome
-            if result.status_code == "error":
-                return "failed"
-            return "waiting-user" if result.status_code == "waiting-user" else "pending"
-        recorded = outcomes.get(f"{frame_key}/{node.id}")
-        if node.satisfied is not None and facts_match(facts, node.satisfied):
-            return "completed"
-        if node.satisfied is not None and recorded == "completed":
-            return "unverified"
-        if recorded:
-            return recorded
-        if node.is_terminal and node.terminal_outcome:
-            return node.terminal_outcome
-        return "pending"
-
-    start = graph.index[entry_node]
-    reached[start] = None
-    unsettled = [start]
-    while True:
-        changed: list[int] = []
-        for index in unsettled:
-            outcome[index] = settle(index)
-            changed.append(index)
-        unsettled = []
-        for source, target, accepted in graph.repeat_edges:
-            if source in reached and outcome.get(source) in accepted:
-                reached.setdefault(target, None)
-                if outcome.get(target) != "pending":
-                    outcome[target] = "pending"
-                    changed.append(target)
-        if not changed:
-            break
-        targets = sorted({t for i in changed for t, _ in nodes[i].flow_out if t not in reached})
-        for target in targets:
-            matches = [outcome.get(source) in accepted for source, accepted in incoming.get(target, ())]
-            if any(matches) if nodes[target].join_any else all(matches):
-                reached[target] = None
-                unsettled.append(target)
-    return {nodes[i].id: outcome[i] for i in reached if i in outcome}
+    return settled_outcomes(provider, graph, entry, call_path, facts, outcomes, authorities)
 
 
 # ---------------------------------------------------------------- the overlay

@@ -328,7 +328,7 @@ class _Frame:
 
 
 class _Context:
-    __slots__ = ("authorities", "facts", "outcomes", "provider", "revision")
+    __slots__ = ("authorities", "facts", "outcomes", "provider", "revision", "settled", "settled_path")
 
     def __init__(
         self,
@@ -343,6 +343,9 @@ class _Context:
         self.outcomes = outcomes
         self.authorities = authorities
         self.revision = revision
+        # When set, the frame at ``settled_path`` stores its settled outcomes here (node ID → outcome, reached order).
+        self.settled: dict[str, Any] | None = None
+        self.settled_path: tuple[str, ...] | None = None
 
 
 def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
@@ -383,14 +386,16 @@ def _route_id_of(candidate: Candidate) -> str:
 _ChildRequest = tuple[CompiledGraph, str, tuple[str, ...], tuple[str, ...]]
 
 
-def _run_frames(ctx: _Context, graph: CompiledGraph, entry: str) -> _Frame:
+def _run_frames(
+    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...] = (), stack: tuple[str, ...] = ()
+) -> _Frame:
     """Evaluate a top-level frame; Subgraph frames run on an explicit stack, not on Python's.
 
     Each frame is a generator that yields a :data:`_ChildRequest` for a
     Subgraph node and receives the child's :class:`_Frame`, so a chain of
     Subgraphs thousands deep evaluates without a recursion error.
     """
-    frames = [_evaluate_frame(ctx, graph, entry, (), ())]
+    frames = [_evaluate_frame(ctx, graph, entry, call_path, stack)]
     reply: _Frame | None = None
     while True:
         try:
@@ -588,6 +593,9 @@ def _evaluate_frame(
                 reached_order.append(target)
                 unsettled.append(target)
 
+    if ctx.settled_path == call_path and ctx.settled is not None:
+        ctx.settled.update((nodes[i].id, outcome[i]) for i in reached_order)
+
     # Candidates and terminal outcomes, in reached order.
     offered: list[tuple[CompiledNode, str, str, str | None]] = []
     child_candidates: list[list[Candidate]] = []
@@ -660,6 +668,29 @@ def _evaluate_frame(
             )
         )
     return _Frame("blocked", None, [], diagnostics)
+
+
+def settled_outcomes(
+    provider: Provider,
+    graph: CompiledGraph,
+    entry: str,
+    call_path: Sequence[str],
+    facts: Mapping[str, Any],
+    outcomes: Mapping[str, Any],
+    authorities: Sequence[str],
+) -> dict[str, Any]:
+    """Node ID → settled outcome of every node one frame reaches, in reached order.
+
+    The frame is ``graph``/``entry`` at ``call_path`` (items ``parentGraph/node``);
+    ``outcomes`` are normalized, keyed by full state keys. An unknown entry
+    reaches nothing. This is the evaluator's own step 2, exposed for overlays.
+    """
+    path = tuple(call_path)
+    ctx = _Context(provider, facts, outcomes, frozenset(authorities), "")
+    ctx.settled = {}
+    ctx.settled_path = path
+    _run_frames(ctx, graph, entry, path, tuple(item.split("/", 1)[0] for item in path))
+    return ctx.settled
 
 
 def summarize(provider: Provider, candidate: Candidate) -> RouteSummary:
