@@ -24,10 +24,25 @@ from ._canonical import canonical_bytes_exact, digest_value
 from ._errors import AgentGraphError, Diagnostic
 from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode, FactTest
 from ._model import Evaluation, RouteSummary
+from ._plan import build_plan
 from ._provider import Provider
 
 MAX_ALTERNATIVE_ROUTES = 3
-_MISSING: Any = object()
+
+
+class _Missing:
+    """An absent fact. ``get`` gives itself back, so a chain of ``.get`` calls down a path stays absent."""
+
+    __slots__ = ()
+
+    def get(self, key: object, default: object = None) -> _Missing:
+        return self
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
 _TWO_53 = 2**53
 
 
@@ -138,6 +153,16 @@ def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> b
             elif not scalar_equals(value, expected):
                 return False
     return True
+
+
+#: What a frame plan (``_plan``) calls for the rules it does not write out.
+_PLAN_HELPERS: Mapping[str, Any] = {
+    "MISSING": _MISSING,
+    "Diagnostic": Diagnostic,
+    "facts_match": facts_match,
+    "lookup_fact": lookup_fact,
+    "scalar_equals": scalar_equals,
+}
 
 
 # ------------------------------------------------------------------ input
@@ -411,26 +436,22 @@ def _run_frames(
         reply = None
 
 
-def _evaluate_frame(
-    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
-) -> Generator[_ChildRequest, _Frame, _Frame]:
-    if graph.id in stack:
-        chain = " -> ".join((*stack, graph.id))
-        return _Frame(
-            "error",
-            None,
-            [],
-            [Diagnostic(code="graph-recursion", severity="error", message=f"Runtime graph recursion detected: {chain}")],
-        )
-    entry_id = graph.entrypoints.get(entry) if isinstance(entry, str) else None
-    if entry_id is None:
-        return _Frame(
-            "error",
-            None,
-            [],
-            [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
-        )
+#: Frames of one graph and entry settled by the worklist before a plan is written for them
+#: (a one-off evaluation, such as a command line run, never pays for writing one).
+PLAN_AFTER = 1
 
+#: What settling a frame gives: outcomes by node index; the reached order as numbers whose remainder by
+#: the node count is the node index; diagnostics (settling's, then the unfinished children's, each in
+#: reached order); the pending or waiting-user Actions and Gates; the terminal outcomes; the unfinished
+#: children's candidates.
+_Settled = tuple[list[Any], list[int], list[Diagnostic], list[int], set[Any], list[list["Candidate"]]]
+
+
+def _settle_worklist(
+    ctx: _Context, graph: CompiledGraph, entry_index: int, call_path: tuple[str, ...], stack: tuple[str, ...],
+    state_keys: tuple[str, ...],
+) -> Generator[_ChildRequest, _Frame, _Settled]:
+    """Step 2 of behaviour.md §5 for any graph: passes that only look at what the previous one changed."""
     nodes = graph.nodes
     repeat_edges = graph.repeat_edges
     count = len(nodes)
@@ -440,8 +461,6 @@ def _evaluate_frame(
     match_count = [0] * count
     child_results: dict[int, _Frame] = {}
     diagnostics: list[Diagnostic] = []
-    frame_key = graph.id if not call_path else ">".join(call_path) + ">" + graph.id
-    state_keys = graph.state_keys(frame_key)
     facts = ctx.facts
     recorded_outcomes = ctx.outcomes
     changed: list[int] = []
@@ -457,7 +476,6 @@ def _evaluate_frame(
                 match_count[target] += 1 if after else -1
         changed.append(index)
 
-    entry_index = graph.index[entry_id]
     reached[entry_index] = 1
     reached_order.append(entry_index)
     unsettled = [entry_index]
@@ -592,15 +610,10 @@ def _evaluate_frame(
                 reached[target] = 1
                 reached_order.append(target)
                 unsettled.append(target)
-
-    if ctx.settled_path == call_path and ctx.settled is not None:
-        ctx.settled.update((nodes[i].id, outcome[i]) for i in reached_order)
-
-    # Candidates and terminal outcomes, in reached order.
-    offered: list[tuple[CompiledNode, str, str, str | None]] = []
+    # What the frame offers, in reached order.
+    offered: list[int] = []
     child_candidates: list[list[Candidate]] = []
     terminals: set[Any] = set()
-    authorities = ctx.authorities
     for index in reached_order:
         node = nodes[index]
         if node.is_subgraph:
@@ -613,9 +626,56 @@ def _evaluate_frame(
         if node.is_terminal:
             if state is not None:
                 terminals.add(state)
-            continue
-        if state != "pending" and state != "waiting-user":
-            continue
+        elif state == "pending" or state == "waiting-user":
+            offered.append(index)
+    return outcome, reached_order, diagnostics, offered, terminals, child_candidates
+
+
+def _evaluate_frame(
+    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
+) -> Generator[_ChildRequest, _Frame, _Frame]:
+    if graph.id in stack:
+        chain = " -> ".join((*stack, graph.id))
+        return _Frame(
+            "error",
+            None,
+            [],
+            [Diagnostic(code="graph-recursion", severity="error", message=f"Runtime graph recursion detected: {chain}")],
+        )
+    entry_id = graph.entrypoints.get(entry) if isinstance(entry, str) else None
+    if entry_id is None:
+        return _Frame(
+            "error",
+            None,
+            [],
+            [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
+        )
+
+    frame_key = graph.id if not call_path else ">".join(call_path) + ">" + graph.id
+    state_keys = graph.state_keys(frame_key)
+    entry_index = graph.index[entry_id]
+    plan = graph.plans.get(entry_index, 0)
+    if type(plan) is int:  # the number of times the worklist settled this frame so far
+        if plan >= PLAN_AFTER:
+            plan = build_plan(graph, entry_index, _PLAN_HELPERS)  # None: this graph keeps to the worklist
+            graph.plans[entry_index] = plan
+        else:
+            graph.plans[entry_index] = plan + 1
+            plan = None
+    if plan is None:
+        settled = yield from _settle_worklist(ctx, graph, entry_index, call_path, stack, state_keys)
+    else:
+        settled = yield from plan(ctx, call_path, stack, state_keys)
+    outcome, order, diagnostics, offered_nodes, terminals, child_candidates = settled
+    nodes = graph.nodes
+
+    if ctx.settled_path == call_path and ctx.settled is not None:
+        count = len(nodes)
+        ctx.settled.update((nodes[key % count].id, outcome[key % count]) for key in order)
+
+    offered: list[tuple[CompiledNode, str, str, str | None]] = []
+    for index in offered_nodes:
+        node = nodes[index]
         if node.is_action:
             offered.append((node, "actionable", "immediate", None))
         elif node.is_gate:
@@ -624,7 +684,7 @@ def _evaluate_frame(
                 gate is not None
                 and gate.delegatable is True
                 and gate.authority is not None
-                and gate.authority in authorities
+                and gate.authority in ctx.authorities
             )
             if delegated:
                 offered.append((node, "actionable", "immediate", "session-authority"))

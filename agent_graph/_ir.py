@@ -119,6 +119,7 @@ class CompiledGraph:
         "index",
         "nodes",
         "path",
+        "plans",
         "repeat_edges",
     )
 
@@ -162,6 +163,8 @@ class CompiledGraph:
         self._state_keys: dict[str, tuple[str, ...]] = {}
         #: Recent evaluations of this graph by revision (filled by the evaluator).
         self.evaluations: dict[str, Any] = {}
+        #: Frame plans by entry node index (filled by the evaluator; see ``_plan``).
+        self.plans: dict[int, Any] = {}
 
     def state_keys(self, frame_key: str) -> tuple[str, ...]:
         """Every node's state key (``frameKey/nodeId``) in a frame, by node index; made once per frame key."""

@@ -1,0 +1,300 @@
+"""Frame plans: one frame's settling step written out as Python for one graph and entry.
+
+The evaluator's worklist (``_evaluate``) settles any graph. For the common
+shape, a graph whose only repeat edges lead from a node back to itself (a
+polling step), nothing changes after a node settles but that node's own
+re-arming in the same pass, so the passes of behaviour.md §5 reduce to one
+sweep in topological order: a node is reached in the pass after its join is met (the earliest
+matching predecessor for ``join: any``, the latest for ``join: all``), and
+the reached order is (pass, node index). This module writes that sweep as the
+source of one generator function per (graph, entry), with every check, state
+key index and edge inlined, and compiles it. User data (IDs, paths, expected
+values, messages) never enters the source text: it is bound as closure
+constants.
+
+A plan yields the same child requests as the worklist and returns what the
+worklist returns (``_evaluate._Settled``): outcomes, reached order,
+diagnostics, offered nodes, terminal outcomes and unfinished children's
+candidates. It knows the IR and
+Python; the rules' helpers (fact lookup, equality, diagnostics) come from the
+evaluator. No I/O.
+"""
+
+from __future__ import annotations
+
+import heapq
+import operator
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode
+
+#: Frames that reach more nodes than this keep to the worklist (a plan's source grows with the graph).
+PLAN_MAX_NODES = 1024
+
+
+def reachable_in_order(graph: CompiledGraph, entry: int) -> list[int] | None:
+    """Nodes reachable from ``entry`` over flow edges, in a topological order (smallest index first).
+
+    None when they form a cycle or are too many for a plan.
+    """
+    nodes = graph.nodes
+    seen = {entry}
+    stack = [entry]
+    while stack:
+        for target in nodes[stack.pop()].flow_targets:
+            if target not in seen:
+                if len(seen) >= PLAN_MAX_NODES:
+                    return None
+                seen.add(target)
+                stack.append(target)
+    waiting = dict.fromkeys(seen, 0)
+    for index in seen:
+        for target, _ in nodes[index].flow_out:
+            if target != entry:
+                waiting[target] += 1
+    ready = [entry]
+    order: list[int] = []
+    while ready:
+        index = heapq.heappop(ready)
+        order.append(index)
+        for target, _ in nodes[index].flow_out:
+            if target == entry:
+                continue
+            waiting[target] -= 1
+            if waiting[target] == 0:
+                heapq.heappush(ready, target)
+    return order if len(order) == len(seen) else None
+
+
+class _Writer:
+    """Source lines and the constants they refer to (``k0``, ``k1``, …, bound in a closure)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.constants: list[Any] = []
+        self._named: dict[int, str] = {}
+
+    def const(self, value: Any) -> str:
+        key = id(value)
+        name = self._named.get(key)
+        if name is None:
+            name = f"k{len(self.constants)}"
+            self.constants.append(value)
+            self._named[key] = name
+        return name
+
+    def emit(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+
+def _write_check(w: _Writer, depth: int, node: CompiledNode) -> str:
+    """Lines that leave the truth of ``node``'s ``satisfiedBy`` in ``met``; returns the condition to test."""
+    satisfied = node.satisfied
+    assert satisfied is not None
+    if len(satisfied) != 1:
+        w.emit(depth, f"met = facts_match(facts, {w.const(satisfied)})")
+        return "met"
+    test = satisfied[0]
+    chain = "facts"
+    for segment in test.segments:
+        chain += f".get({w.const(segment)}, MISSING)"
+    if len(test.segments) == 1:
+        w.emit(depth, f"v = {chain}")
+    else:  # a list or a scalar in the way has no .get: the general lookup decides
+        w.emit(depth, "try:")
+        w.emit(depth + 1, f"v = {chain}")
+        w.emit(depth, "except AttributeError:")
+        w.emit(depth + 1, f"v = lookup_fact(facts, {w.const(test.segments)})")
+    if test.mode == EXISTS:
+        return "v is not MISSING"
+    if test.mode == ABSENT:
+        return "v is MISSING"
+    assert test.mode == EQUALS
+    expected = w.const(test.value)
+    kind = type(test.value)
+    if kind is str or kind is bool:
+        shortcut = "str" if kind is str else "bool"
+        return f"(v == {expected} if type(v) is {shortcut} else v is not MISSING and scalar_equals(v, {expected}))"
+    return f"v is not MISSING and scalar_equals(v, {expected})"
+
+
+def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNode) -> None:
+    """Lines that set ``o<i>`` for a reached node (behaviour.md §5 step 2a)."""
+    i = node.index
+    out = f"o{i}"
+    if node.requires is not None:
+        message = w.const(f"Node {graph.id}/{node.id} requires facts that are not satisfied")
+        w.emit(depth, f"if not facts_match(facts, {w.const(node.requires)}):")
+        w.emit(depth + 1, f'{out} = "blocked"')
+        w.emit(
+            depth + 1,
+            f'settle_diagnostics.append((l{i} * stride + {i}, Diagnostic(code="required-fact-missing", '
+            f'severity="error", message={message}, path=graph_path)))',
+        )
+        w.emit(depth, "else:")
+        depth += 1
+    if node.is_subgraph:
+        missing = w.const(f"Missing subgraph {node.child_graph}")
+        w.emit(depth, f"child = graphs.get({w.const(node.child_graph or '')})")
+        w.emit(depth, "if child is None:")
+        w.emit(depth + 1, f'{out} = "failed"')
+        w.emit(
+            depth + 1,
+            f'settle_diagnostics.append((l{i} * stride + {i}, Diagnostic(code="subgraph-missing", '
+            f'severity="error", message={missing})))',
+        )
+        w.emit(depth, "else:")
+        item = w.const((f"{graph.id}/{node.id}",))
+        w.emit(depth + 1, f"result = yield (child, {w.const(node.child_entry or '')}, call_path + {item}, inner_stack)")
+        w.emit(depth + 1, "status = result.status")
+        w.emit(depth + 1, 'if status != "complete":')
+        w.emit(depth + 2, f"unfinished.append((l{i} * stride + {i}, result))")
+        w.emit(depth + 1, 'if status == "complete" and result.outcome:')
+        w.emit(depth + 2, f"{out} = result.outcome")
+        w.emit(depth + 1, 'elif status == "error":')
+        w.emit(depth + 2, f'{out} = "failed"')
+        w.emit(depth + 1, 'elif status == "waiting-user":')
+        w.emit(depth + 2, f'{out} = "waiting-user"')
+        w.emit(depth + 1, "else:")
+        w.emit(depth + 2, f'{out} = "pending"')
+        return
+    fallback = w.const(node.terminal_outcome) if node.is_terminal else '"pending"'
+    if node.satisfied is None:
+        w.emit(depth, f"r = recorded(keys[{i}])")
+        w.emit(depth, f"{out} = r if r else {fallback}")
+        return
+    condition = _write_check(w, depth, node)
+    w.emit(depth, f"if {condition}:")
+    w.emit(depth + 1, f'{out} = "completed"')
+    w.emit(depth, "else:")
+    w.emit(depth + 1, f"r = recorded(keys[{i}])")
+    w.emit(depth + 1, f'{out} = "unverified" if r == "completed" else r if r else {fallback}')
+
+
+def self_repeats(graph: CompiledGraph) -> dict[int, frozenset[str]] | None:
+    """Node index → outcomes that re-arm it, when every repeat edge leads from a node to itself; else None.
+
+    Such an edge acts in the pass its node settles, right after settling (step
+    b), and only on that node: an outcome it matches becomes ``pending``, which
+    is all a plan needs to know. Other repeat edges re-arm earlier nodes and
+    are left to the worklist.
+    """
+    rearmed: dict[int, frozenset[str]] = {}
+    for source, target, accepted in graph.repeat_edges:
+        if source != target:
+            return None
+        rearmed[source] = rearmed.get(source, frozenset()) | accepted
+    return rearmed
+
+
+def write_plan(
+    graph: CompiledGraph, entry: int, order: list[int], rearmed: Mapping[int, frozenset[str]]
+) -> tuple[str, list[Any]]:
+    """The source of ``make(constants, runtime)``, which returns the plan, and the constants it binds."""
+    nodes = graph.nodes
+    incoming: dict[int, list[tuple[int, frozenset[str]]]] = {index: [] for index in order}
+    for source in order:
+        for target, accepted in nodes[source].flow_out:
+            incoming[target].append((source, accepted))
+    w = _Writer()
+    head = len(w.lines)
+    live: set[int] = set()
+    for index in order:
+        node = nodes[index]
+        depth = 2
+        if index == entry:
+            w.emit(depth, f"l{index} = 0")
+        else:
+            edges = [(source, accepted) for source, accepted in incoming[index] if source in live]
+            if node.join_any:
+                if not edges:
+                    continue
+                w.emit(depth, f"l{index} = -1")
+                for source, accepted in edges:  # the earliest matching predecessor
+                    w.emit(depth, f"if o{source} in {w.const(accepted)} and (l{index} < 0 or l{source} < l{index}):")
+                    w.emit(depth + 1, f"l{index} = l{source}")
+                w.emit(depth, f"if l{index} >= 0:")
+                depth += 1
+                w.emit(depth, f"l{index} += 1")
+            else:
+                if not edges or len(edges) != node.in_count:
+                    continue  # an edge from a node this entry never reaches: the join is never met
+                condition = " and ".join(f"o{source} in {w.const(accepted)}" for source, accepted in edges)
+                sources = sorted({source for source, _ in edges})  # the latest predecessor
+                level = f"l{sources[0]}" if len(sources) == 1 else "max(" + ", ".join(f"l{s}" for s in sources) + ")"
+                w.emit(depth, f"if {condition}:")
+                depth += 1
+                w.emit(depth, f"l{index} = {level} + 1")
+        live.add(index)
+        w.emit(depth, f"reached.append(l{index} * stride + {index})")
+        _write_settle(w, depth, graph, node)
+        rearm = rearmed.get(index)
+        if rearm is not None:  # step (b) of the same pass: the node's own repeat edge re-arms it
+            w.emit(depth, f"if o{index} in {w.const(rearm)}:")
+            w.emit(depth + 1, f'o{index} = "pending"')
+        # Its outcome is final now: what it offers (§5 step 3).
+        if node.is_terminal:
+            w.emit(depth, f"if o{index} is not None:")
+            w.emit(depth + 1, f"terminals.add(o{index})")
+        elif not node.is_subgraph:
+            w.emit(depth, f'if o{index} == "pending" or o{index} == "waiting-user":')
+            w.emit(depth + 1, f"offered.append({index})")
+    body = w.lines[head:]
+    w.lines = w.lines[:head]
+
+    w.emit(0, "def make(constants, runtime):")
+    if w.constants:
+        w.emit(1, "".join(f"k{n}, " for n in range(len(w.constants))) + "= constants")
+    for helper in ("MISSING", "Diagnostic", "facts_match", "lookup_fact", "scalar_equals", "graph_id", "graph_path"):
+        w.emit(1, f"{helper} = runtime[{helper!r}]")
+    w.emit(1, f"stride = {len(nodes)}")
+    w.emit(1, "first = runtime['first']")
+    w.emit(1, "def plan(ctx, call_path, stack, keys):")
+    w.emit(2, "facts = ctx.facts")
+    w.emit(2, "recorded = ctx.outcomes.get")
+    w.emit(2, "graphs = ctx.provider.graphs")
+    w.emit(2, "inner_stack = (*stack, graph_id)")
+    w.emit(2, "reached = []")
+    w.emit(2, "settle_diagnostics = []")
+    w.emit(2, "unfinished = []")
+    w.emit(2, "offered = []")
+    w.emit(2, "terminals = set()")
+    w.emit(2, " = ".join(f"o{i}" for i in sorted(live)) + " = None")
+    w.lines.extend(body)
+    w.emit(2, "reached.sort()")
+    w.emit(2, "outcome = [" + ", ".join(f"o{i}" if i in live else "None" for i in range(len(nodes))) + "]")
+    w.emit(2, "diagnostics = []")
+    w.emit(2, "if settle_diagnostics:  # in reached order")
+    w.emit(3, "settle_diagnostics.sort(key=first)")
+    w.emit(3, "diagnostics = [diagnostic for _, diagnostic in settle_diagnostics]")
+    w.emit(2, "candidates = []")
+    w.emit(2, "if unfinished:  # children that did not complete, in reached order")
+    w.emit(3, "unfinished.sort(key=first)")
+    w.emit(3, "for _, result in unfinished:")
+    w.emit(4, "candidates.append(result.candidates)")
+    w.emit(4, "diagnostics.extend(result.diagnostics)")
+    w.emit(2, "return outcome, reached, diagnostics, offered, terminals, candidates")
+    w.emit(2, "yield  # never reached: makes the plan a generator when no node is a Subgraph")
+    w.emit(1, "return plan")
+    return "\n".join(w.lines) + "\n", w.constants
+
+
+def build_plan(graph: CompiledGraph, entry: int, helpers: Mapping[str, Any]) -> Callable[..., Any] | None:
+    """The compiled plan of ``graph`` from node ``entry``, or None when the worklist must settle it.
+
+    ``helpers`` supplies ``MISSING``, ``Diagnostic``, ``facts_match``,
+    ``lookup_fact`` and ``scalar_equals``.
+    """
+    rearmed = self_repeats(graph)
+    if rearmed is None:
+        return None
+    order = reachable_in_order(graph, entry)
+    if order is None:
+        return None
+    runtime = dict(helpers, graph_path=graph.path, graph_id=graph.id, first=operator.itemgetter(0))
+    source, constants = write_plan(graph, entry, order, rearmed)
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<agent-graph plan {len(graph.nodes)} nodes>", "exec"), namespace)  # the source holds no user text (see write_plan)
+    plan: Callable[..., Any] = namespace["make"](tuple(constants), runtime)
+    return plan
