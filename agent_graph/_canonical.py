@@ -690,6 +690,7 @@ def _write_tree(tree: Any) -> str:
 # (and lone surrogates, which msgspec refuses) takes the general path.
 
 _SORTED_IS_CANONICAL: dict[tuple[Any, ...], bool] = {}
+_KEY_SETS: dict[frozenset[Any], bool] = {}
 _PLAIN_FLOAT_MIN = 1e-4
 _PLAIN_FLOAT_MAX = 1e16
 
@@ -709,16 +710,35 @@ def _keys_sort_canonically(keys: tuple[Any, ...]) -> bool:
     return result
 
 
+def _key_set_sorts_canonically(keys: frozenset[Any]) -> bool:
+    """Whether every subset of ``keys`` sorts the same by code points as in canonical order (cached).
+
+    It is enough that the whole set does: an order restricted to a subset is
+    the subset's order.
+    """
+    result = _KEY_SETS.get(keys)
+    if result is None:
+        result = all(type(key) is str for key in keys) and _keys_sort_canonically(tuple(sorted(keys)))
+        if len(_KEY_SETS) >= _ORDER_CACHE_LIMIT:
+            _KEY_SETS.clear()
+        _KEY_SETS[keys] = result
+    return result
+
+
 def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
     """Whether ``msgspec.json.encode(value, order="sorted")`` is the canonical text of ``value``.
 
     Walks level by level, so that nesting deeper than msgspec writes (or a
-    cycle) ends the walk early with False.
+    cycle) ends the walk early with False. Object keys are gathered into one
+    set and checked once; only when that set as a whole does not sort the
+    same both ways is each object's key order checked on its own.
     """
     safe = _MAX_SAFE_INTEGER
     low = _PLAIN_FLOAT_MIN
     high = _PLAIN_FLOAT_MAX
-    known = _SORTED_IS_CANONICAL.get
+    keys: set[Any] = set()
+    gather = keys.update
+    objects: list[dict[Any, Any]] = []
     level: list[Any] = [value]
     depth = 0
     while level:
@@ -730,12 +750,8 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
         for src in level:
             items: Any
             if type(src) is dict:
-                keys = tuple(src)
-                ordered = known(keys)
-                if ordered is None:
-                    ordered = _keys_sort_canonically(keys)
-                if not ordered:
-                    return False
+                gather(src)
+                objects.append(src)
                 items = src.values()
             else:
                 items = src
@@ -754,6 +770,16 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
                 else:
                     return False
         level = below
+    if _key_set_sorts_canonically(frozenset(keys)):
+        return True
+    known = _SORTED_IS_CANONICAL.get
+    for src in objects:
+        order = tuple(src)
+        ordered = known(order)
+        if ordered is None:
+            ordered = _keys_sort_canonically(order)
+        if not ordered:
+            return False
     return True
 
 
