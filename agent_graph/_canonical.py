@@ -713,12 +713,17 @@ def _keys_sort_canonically(keys: tuple[Any, ...]) -> bool:
 def _key_set_sorts_canonically(keys: frozenset[Any]) -> bool:
     """Whether every subset of ``keys`` sorts the same by code points as in canonical order (cached).
 
-    It is enough that the whole set does: an order restricted to a subset is
-    the subset's order.
+    It is enough that the whole set does (an order restricted to a subset is
+    the subset's order) and that no two keys collate equal (equal keys keep
+    each object's own order).
     """
     result = _KEY_SETS.get(keys)
     if result is None:
-        result = all(type(key) is str for key in keys) and _keys_sort_canonically(tuple(sorted(keys)))
+        result = (
+            all(type(key) is str for key in keys)
+            and _keys_sort_canonically(tuple(sorted(keys)))
+            and len({collation_key(key) for key in keys}) == len(keys)
+        )
         if len(_KEY_SETS) >= _ORDER_CACHE_LIMIT:
             _KEY_SETS.clear()
         _KEY_SETS[keys] = result

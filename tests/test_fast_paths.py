@@ -335,6 +335,9 @@ def _general_path(value: Any) -> bytes:
         {"t": (1, 2)},
         [[[[["deep"]]]]],
         {"l": ["a", {"k": "v", "K": "w"}]},
+        {"one": {"a_b": 1}, "two": {"a-b": 2}},  # keys that would clash, in different objects
+        {"one": {"ab": 1, "a\x01b": 2}, "two": {"a\x01b": 1, "ab": 2}},  # collation-equal keys keep their own order
+        {"outer": {"a1": 1, "a_b": 2}},
     ],
 )
 def test_canonical_json_fast_and_general_paths_agree(value: Any) -> None:
@@ -348,6 +351,13 @@ def test_canonical_json_of_deep_values_is_the_same_on_both_paths(depth: int) -> 
         value = {"k": value} if index % 2 else [value]
     assert _sorted_encoding_is_canonical(value) == (depth <= 200)  # msgspec writes 200 levels here
     assert _canonical_bytes(value) == _general_path(value)
+
+
+def test_the_fast_path_checks_objects_one_by_one_when_their_keys_together_do_not_sort_alike() -> None:
+    assert _sorted_encoding_is_canonical({"one": {"a_b": 1}, "two": {"a-b": 2}})  # never side by side
+    assert not _sorted_encoding_is_canonical({"one": {"a_b": 1, "a-b": 2}})
+    assert not _sorted_encoding_is_canonical({"x": {"ab": 1, "a\x01b": 2}})  # equal keys: insertion order
+    assert _sorted_encoding_is_canonical({"x": {"a\x01b": 1, "ab": 2}})
 
 
 def test_a_cyclic_value_ends_the_fast_path_check() -> None:
