@@ -743,7 +743,6 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
     high = _PLAIN_FLOAT_MAX
     keys: set[Any] = set()
     gather = keys.update
-    objects: list[dict[Any, Any]] = []
     level: list[Any] = [value]
     depth = 0
     while level:
@@ -756,7 +755,6 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
             items: Any
             if type(src) is dict:
                 gather(src)
-                objects.append(src)
                 items = src.values()
             else:
                 items = src
@@ -777,15 +775,57 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
         level = below
     if _key_set_sorts_canonically(frozenset(keys)):
         return True
+    # Each object on its own (the walk above bounded the depth and met only dicts, lists and leaves).
     known = _SORTED_IS_CANONICAL.get
-    for src in objects:
-        order = tuple(src)
-        ordered = known(order)
-        if ordered is None:
-            ordered = _keys_sort_canonically(order)
-        if not ordered:
-            return False
+    pending: list[Any] = [value]
+    while pending:
+        src = pending.pop()
+        items = src
+        if type(src) is dict:
+            order = tuple(src)
+            ordered = known(order)
+            if ordered is None:
+                ordered = _keys_sort_canonically(order)
+            if not ordered:
+                return False
+            items = src.values()
+        pending.extend(item for item in items if type(item) is dict or type(item) is list)
     return True
+
+
+def revision_bytes_exact(
+    provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any
+) -> tuple[bytes, bool]:
+    """``canonical_bytes_exact({provider, graphId, entry, facts, outcomes, authorities})``.
+
+    ``outcomes`` (keys to outcome strings) and ``authorities`` (a list of
+    strings) are normalized by the evaluator, so only their own few keys and
+    types are looked at before the facts are walked.
+    """
+    state = {
+        "authorities": authorities,
+        "entry": entry,
+        "facts": facts,
+        "graphId": graph_id,
+        "outcomes": outcomes,
+        "provider": provider,
+    }
+    if (
+        type(entry) is str
+        and type(facts) is dict
+        and type(outcomes) is dict
+        and type(authorities) is list
+        and all(type(item) is str for item in authorities)
+        and all(type(item) is str for item in outcomes.values())
+        and (len(outcomes) < 2 or _keys_sort_canonically(tuple(outcomes)))
+        and (not outcomes or all(type(key) is str for key in outcomes))
+        and _sorted_encoding_is_canonical(facts)
+    ):
+        try:
+            return msgspec.json.encode(state, order="sorted"), True  # these six keys sort alike both ways
+        except (UnicodeEncodeError, RecursionError):
+            pass
+    return canonical_bytes_exact(state)
 
 
 def canonical_bytes_exact(value: Any) -> tuple[bytes, bool]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from ._canonical import canonical_bytes_exact, digest_value
+from ._canonical import digest_value, revision_bytes_exact
 from ._errors import AgentGraphError, Diagnostic
 from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode, FactTest
 from ._model import Evaluation, RouteSummary
@@ -156,13 +156,7 @@ def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> b
 
 
 #: What a frame plan (``_plan``) calls for the rules it does not write out.
-_PLAN_HELPERS: Mapping[str, Any] = {
-    "MISSING": _MISSING,
-    "Diagnostic": Diagnostic,
-    "facts_match": facts_match,
-    "lookup_fact": lookup_fact,
-    "scalar_equals": scalar_equals,
-}
+
 
 
 # ------------------------------------------------------------------ input
@@ -194,6 +188,12 @@ def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
     """De-duplicated and sorted by code units, as the reference sorts them."""
     if authorities is None:
         return []
+    if (
+        type(authorities) is list
+        and all(type(item) is str for item in authorities)
+        and "".join(authorities).isascii()  # code units and code points agree
+    ):
+        return sorted(set(authorities))
     if isinstance(authorities, (str, bytes)) or not isinstance(authorities, Iterable):
         raise AgentGraphError("authorities-invalid", "authorities must be a list of strings")
     unique = set()
@@ -208,11 +208,11 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
     """State key → outcome string; records ``{outcome, recordedAt, detail?}`` keep only ``outcome``."""
     if outcomes is None:
         return {}
-    if not isinstance(outcomes, Mapping):
+    if type(outcomes) is not dict and not isinstance(outcomes, Mapping):
         raise AgentGraphError("json-object-required", "outcomes must be a JSON object")
     result: dict[str, Any] = {}
     for key, value in outcomes.items():
-        if isinstance(value, str):
+        if type(value) is str or isinstance(value, str):
             result[key] = value
         elif isinstance(value, Mapping):
             if "outcome" in value:
@@ -231,7 +231,7 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
 def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
     if facts is None:
         return {}
-    if not isinstance(facts, Mapping):
+    if type(facts) is not dict and not isinstance(facts, Mapping):
         raise AgentGraphError("json-object-required", "facts must be a JSON object")
     return facts
 
@@ -250,18 +250,9 @@ def compute_revision(
 def _revision(
     graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
 ) -> tuple[str, bool]:
-    """The revision, and whether it determines the state (see :func:`canonical_bytes_exact`)."""
+    """The revision, and whether it determines the state (see :func:`~._canonical.canonical_bytes_exact`)."""
     try:
-        text, exact = canonical_bytes_exact(
-            {
-                "provider": graph.digest,
-                "graphId": graph.id,
-                "entry": entry,
-                "facts": facts,
-                "outcomes": outcomes,
-                "authorities": authorities,
-            }
-        )
+        text, exact = revision_bytes_exact(graph.digest, graph.id, entry, facts, outcomes, authorities)
     except (TypeError, ValueError) as error:
         raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
     return "sha256:" + hashlib.sha256(text).hexdigest(), exact
@@ -279,24 +270,61 @@ class _RouteToken(msgspec.Struct):
 _ROUTE_TOKEN = msgspec.json.Encoder()
 
 
-def _route_id_maker(revision: str, graph: str, call_path: Sequence[str]) -> Callable[[CompiledNode], str]:
-    """``make_route_id`` for many nodes of one frame: the token's text around the node ID is written once."""
-    try:
-        head = b'{"callPath":' + _ROUTE_TOKEN.encode(list(call_path)) + b',"graph":' + _ROUTE_TOKEN.encode(graph)
-        tail = b',"revision":' + _ROUTE_TOKEN.encode(revision) + b"}"
-    except UnicodeEncodeError:
-        return lambda node: make_route_id(revision, graph, node.id, call_path)
-    head += b',"node":'
-    sha256 = hashlib.sha256
+#: ``{"callPath":…,"graph":…,"node":`` per (graph, call path), and ``,"revision":…}`` per revision.
+_ROUTE_HEADS: dict[tuple[str, tuple[str, ...]], bytes | None] = {}
+_ROUTE_TAILS: dict[str, bytes | None] = {}
+_ROUTE_TEXT_LIMIT = 4096
 
-    def route_id(node: CompiledNode) -> str:
+
+def _route_text_parts(revision: str, graph: str, call_path: Sequence[str]) -> tuple[bytes, bytes] | None:
+    """The route token's text around the node ID (cached), or None when a lone surrogate needs the general path."""
+    path = tuple(call_path)
+    head = _ROUTE_HEADS.get((graph, path), b"")
+    if head == b"":
         try:
-            text = head + _ROUTE_TOKEN.encode(node.id) + tail
+            head = b'{"callPath":' + _ROUTE_TOKEN.encode(list(path)) + b',"graph":' + _ROUTE_TOKEN.encode(graph) + b',"node":'
         except UnicodeEncodeError:
-            return make_route_id(revision, graph, node.id, call_path)
-        return "route:" + sha256(text).hexdigest()[:20]
+            head = None
+        if len(_ROUTE_HEADS) >= _ROUTE_TEXT_LIMIT:
+            _ROUTE_HEADS.clear()
+        _ROUTE_HEADS[(graph, path)] = head
+    tail = _ROUTE_TAILS.get(revision, b"")
+    if tail == b"":
+        try:
+            tail = b',"revision":' + _ROUTE_TOKEN.encode(revision) + b"}"
+        except UnicodeEncodeError:
+            tail = None
+        if len(_ROUTE_TAILS) >= _ROUTE_TEXT_LIMIT:
+            _ROUTE_TAILS.clear()
+        _ROUTE_TAILS[revision] = tail
+    if head is None or tail is None:
+        return None
+    return head, tail
 
-    return route_id
+
+def _route_ids(revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]) -> list[str]:
+    """``make_route_id`` of each node of one frame, the token's text around the node ID written once."""
+    parts = _route_text_parts(revision, graph, call_path)
+    if parts is None:
+        return [make_route_id(revision, graph, node.id, call_path) for node in nodes]
+    head, tail = parts
+    sha256 = hashlib.sha256
+    encode = _ROUTE_TOKEN.encode
+    ids = []
+    for node in nodes:
+        try:
+            text = head + encode(node.id) + tail
+        except UnicodeEncodeError:
+            ids.append(make_route_id(revision, graph, node.id, call_path))
+            continue
+        ids.append("route:" + sha256(text).hexdigest()[:20])
+    return ids
+
+
+def _route_id_maker(revision: str, graph: str, call_path: Sequence[str]) -> Callable[[CompiledNode], str]:
+    """``make_route_id`` for single nodes of one frame (see :func:`_route_ids`)."""
+    path = tuple(call_path)
+    return lambda node: _route_ids(revision, graph, path, (node,))[0]
 
 
 def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
@@ -420,11 +448,14 @@ def _run_frames(
     Subgraph node and receives the child's :class:`_Frame`, so a chain of
     Subgraphs thousands deep evaluates without a recursion error.
     """
-    frames = [_evaluate_frame(ctx, graph, entry, call_path, stack)]
+    first = _open_frame(ctx, graph, entry, call_path, stack)
+    if type(first) is _Frame:
+        return first
+    frames = [first]
     reply: _Frame | None = None
     while True:
         try:
-            request = frames[-1].send(reply)  # type: ignore[arg-type]
+            request = frames[-1].send(reply)  # type: ignore[union-attr,arg-type]
         except StopIteration as finished:
             frames.pop()
             if not frames:
@@ -432,19 +463,23 @@ def _run_frames(
                 return result
             reply = finished.value
             continue
-        frames.append(_evaluate_frame(ctx, *request))
-        reply = None
+        child = _open_frame(ctx, *request)
+        if type(child) is _Frame:
+            reply = child
+        else:
+            frames.append(child)
+            reply = None
 
 
 #: Frames of one graph and entry settled by the worklist before a plan is written for them
 #: (a one-off evaluation, such as a command line run, never pays for writing one).
 PLAN_AFTER = 1
 
-#: What settling a frame gives: outcomes by node index; the reached order as numbers whose remainder by
-#: the node count is the node index; diagnostics (settling's, then the unfinished children's, each in
+#: What settling a frame gives: outcomes by node index; the reached order (None from a plan);
+#: diagnostics (settling's, then the unfinished children's, each in
 #: reached order); the pending or waiting-user Actions and Gates; the terminal outcomes; the unfinished
 #: children's candidates.
-_Settled = tuple[list[Any], list[int], list[Diagnostic], list[int], set[Any], list[list["Candidate"]]]
+_Settled = tuple[list[Any], list[int] | None, list[Diagnostic], list[int], set[Any], list[list["Candidate"]]]
 
 
 def _settle_worklist(
@@ -631,9 +666,10 @@ def _settle_worklist(
     return outcome, reached_order, diagnostics, offered, terminals, child_candidates
 
 
-def _evaluate_frame(
+def _open_frame(
     ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
-) -> Generator[_ChildRequest, _Frame, _Frame]:
+) -> Generator[_ChildRequest, _Frame, _Frame] | _Frame:
+    """A frame to run (a plan or the worklist), or its answer when step 1 already decides it."""
     if graph.id in stack:
         chain = " -> ".join((*stack, graph.id))
         return _Frame(
@@ -650,9 +686,7 @@ def _evaluate_frame(
             [],
             [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
         )
-
-    frame_key = graph.id if not call_path else ">".join(call_path) + ">" + graph.id
-    state_keys = graph.state_keys(frame_key)
+    state_keys = graph.state_keys(call_path)
     entry_index = graph.index[entry_id]
     plan = graph.plans.get(entry_index, 0)
     if type(plan) is int:  # the number of times the worklist settled this frame so far
@@ -662,17 +696,42 @@ def _evaluate_frame(
         else:
             graph.plans[entry_index] = plan + 1
             plan = None
-    if plan is None:
-        settled = yield from _settle_worklist(ctx, graph, entry_index, call_path, stack, state_keys)
-    else:
-        settled = yield from plan(ctx, call_path, stack, state_keys)
+    if plan is None or (ctx.settled is not None and ctx.settled_path == call_path):  # overlays list reached order
+        return _worklist_frame(ctx, graph, entry, entry_index, call_path, stack, state_keys)
+    frame: Generator[_ChildRequest, _Frame, _Frame] | _Frame = plan(ctx, call_path, stack, state_keys, entry)
+    return frame  # a plan without Subgraph nodes answers at once
+
+
+def _worklist_frame(
+    ctx: _Context,
+    graph: CompiledGraph,
+    entry: str,
+    entry_index: int,
+    call_path: tuple[str, ...],
+    stack: tuple[str, ...],
+    state_keys: tuple[str, ...],
+) -> Generator[_ChildRequest, _Frame, _Frame]:
+    settled = yield from _settle_worklist(ctx, graph, entry_index, call_path, stack, state_keys)
     outcome, order, diagnostics, offered_nodes, terminals, child_candidates = settled
+    if order is not None and ctx.settled is not None and ctx.settled_path == call_path:
+        nodes = graph.nodes
+        ctx.settled.update((nodes[index].id, outcome[index]) for index in order)
+    return finish_frame(ctx, graph, entry, call_path, state_keys, diagnostics, offered_nodes, terminals, child_candidates)
+
+
+def finish_frame(
+    ctx: _Context,
+    graph: CompiledGraph,
+    entry: str,
+    call_path: tuple[str, ...],
+    state_keys: tuple[str, ...],
+    diagnostics: list[Diagnostic],
+    offered_nodes: list[int],
+    terminals: set[Any],
+    child_candidates: list[list[Candidate]],
+) -> _Frame:
+    """Steps 3–5 of behaviour.md §5 once a frame has settled (plans call this too)."""
     nodes = graph.nodes
-
-    if ctx.settled_path == call_path and ctx.settled is not None:
-        count = len(nodes)
-        ctx.settled.update((nodes[key % count].id, outcome[key % count]) for key in order)
-
     offered: list[tuple[CompiledNode, str, str, str | None]] = []
     for index in offered_nodes:
         node = nodes[index]
@@ -708,14 +767,15 @@ def _evaluate_frame(
     if len(terminal_outcomes) == 1:
         return _Frame("complete", terminal_outcomes[0], [], diagnostics)
     # Route IDs are unique, so the ranking decides the order whatever the order of collection.
-    route_id = _route_id_maker(ctx.revision, graph.id, call_path)
+    route_ids = _route_ids(ctx.revision, graph.id, call_path, [item[0] for item in offered]) if offered else []
     candidates = [
-        Candidate(route_id(node), graph, node, call_path, state_keys[node.index], status, availability, resolution)
-        for node, status, availability, resolution in offered
+        Candidate(route_id, graph, node, call_path, state_keys[node.index], status, availability, resolution)
+        for route_id, (node, status, availability, resolution) in zip(route_ids, offered, strict=True)
     ]
     for inherited in child_candidates:
         candidates.extend(inherited)
-    candidates = rank_candidates(candidates)
+    if len(candidates) > 1:
+        candidates = rank_candidates(candidates)
     if candidates:  # immediate candidates rank first
         status = "actionable" if candidates[0].availability == "immediate" else "waiting-user"
         return _Frame(status, None, candidates, diagnostics)
@@ -728,6 +788,17 @@ def _evaluate_frame(
             )
         )
     return _Frame("blocked", None, [], diagnostics)
+
+
+#: What a frame plan (``_plan``) calls for the rules it does not write out.
+_PLAN_HELPERS: Mapping[str, Any] = {
+    "MISSING": _MISSING,
+    "Diagnostic": Diagnostic,
+    "facts_match": facts_match,
+    "finish_frame": finish_frame,
+    "lookup_fact": lookup_fact,
+    "scalar_equals": scalar_equals,
+}
 
 
 def settled_outcomes(
@@ -852,7 +923,7 @@ def evaluate_with_candidates(
         alternative_routes=tuple(summarize(provider, c) for c in candidates[1 : MAX_ALTERNATIVE_ROUTES + 1]),
         diagnostics=tuple(diagnostics),
     )
-    if exact and all(d.detail is None for d in diagnostics):  # a detail is a mutable dict: not shared
+    if exact and (not diagnostics or all(d.detail is None for d in diagnostics)):  # a detail is a mutable dict: not shared
         remember(graph.evaluations, revision, (weakref.ref(provider), evaluation, tuple(candidates)))
     return evaluation, candidates
 

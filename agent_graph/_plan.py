@@ -12,10 +12,12 @@ key index and edge inlined, and compiles it. User data (IDs, paths, expected
 values, messages) never enters the source text: it is bound as closure
 constants.
 
-A plan yields the same child requests as the worklist and returns what the
-worklist returns (``_evaluate._Settled``): outcomes, reached order,
-diagnostics, offered nodes, terminal outcomes and unfinished children's
-candidates. It knows the IR and
+A plan is a whole frame: a generator that yields the same child requests as
+the worklist (a plain function when no node is a Subgraph),
+collects what the worklist collects (``_evaluate._Settled``) and hands it to
+the evaluator's ``finish_frame``. It keeps no reached order, only the pass
+of each node to order diagnostics; diagram overlays, which list the reached
+order, take the worklist. It knows the IR and
 Python; the rules' helpers (fact lookup, equality, diagnostics) come from the
 evaluator. No I/O.
 """
@@ -74,6 +76,17 @@ class _Writer:
         self.lines: list[str] = []
         self.constants: list[Any] = []
         self._named: dict[int, str] = {}
+        #: The facts' top-level values the checks start from, read once per frame:
+        #: segment → (local name, constant name).
+        self.tops: dict[str, tuple[str, str]] = {}
+        #: Whether a Subgraph node was written (the plan then yields child requests).
+        self.yields = False
+
+    def top(self, segment: str) -> str:
+        known = self.tops.get(segment)
+        if known is None:
+            known = self.tops[segment] = (f"t{len(self.tops)}", self.const(segment))
+        return known[0]
 
     def const(self, value: Any) -> str:
         key = id(value)
@@ -96,8 +109,8 @@ def _write_check(w: _Writer, depth: int, node: CompiledNode) -> str:
         w.emit(depth, f"met = facts_match(facts, {w.const(satisfied)})")
         return "met"
     test = satisfied[0]
-    chain = "facts"
-    for segment in test.segments:
+    chain = w.top(test.segments[0])
+    for segment in test.segments[1:]:
         chain += f".get({w.const(segment)}, MISSING)"
     if len(test.segments) == 1:
         w.emit(depth, f"v = {chain}")
@@ -145,6 +158,7 @@ def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNo
             f'severity="error", message={missing})))',
         )
         w.emit(depth, "else:")
+        w.yields = True
         item = w.const((f"{graph.id}/{node.id}",))
         w.emit(depth + 1, f"result = yield (child, {w.const(node.child_entry or '')}, call_path + {item}, inner_stack)")
         w.emit(depth + 1, "status = result.status")
@@ -227,7 +241,6 @@ def write_plan(
                 depth += 1
                 w.emit(depth, f"l{index} = {level} + 1")
         live.add(index)
-        w.emit(depth, f"reached.append(l{index} * stride + {index})")
         _write_settle(w, depth, graph, node)
         rearm = rearmed.get(index)
         if rearm is not None:  # step (b) of the same pass: the node's own repeat edge re-arms it
@@ -246,24 +259,33 @@ def write_plan(
     w.emit(0, "def make(constants, runtime):")
     if w.constants:
         w.emit(1, "".join(f"k{n}, " for n in range(len(w.constants))) + "= constants")
-    for helper in ("MISSING", "Diagnostic", "facts_match", "lookup_fact", "scalar_equals", "graph_id", "graph_path"):
+    for helper in (
+        "MISSING",
+        "Diagnostic",
+        "facts_match",
+        "finish_frame",
+        "lookup_fact",
+        "scalar_equals",
+        "graph",
+        "graph_id",
+        "graph_path",
+    ):
         w.emit(1, f"{helper} = runtime[{helper!r}]")
     w.emit(1, f"stride = {len(nodes)}")
     w.emit(1, "first = runtime['first']")
-    w.emit(1, "def plan(ctx, call_path, stack, keys):")
+    w.emit(1, "def plan(ctx, call_path, stack, keys, entry):")
     w.emit(2, "facts = ctx.facts")
     w.emit(2, "recorded = ctx.outcomes.get")
     w.emit(2, "graphs = ctx.provider.graphs")
     w.emit(2, "inner_stack = (*stack, graph_id)")
-    w.emit(2, "reached = []")
     w.emit(2, "settle_diagnostics = []")
     w.emit(2, "unfinished = []")
     w.emit(2, "offered = []")
     w.emit(2, "terminals = set()")
     w.emit(2, " = ".join(f"o{i}" for i in sorted(live)) + " = None")
+    for name, segment in w.tops.values():  # facts is a Mapping: .get never fails here
+        w.emit(2, f"{name} = facts.get({segment}, MISSING)")
     w.lines.extend(body)
-    w.emit(2, "reached.sort()")
-    w.emit(2, "outcome = [" + ", ".join(f"o{i}" if i in live else "None" for i in range(len(nodes))) + "]")
     w.emit(2, "diagnostics = []")
     w.emit(2, "if settle_diagnostics:  # in reached order")
     w.emit(3, "settle_diagnostics.sort(key=first)")
@@ -274,8 +296,9 @@ def write_plan(
     w.emit(3, "for _, result in unfinished:")
     w.emit(4, "candidates.append(result.candidates)")
     w.emit(4, "diagnostics.extend(result.diagnostics)")
-    w.emit(2, "return outcome, reached, diagnostics, offered, terminals, candidates")
-    w.emit(2, "yield  # never reached: makes the plan a generator when no node is a Subgraph")
+    w.emit(2, "return finish_frame(ctx, graph, entry, call_path, keys, diagnostics, offered, terminals, candidates)")
+    if w.yields:
+        w.emit(2, "yield  # never reached")
     w.emit(1, "return plan")
     return "\n".join(w.lines) + "\n", w.constants
 
@@ -292,7 +315,7 @@ def build_plan(graph: CompiledGraph, entry: int, helpers: Mapping[str, Any]) -> 
     order = reachable_in_order(graph, entry)
     if order is None:
         return None
-    runtime = dict(helpers, graph_path=graph.path, graph_id=graph.id, first=operator.itemgetter(0))
+    runtime = dict(helpers, graph=graph, graph_path=graph.path, graph_id=graph.id, first=operator.itemgetter(0))
     source, constants = write_plan(graph, entry, order, rearmed)
     namespace: dict[str, Any] = {}
     exec(compile(source, f"<agent-graph plan {len(graph.nodes)} nodes>", "exec"), namespace)  # the source holds no user text (see write_plan)

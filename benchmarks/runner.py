@@ -96,9 +96,10 @@ def _fmt(value: float) -> str:
 def measure(fn: Callable[[], Any], *, budget: float, least: int = 5, most: int = 200, sample: float = 0.002) -> list[float]:
     """Seconds per call of ``fn``: samples until ``budget`` seconds are spent (between ``least`` and ``most``)."""
     gc.collect()
-    start = time.perf_counter()
-    fn()
-    first = time.perf_counter() - start
+    for _ in range(3):  # warm up: lazy imports, frame plans, caches; the batch size comes from a warm call
+        start = time.perf_counter()
+        fn()
+        first = time.perf_counter() - start
     batch = max(1, int(sample / first)) if first < sample else 1
     if batch > 1:  # calibrate the batch on a warmed-up call
         start = time.perf_counter()
