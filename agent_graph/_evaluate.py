@@ -155,10 +155,6 @@ def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> b
     return True
 
 
-#: What a frame plan (``_plan``) calls for the rules it does not write out.
-
-
-
 # ------------------------------------------------------------------ input
 
 
@@ -730,30 +726,16 @@ def finish_frame(
     terminals: set[Any],
     child_candidates: list[list[Candidate]],
 ) -> _Frame:
-    """Steps 3–5 of behaviour.md §5 once a frame has settled (plans call this too)."""
-    nodes = graph.nodes
-    offered: list[tuple[CompiledNode, str, str, str | None]] = []
-    for index in offered_nodes:
-        node = nodes[index]
-        if node.is_action:
-            offered.append((node, "actionable", "immediate", None))
-        elif node.is_gate:
-            gate = node.definition.gate
-            delegated = (
-                gate is not None
-                and gate.delegatable is True
-                and gate.authority is not None
-                and gate.authority in ctx.authorities
-            )
-            if delegated:
-                offered.append((node, "actionable", "immediate", "session-authority"))
-            else:
-                offered.append((node, "waiting-user", "requires-user", "user"))
+    """Steps 3–5 of behaviour.md §5 once a frame has settled (plans call this too).
 
-    terminal_outcomes = list(terminals)
-    if len(terminal_outcomes) > 1:
-        terminal_outcomes.sort(key=lambda value: utf16_key(str(value)))
-    if len(terminal_outcomes) > 1:
+    ``offered_nodes`` are the reached Actions and Gates whose outcome is
+    ``pending`` or ``waiting-user``, in any order: route IDs are unique, so the
+    ranking decides the order of candidates.
+    """
+    if terminals:
+        if len(terminals) == 1:
+            return _Frame("complete", next(iter(terminals)), [], diagnostics)
+        terminal_outcomes = sorted(terminals, key=lambda value: utf16_key(str(value)))
         diagnostics.append(
             Diagnostic(
                 code="terminal-outcome-ambiguous",
@@ -764,14 +746,27 @@ def finish_frame(
             )
         )
         return _Frame("error", None, [], diagnostics)
-    if len(terminal_outcomes) == 1:
-        return _Frame("complete", terminal_outcomes[0], [], diagnostics)
-    # Route IDs are unique, so the ranking decides the order whatever the order of collection.
-    route_ids = _route_ids(ctx.revision, graph.id, call_path, [item[0] for item in offered]) if offered else []
-    candidates = [
-        Candidate(route_id, graph, node, call_path, state_keys[node.index], status, availability, resolution)
-        for route_id, (node, status, availability, resolution) in zip(route_ids, offered, strict=True)
-    ]
+    candidates: list[Candidate] = []
+    if offered_nodes:
+        nodes = graph.nodes
+        offered = [nodes[index] for index in offered_nodes]
+        for route_id, node in zip(_route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True):
+            if node.is_action:
+                status, availability, resolution = "actionable", "immediate", None
+            else:
+                gate = node.definition.gate
+                if (
+                    gate is not None
+                    and gate.delegatable is True
+                    and gate.authority is not None
+                    and gate.authority in ctx.authorities
+                ):
+                    status, availability, resolution = "actionable", "immediate", "session-authority"
+                else:
+                    status, availability, resolution = "waiting-user", "requires-user", "user"
+            candidates.append(
+                Candidate(route_id, graph, node, call_path, state_keys[node.index], status, availability, resolution)
+            )
     for inherited in child_candidates:
         candidates.extend(inherited)
     if len(candidates) > 1:

@@ -82,6 +82,12 @@ class _Writer:
         #: Whether a Subgraph node was written (the plan then yields child requests).
         self.yields = False
 
+    def matches(self, outcome: str, accepted: frozenset[str]) -> str:
+        """The test that ``outcome`` (a local) is one of ``accepted``: ``==`` for a single outcome."""
+        if len(accepted) == 1:
+            return f"{outcome} == {self.const(next(iter(accepted)))}"
+        return f"{outcome} in {self.const(accepted)}"
+
     def top(self, segment: str) -> str:
         known = self.tops.get(segment)
         if known is None:
@@ -132,8 +138,12 @@ def _write_check(w: _Writer, depth: int, node: CompiledNode) -> str:
     return f"v is not MISSING and scalar_equals(v, {expected})"
 
 
-def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNode) -> None:
-    """Lines that set ``o<i>`` for a reached node (behaviour.md §5 step 2a)."""
+def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNode, offers: bool) -> None:
+    """Lines that set ``o<i>`` for a reached node (behaviour.md §5 step 2a).
+
+    With ``offers``, an Action's or Gate's settled outcome is also checked for
+    §5 step 3 (a re-armed node is checked after re-arming instead).
+    """
     i = node.index
     out = f"o{i}"
     if node.requires is not None:
@@ -177,6 +187,9 @@ def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNo
     if node.satisfied is None:
         w.emit(depth, f"r = recorded(keys[{i}])")
         w.emit(depth, f"{out} = r if r else {fallback}")
+        if offers:
+            w.emit(depth, f'if {out} == "pending" or {out} == "waiting-user":')
+            w.emit(depth + 1, f"offered.append({i})")
         return
     condition = _write_check(w, depth, node)
     w.emit(depth, f"if {condition}:")
@@ -184,6 +197,9 @@ def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNo
     w.emit(depth, "else:")
     w.emit(depth + 1, f"r = recorded(keys[{i}])")
     w.emit(depth + 1, f'{out} = "unverified" if r == "completed" else r if r else {fallback}')
+    if offers:  # a completed node offers nothing
+        w.emit(depth + 1, f'if {out} == "pending" or {out} == "waiting-user":')
+        w.emit(depth + 2, f"offered.append({i})")
 
 
 def self_repeats(graph: CompiledGraph) -> dict[int, frozenset[str]] | None:
@@ -226,7 +242,7 @@ def write_plan(
                     continue
                 w.emit(depth, f"l{index} = -1")
                 for source, accepted in edges:  # the earliest matching predecessor
-                    w.emit(depth, f"if o{source} in {w.const(accepted)} and (l{index} < 0 or l{source} < l{index}):")
+                    w.emit(depth, f"if {w.matches(f'o{source}', accepted)} and (l{index} < 0 or l{source} < l{index}):")
                     w.emit(depth + 1, f"l{index} = l{source}")
                 w.emit(depth, f"if l{index} >= 0:")
                 depth += 1
@@ -234,23 +250,24 @@ def write_plan(
             else:
                 if not edges or len(edges) != node.in_count:
                     continue  # an edge from a node this entry never reaches: the join is never met
-                condition = " and ".join(f"o{source} in {w.const(accepted)}" for source, accepted in edges)
+                condition = " and ".join(w.matches(f"o{source}", accepted) for source, accepted in edges)
                 sources = sorted({source for source, _ in edges})  # the latest predecessor
                 level = f"l{sources[0]}" if len(sources) == 1 else "max(" + ", ".join(f"l{s}" for s in sources) + ")"
                 w.emit(depth, f"if {condition}:")
                 depth += 1
                 w.emit(depth, f"l{index} = {level} + 1")
         live.add(index)
-        _write_settle(w, depth, graph, node)
         rearm = rearmed.get(index)
+        offers = not node.is_terminal and not node.is_subgraph  # an Action or a Gate (§5 step 3)
+        _write_settle(w, depth, graph, node, offers and rearm is None and node.requires is None)
         if rearm is not None:  # step (b) of the same pass: the node's own repeat edge re-arms it
-            w.emit(depth, f"if o{index} in {w.const(rearm)}:")
+            w.emit(depth, f"if {w.matches(f'o{index}', rearm)}:")
             w.emit(depth + 1, f'o{index} = "pending"')
-        # Its outcome is final now: what it offers (§5 step 3).
+        # Its outcome is final now.
         if node.is_terminal:
             w.emit(depth, f"if o{index} is not None:")
             w.emit(depth + 1, f"terminals.add(o{index})")
-        elif not node.is_subgraph:
+        elif offers and (rearm is not None or node.requires is not None):
             w.emit(depth, f'if o{index} == "pending" or o{index} == "waiting-user":')
             w.emit(depth + 1, f"offered.append({index})")
     body = w.lines[head:]
