@@ -431,8 +431,9 @@ def _route_id_of(candidate: Candidate) -> str:
     return candidate.route_id
 
 
-#: What a frame asks its driver for: evaluate ``(graph, entry, call path, Subgraph stack)``.
-_ChildRequest = tuple[CompiledGraph, str, tuple[str, ...], tuple[str, ...]]
+#: A frame being evaluated: a generator that yields a child frame to run (another ``_Run``) for a
+#: Subgraph node whose frame is not answered at once, and receives the child's :class:`_Frame`.
+_Run = Generator[Any, "_Frame", "_Frame"]
 
 
 def _run_frames(
@@ -440,18 +441,19 @@ def _run_frames(
 ) -> _Frame:
     """Evaluate a top-level frame; Subgraph frames run on an explicit stack, not on Python's.
 
-    Each frame is a generator that yields a :data:`_ChildRequest` for a
-    Subgraph node and receives the child's :class:`_Frame`, so a chain of
-    Subgraphs thousands deep evaluates without a recursion error.
+    A frame opens its children with :func:`_open_frame`. A child that answers
+    at once (a plan without Subgraph nodes, an error frame) is used in place;
+    any other is yielded here and run on the stack, so a chain of Subgraphs
+    thousands deep evaluates without a recursion error.
     """
     first = _open_frame(ctx, graph, entry, call_path, stack)
     if type(first) is _Frame:
         return first
-    frames = [first]
+    frames: list[_Run] = [first]  # type: ignore[list-item]
     reply: _Frame | None = None
     while True:
         try:
-            request = frames[-1].send(reply)  # type: ignore[union-attr,arg-type]
+            child = frames[-1].send(reply)  # type: ignore[arg-type]
         except StopIteration as finished:
             frames.pop()
             if not frames:
@@ -459,12 +461,8 @@ def _run_frames(
                 return result
             reply = finished.value
             continue
-        child = _open_frame(ctx, *request)
-        if type(child) is _Frame:
-            reply = child
-        else:
-            frames.append(child)
-            reply = None
+        frames.append(child)
+        reply = None
 
 
 #: Frames of one graph and entry settled by the worklist before a plan is written for them
@@ -481,7 +479,7 @@ _Settled = tuple[list[Any], list[int] | None, list[Diagnostic], list[int], set[A
 def _settle_worklist(
     ctx: _Context, graph: CompiledGraph, entry_index: int, call_path: tuple[str, ...], stack: tuple[str, ...],
     state_keys: tuple[str, ...],
-) -> Generator[_ChildRequest, _Frame, _Settled]:
+) -> Generator[_Run, _Frame, _Settled]:
     """Step 2 of behaviour.md §5 for any graph: passes that only look at what the previous one changed."""
     nodes = graph.nodes
     repeat_edges = graph.repeat_edges
@@ -537,7 +535,11 @@ def _settle_worklist(
                         Diagnostic(code="subgraph-missing", severity="error", message=f"Missing subgraph {node.child_graph}")
                     )
                 else:
-                    result = yield (child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id))
+                    result = _open_frame(
+                        ctx, child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id)
+                    )
+                    if not isinstance(result, _Frame):
+                        result = yield result
                     child_results[index] = result
                     if result.status == "complete" and result.outcome:
                         new = result.outcome
@@ -664,7 +666,7 @@ def _settle_worklist(
 
 def _open_frame(
     ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
-) -> Generator[_ChildRequest, _Frame, _Frame] | _Frame:
+) -> _Run | _Frame:
     """A frame to run (a plan or the worklist), or its answer when step 1 already decides it."""
     if graph.id in stack:
         chain = " -> ".join((*stack, graph.id))
@@ -694,7 +696,7 @@ def _open_frame(
             plan = None
     if plan is None or (ctx.settled is not None and ctx.settled_path == call_path):  # overlays list reached order
         return _worklist_frame(ctx, graph, entry, entry_index, call_path, stack, state_keys)
-    frame: Generator[_ChildRequest, _Frame, _Frame] | _Frame = plan(ctx, call_path, stack, state_keys, entry)
+    frame: _Run | _Frame = plan(ctx, call_path, stack, state_keys, entry)
     return frame  # a plan without Subgraph nodes answers at once
 
 
@@ -706,7 +708,7 @@ def _worklist_frame(
     call_path: tuple[str, ...],
     stack: tuple[str, ...],
     state_keys: tuple[str, ...],
-) -> Generator[_ChildRequest, _Frame, _Frame]:
+) -> _Run:
     settled = yield from _settle_worklist(ctx, graph, entry_index, call_path, stack, state_keys)
     outcome, order, diagnostics, offered_nodes, terminals, child_candidates = settled
     if order is not None and ctx.settled is not None and ctx.settled_path == call_path:
@@ -787,7 +789,9 @@ def finish_frame(
 
 #: What a frame plan (``_plan``) calls for the rules it does not write out.
 _PLAN_HELPERS: Mapping[str, Any] = {
+    "Frame": _Frame,
     "MISSING": _MISSING,
+    "open_frame": _open_frame,
     "Diagnostic": Diagnostic,
     "facts_match": facts_match,
     "finish_frame": finish_frame,

@@ -1,25 +1,25 @@
-"""Frame plans: one frame's settling step written out as Python for one graph and entry.
+"""Frame plans: one frame's evaluation written out as Python for one graph and entry.
 
 The evaluator's worklist (``_evaluate``) settles any graph. For the common
 shape, a graph whose only repeat edges lead from a node back to itself (a
 polling step), nothing changes after a node settles but that node's own
 re-arming in the same pass, so the passes of behaviour.md §5 reduce to one
-sweep in topological order: a node is reached in the pass after its join is met (the earliest
-matching predecessor for ``join: any``, the latest for ``join: all``), and
-the reached order is (pass, node index). This module writes that sweep as the
-source of one generator function per (graph, entry), with every check, state
-key index and edge inlined, and compiles it. User data (IDs, paths, expected
+sweep in topological order: a node is reached in the pass after its join is
+met (the earliest matching predecessor for ``join: any``, the latest for
+``join: all``), and the reached order is (pass, node index). This module
+writes that sweep as the source of one function per (graph, entry), with
+every check, state key index and edge inlined, and compiles it. User data (IDs, paths, expected
 values, messages) never enters the source text: it is bound as closure
 constants.
 
-A plan is a whole frame: a generator that yields the same child requests as
-the worklist (a plain function when no node is a Subgraph),
-collects what the worklist collects (``_evaluate._Settled``) and hands it to
-the evaluator's ``finish_frame``. It keeps no reached order, only the pass
-of each node to order diagnostics; diagram overlays, which list the reached
-order, take the worklist. It knows the IR and
-Python; the rules' helpers (fact lookup, equality, diagnostics) come from the
-evaluator. No I/O.
+A plan is a whole frame. It opens its Subgraph nodes' frames as the worklist
+does and yields to the driver only a child that does not answer at once; with
+no Subgraph node it is a plain function. It collects what the worklist
+collects (``_evaluate._Settled``) and hands it to the evaluator's
+``finish_frame``. It keeps no reached order, only the pass of each node to
+order diagnostics; diagram overlays, which list the reached order, take the
+worklist. It knows the IR and Python; the rules' helpers (fact lookup,
+equality, diagnostics, frames) come from the evaluator. No I/O.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class _Writer:
         #: The facts' top-level values the checks start from, read once per frame:
         #: segment → (local name, constant name).
         self.tops: dict[str, tuple[str, str]] = {}
-        #: Whether a Subgraph node was written (the plan then yields child requests).
+        #: Whether a Subgraph node was written (the plan is then a generator that may yield child frames).
         self.yields = False
 
     def matches(self, outcome: str, accepted: frozenset[str]) -> str:
@@ -170,7 +170,9 @@ def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNo
         w.emit(depth, "else:")
         w.yields = True
         item = w.const((f"{graph.id}/{node.id}",))
-        w.emit(depth + 1, f"result = yield (child, {w.const(node.child_entry or '')}, call_path + {item}, inner_stack)")
+        w.emit(depth + 1, f"result = open_frame(ctx, child, {w.const(node.child_entry or '')}, call_path + {item}, inner_stack)")
+        w.emit(depth + 1, "if type(result) is not Frame:  # a child with Subgraphs of its own runs on the driver's stack")
+        w.emit(depth + 2, "result = yield result")
         w.emit(depth + 1, "status = result.status")
         w.emit(depth + 1, 'if status != "complete":')
         w.emit(depth + 2, f"unfinished.append((l{i} * stride + {i}, result))")
@@ -277,7 +279,9 @@ def write_plan(
     if w.constants:
         w.emit(1, "".join(f"k{n}, " for n in range(len(w.constants))) + "= constants")
     for helper in (
+        "Frame",
         "MISSING",
+        "open_frame",
         "Diagnostic",
         "facts_match",
         "finish_frame",
