@@ -691,6 +691,7 @@ def _write_tree(tree: Any) -> str:
 
 _SORTED_IS_CANONICAL: dict[tuple[Any, ...], bool] = {}
 _KEY_SETS: dict[frozenset[Any], bool] = {}
+_PLAIN_LEAF_TYPES = frozenset({str, bool, type(None)})
 _PLAIN_FLOAT_MIN = 1e-4
 _PLAIN_FLOAT_MAX = 1e16
 
@@ -741,6 +742,7 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
     safe = _MAX_SAFE_INTEGER
     low = _PLAIN_FLOAT_MIN
     high = _PLAIN_FLOAT_MAX
+    plain = _PLAIN_LEAF_TYPES
     keys: set[Any] = set()
     gather = keys.update
     level: list[Any] = [value]
@@ -760,7 +762,7 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
                 items = src
             for item in items:
                 kind = type(item)
-                if kind is str or kind is bool or item is None:
+                if kind in plain:
                     continue
                 if kind is dict or kind is list:
                     push(item)
@@ -793,6 +795,14 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
     return True
 
 
+def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
+    """Whether a map of outcome strings takes the fast path: exact ``str`` keys and values, keys sorting alike."""
+    keys = tuple(outcomes)
+    if len(keys) == 1:
+        return type(keys[0]) is str and type(outcomes[keys[0]]) is str
+    return _keys_sort_canonically(keys) and all(type(item) is str for item in outcomes.values())
+
+
 def revision_bytes_exact(
     provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any
 ) -> tuple[bytes, bool]:
@@ -815,10 +825,8 @@ def revision_bytes_exact(
         and type(facts) is dict
         and type(outcomes) is dict
         and type(authorities) is list
-        and all(type(item) is str for item in authorities)
-        and all(type(item) is str for item in outcomes.values())
-        and (len(outcomes) < 2 or _keys_sort_canonically(tuple(outcomes)))
-        and (not outcomes or all(type(key) is str for key in outcomes))
+        and (not authorities or all(type(item) is str for item in authorities))
+        and (not outcomes or _outcomes_are_canonical(outcomes))
         and _sorted_encoding_is_canonical(facts)
     ):
         try:

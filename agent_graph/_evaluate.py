@@ -208,9 +208,10 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
         raise AgentGraphError("json-object-required", "outcomes must be a JSON object")
     result: dict[str, Any] = {}
     for key, value in outcomes.items():
-        if type(value) is str or isinstance(value, str):
+        kind = type(value)
+        if kind is str or (kind is not dict and isinstance(value, str)):
             result[key] = value
-        elif isinstance(value, Mapping):
+        elif kind is dict or isinstance(value, Mapping):
             if "outcome" in value:
                 recorded = value["outcome"]
                 if not isinstance(recorded, str):

@@ -254,7 +254,12 @@ def write_plan(
                     continue  # an edge from a node this entry never reaches: the join is never met
                 condition = " and ".join(w.matches(f"o{source}", accepted) for source, accepted in edges)
                 sources = sorted({source for source, _ in edges})  # the latest predecessor
-                level = f"l{sources[0]}" if len(sources) == 1 else "max(" + ", ".join(f"l{s}" for s in sources) + ")"
+                if len(sources) == 1:
+                    level = f"l{sources[0]}"
+                elif len(sources) == 2:
+                    level = f"(l{sources[0]} if l{sources[0]} > l{sources[1]} else l{sources[1]})"
+                else:
+                    level = "max(" + ", ".join(f"l{s}" for s in sources) + ")"
                 w.emit(depth, f"if {condition}:")
                 depth += 1
                 w.emit(depth, f"l{index} = {level} + 1")
