@@ -732,12 +732,25 @@ def _key_set_sorts_canonically(keys: frozenset[Any]) -> bool:
 
 
 def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
-    """Whether ``msgspec.json.encode(value, order="sorted")`` is the canonical text of ``value``.
+    """Whether ``msgspec.json.encode(value, order="sorted")`` is the canonical text of ``value``."""
+    return _fast_path_check(value) != _OFF_FAST_PATH
+
+
+#: Verdicts of :func:`_fast_path_check`.
+_OFF_FAST_PATH, _KEYS_APART, _KEYS_IN_ORDER = 0, 1, 2
+
+
+def _fast_path_check(value: dict[str, Any] | list[Any]) -> int:
+    """Whether msgspec's sorted encoding of ``value`` is its canonical text, and why.
+
+    ``_KEYS_APART``: every object key collates apart from the others, so the
+    text follows from the content alone; ``_KEYS_IN_ORDER``: some keys collate
+    equal and each object's own order happens to agree; ``_OFF_FAST_PATH``.
 
     Walks level by level, so that nesting deeper than msgspec writes (or a
-    cycle) ends the walk early with False. Object keys are gathered into one
-    set and checked once; only when that set as a whole does not sort the
-    same both ways is each object's key order checked on its own.
+    cycle) ends the walk early. Object keys are gathered into one set and
+    checked once; only when that set as a whole does not sort the same both
+    ways is each object's key order checked on its own.
     """
     safe = _MAX_SAFE_INTEGER
     low = _PLAIN_FLOAT_MIN
@@ -750,7 +763,7 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
     while level:
         depth += 1
         if depth > _MSGSPEC_DEPTH:
-            return False
+            return _OFF_FAST_PATH
         below: list[Any] = []
         push = below.append
         for src in level:
@@ -768,15 +781,15 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
                     push(item)
                 elif kind is int:
                     if not -safe <= item <= safe:
-                        return False
+                        return _OFF_FAST_PATH
                 elif kind is float:
                     if item.is_integer() or not low <= abs(item) < high:
-                        return False
+                        return _OFF_FAST_PATH
                 else:
-                    return False
+                    return _OFF_FAST_PATH
         level = below
     if _key_set_sorts_canonically(frozenset(keys)):
-        return True
+        return _KEYS_APART
     # Each object on its own (the walk above bounded the depth and met only dicts, lists and leaves).
     known = _SORTED_IS_CANONICAL.get
     pending: list[Any] = [value]
@@ -789,10 +802,10 @@ def _sorted_encoding_is_canonical(value: dict[str, Any] | list[Any]) -> bool:
             if ordered is None:
                 ordered = _keys_sort_canonically(order)
             if not ordered:
-                return False
+                return _OFF_FAST_PATH
             items = src.values()
         pending.extend(item for item in items if type(item) is dict or type(item) is list)
-    return True
+    return _KEYS_IN_ORDER
 
 
 def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
@@ -803,6 +816,77 @@ def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
     return _keys_sort_canonically(keys) and all(type(item) is str for item in outcomes.values())
 
 
+#: Sorted msgspec texts of objects and arrays met as top-level facts and found canonical with their keys
+#: collating apart, each with the plain value decoded from it. A value equal to that copy has the same
+#: content, so the same canonical text: facts that stay the same from turn to turn are walked once.
+_FACT_TEXTS: dict[bytes, Any] = {}
+_FACT_TEXT_MAX = 16 * 1024  # longer texts are walked every time
+_FACT_TEXTS_BUDGET = 256 * 1024  # the memo is emptied when its texts add up to more
+_fact_texts_size = 0
+_SORTED = msgspec.json.Encoder(order="sorted")
+_PLAIN = msgspec.json.Decoder()
+
+
+def _fact_value_text(value: dict[str, Any] | list[Any]) -> bytes | None:
+    """The canonical text of an object or array on the fast path, else None (see ``_FACT_TEXTS``)."""
+    global _fact_texts_size
+    try:
+        text = _SORTED.encode(value)
+    except (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
+        return None  # not plain data, a lone surrogate, too deep or cyclic: the general path decides
+    if len(text) > _FACT_TEXT_MAX:
+        return text if _fast_path_check(value) != _OFF_FAST_PATH else None
+    known = _FACT_TEXTS.get(text)
+    if known is not None:
+        try:
+            if known == value:  # a tuple, set, NaN or stray type never equals the plain copy
+                return text
+        except Exception:  # a foreign object's __eq__: not plain data
+            return None
+    verdict = _fast_path_check(value)
+    if verdict == _OFF_FAST_PATH:
+        return None
+    if verdict == _KEYS_APART:
+        if _fact_texts_size + len(text) > _FACT_TEXTS_BUDGET:
+            _FACT_TEXTS.clear()
+            _fact_texts_size = 0
+        _FACT_TEXTS[text] = _PLAIN.decode(text)
+        _fact_texts_size += len(text)
+    return text
+
+
+def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
+    """``facts`` with each object or array value replaced by its canonical text (``msgspec.Raw``), or None."""
+    keys = tuple(facts)
+    if len(keys) > 1:
+        if not _keys_sort_canonically(keys):
+            return None
+    elif keys and type(keys[0]) is not str:
+        return None
+    plain = _PLAIN_LEAF_TYPES
+    result: dict[str, Any] = {}
+    for key, value in facts.items():
+        kind = type(value)
+        if kind is dict or kind is list:
+            text = _fact_value_text(value)
+            if text is None:
+                return None
+            result[key] = msgspec.Raw(text)
+        elif kind in plain:
+            result[key] = value
+        elif kind is int:
+            if not -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
+                return None
+            result[key] = value
+        elif kind is float:
+            if value.is_integer() or not _PLAIN_FLOAT_MIN <= abs(value) < _PLAIN_FLOAT_MAX:
+                return None
+            result[key] = value
+        else:
+            return None
+    return result
+
+
 def revision_bytes_exact(
     provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any
 ) -> tuple[bytes, bool]:
@@ -810,7 +894,8 @@ def revision_bytes_exact(
 
     ``outcomes`` (keys to outcome strings) and ``authorities`` (a list of
     strings) are normalized by the evaluator, so only their own few keys and
-    types are looked at before the facts are walked.
+    types are looked at before the facts, whose top-level objects and arrays
+    are looked up in ``_FACT_TEXTS`` first.
     """
     state = {
         "authorities": authorities,
@@ -827,12 +912,13 @@ def revision_bytes_exact(
         and type(authorities) is list
         and (not authorities or all(type(item) is str for item in authorities))
         and (not outcomes or _outcomes_are_canonical(outcomes))
-        and _sorted_encoding_is_canonical(facts)
     ):
-        try:
-            return msgspec.json.encode(state, order="sorted"), True  # these six keys sort alike both ways
-        except (UnicodeEncodeError, RecursionError):
-            pass
+        fast_facts = _facts_on_fast_path(facts)
+        if fast_facts is not None:
+            try:  # these six keys sort alike both ways
+                return _SORTED.encode({**state, "facts": fast_facts}), True
+            except (UnicodeEncodeError, RecursionError):
+                pass
     return canonical_bytes_exact(state)
 
 

@@ -392,6 +392,86 @@ def test_plain_floats_print_the_same_through_msgspec(value: dict[str, float]) ->
     assert _canonical_bytes(value) == _general_path(value)
 
 
+# --------------------------------------------------------------------------- the revision's fact texts
+
+
+def _revision_text(facts: Any) -> tuple[bytes, bool]:
+    from agent_graph._canonical import revision_bytes_exact
+
+    return revision_bytes_exact("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"])
+
+
+def _state_text(facts: Any) -> bytes:
+    state = {"provider": "sha256:p", "graphId": "main", "entry": "default", "facts": facts,
+             "outcomes": {"main/a": "completed"}, "authorities": ["ops"]}
+    return _general_path(state)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_KEY, _JSON, max_size=6))
+def test_revision_texts_are_canonical_the_first_time_and_every_time_after(facts: dict[str, Any]) -> None:
+    expected = _state_text(facts)
+    for _ in range(2):  # the second time, top-level objects and arrays may come from the memo
+        assert _revision_text(facts)[0] == expected
+
+
+def test_a_fact_value_changed_in_place_is_read_again() -> None:
+    facts: dict[str, Any] = {"release": {"items": [1, 2], "name": "x"}}
+    assert _revision_text(facts) == (_state_text(facts), True)
+    facts["release"]["items"] = (1, 2)  # a tuple: the same text, no longer plain data for the fast path
+    assert _revision_text(facts) == (_state_text(facts), False)
+    facts["release"]["items"] = {2, 1}  # a set: not JSON at all
+    with pytest.raises(TypeError):
+        _revision_text(facts)
+    facts["release"]["items"] = [1, 2.0]  # an integral float prints as 1 in canonical JSON, not as msgspec does
+    assert _revision_text(facts) == (_state_text(facts), False)
+    facts["release"]["items"] = [float("nan"), 2]  # null in canonical JSON, like None, but not None
+    assert _revision_text({"release": {"items": [None, 2], "name": "x"}})[1]
+    assert _revision_text(facts) == (_state_text(facts), False)
+
+
+def test_collation_equal_keys_are_never_taken_from_the_memo() -> None:
+    """Keys that collate equal keep each object's own order, which its sorted text does not show."""
+    from agent_graph import _canonical
+
+    one = {"k": {"ab": 1, "a\x01b": 2}}
+    two = {"k": {"a\x01b": 2, "ab": 1}}
+    for facts in (one, two, one, two):
+        assert _revision_text(facts) == (_state_text(facts), facts is two)
+    assert not any(b"a\\u0001b" in text for text in _canonical._FACT_TEXTS)
+
+
+def test_the_fact_text_memo_stays_within_its_budget() -> None:
+    from agent_graph import _canonical
+
+    for turn in range(2000):
+        facts = {"log": {"turn": turn, "note": "n" * 200}}
+        assert _revision_text(facts)[0] == _state_text(facts)
+    assert _canonical._fact_texts_size <= _canonical._FACT_TEXTS_BUDGET
+    assert sum(map(len, _canonical._FACT_TEXTS)) == _canonical._fact_texts_size
+
+
+def test_a_foreign_value_written_like_a_remembered_one_is_still_refused() -> None:
+    """msgspec writes a dataclass as an object: same text as a remembered fact, but not JSON data."""
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Quiet:
+        b: int
+
+    @dataclasses.dataclass(eq=False)
+    class Loud:
+        b: int
+
+        def __eq__(self, other: object) -> bool:
+            raise RuntimeError("no comparisons")
+
+    _revision_text({"k": {"a": {"b": 1}}})
+    for foreign in (Quiet(1), Loud(1)):
+        with pytest.raises(TypeError):
+            _revision_text({"k": {"a": foreign}})
+
+
 # --------------------------------------------------------------------------- route IDs
 
 
