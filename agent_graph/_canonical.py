@@ -818,8 +818,10 @@ def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
 
 #: Sorted msgspec texts of objects and arrays met as top-level facts and found canonical with their keys
 #: collating apart, each with the plain value decoded from it. A value equal to that copy has the same
-#: content, so the same canonical text: facts that stay the same from turn to turn are walked once.
+#: content, so the same canonical text: facts that stay the same from turn to turn are walked twice
+#: (a text seen once is kept as ``_SEEN_ONCE``, so that one-off values cost no copy).
 _FACT_TEXTS: dict[bytes, Any] = {}
+_SEEN_ONCE: Any = object()
 _FACT_TEXT_MAX = 16 * 1024  # longer texts are walked every time
 _FACT_TEXTS_BUDGET = 256 * 1024  # the memo is emptied when its texts add up to more
 _fact_texts_size = 0
@@ -837,7 +839,7 @@ def _fact_value_text(value: dict[str, Any] | list[Any]) -> bytes | None:
     if len(text) > _FACT_TEXT_MAX:
         return text if _fast_path_check(value) != _OFF_FAST_PATH else None
     known = _FACT_TEXTS.get(text)
-    if known is not None:
+    if known is not None and known is not _SEEN_ONCE:
         try:
             if known == value:  # a tuple, set, NaN or stray type never equals the plain copy
                 return text
@@ -847,11 +849,14 @@ def _fact_value_text(value: dict[str, Any] | list[Any]) -> bytes | None:
     if verdict == _OFF_FAST_PATH:
         return None
     if verdict == _KEYS_APART:
-        if _fact_texts_size + len(text) > _FACT_TEXTS_BUDGET:
-            _FACT_TEXTS.clear()
-            _fact_texts_size = 0
-        _FACT_TEXTS[text] = _PLAIN.decode(text)
-        _fact_texts_size += len(text)
+        if known is None:
+            if _fact_texts_size + len(text) > _FACT_TEXTS_BUDGET:
+                _FACT_TEXTS.clear()
+                _fact_texts_size = 0
+            _fact_texts_size += len(text)
+            _FACT_TEXTS[text] = _SEEN_ONCE
+        elif text in _FACT_TEXTS:  # seen before: worth a copy
+            _FACT_TEXTS[text] = _PLAIN.decode(text)
     return text
 
 

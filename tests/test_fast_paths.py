@@ -415,6 +415,20 @@ def test_revision_texts_are_canonical_the_first_time_and_every_time_after(facts:
         assert _revision_text(facts)[0] == expected
 
 
+def test_a_fact_text_gets_its_plain_copy_on_second_sight() -> None:
+    from agent_graph import _canonical
+
+    facts = {"step": {"done": True, "at": "2026-11-01", "note": "second sight"}}
+    text = msgspec.json.encode(facts["step"], order="sorted")
+    _revision_text(facts)
+    assert _canonical._FACT_TEXTS[text] is _canonical._SEEN_ONCE  # a one-off value costs no copy
+    _revision_text(facts)
+    assert _canonical._FACT_TEXTS[text] == facts["step"]
+    assert _canonical._FACT_TEXTS[text] is not facts["step"]  # a copy: changing the facts cannot change it
+    facts["step"]["done"] = False
+    assert _revision_text(facts)[0] == _state_text(facts)
+
+
 def test_a_fact_value_changed_in_place_is_read_again() -> None:
     facts: dict[str, Any] = {"release": {"items": [1, 2], "name": "x"}}
     assert _revision_text(facts) == (_state_text(facts), True)
