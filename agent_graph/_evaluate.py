@@ -466,9 +466,10 @@ def _run_frames(
         reply = None
 
 
-#: Frames of one graph and entry settled by the worklist before a plan is written for them
-#: (a one-off evaluation, such as a command line run, never pays for writing one).
-PLAN_AFTER = 1
+#: Frames of one graph and entry are settled by the worklist this many times, for every started 128
+#: nodes of the graph, before a plan is written for them: compiling a plan costs about as much as
+#: that many settlings, so a host that evaluates a few times never pays for one.
+PLAN_AFTER = 64
 
 #: What settling a frame gives: outcomes by node index; the reached order (None from a plan);
 #: diagnostics (settling's, then the unfinished children's, each in
@@ -689,7 +690,7 @@ def _open_frame(
     entry_index = graph.index[entry_id]
     plan = graph.plans.get(entry_index, 0)
     if type(plan) is int:  # the number of times the worklist settled this frame so far
-        if plan >= PLAN_AFTER:
+        if plan >= PLAN_AFTER * (1 + len(graph.nodes) // 128):
             plan = build_plan(graph, entry_index, _PLAN_HELPERS)  # None: this graph keeps to the worklist
             graph.plans[entry_index] = plan
         else:

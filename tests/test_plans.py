@@ -151,7 +151,7 @@ def test_a_polling_step_is_re_armed_by_its_plan(plans_first: None) -> None:
     assert done.status_code == "complete"
 
 
-def test_reached_order_follows_the_earliest_matching_source_of_a_join_any() -> None:
+def test_reached_order_follows_the_earliest_matching_source_of_a_join_any(monkeypatch: pytest.MonkeyPatch) -> None:
     """``late`` joins any of ``a`` (settled in pass 2) and ``c`` (pass 3), so it is reached in pass 2, before ``e``."""
     nodes = [
         action_node("s"),
@@ -167,19 +167,39 @@ def test_reached_order_follows_the_earliest_matching_source_of_a_join_any() -> N
     files = files_for([graph_doc("main", nodes, edges, entrypoints={"default": "s"})])
     outcomes = {f"main/{n}": "completed" for n in ("s", "a", "b", "c")}
     for after in (NEVER, 0):
-        _evaluate.PLAN_AFTER = after
-        try:
-            provider = load(files)
-            graph = provider.graphs["main"]
-            settled = _evaluate.settled_outcomes(provider, graph, "default", (), {}, outcomes, [])
-            evaluation = ag.evaluate(provider, "main", outcomes=outcomes)
-        finally:
-            _evaluate.PLAN_AFTER = 1
+        monkeypatch.setattr(_evaluate, "PLAN_AFTER", after)
+        provider = load(files)
+        graph = provider.graphs["main"]
+        settled = _evaluate.settled_outcomes(provider, graph, "default", (), {}, outcomes, [])
+        evaluation = ag.evaluate(provider, "main", outcomes=outcomes)
         assert list(settled) == ["s", "a", "b", "late", "c", "e"]
         assert [d.message for d in evaluation.diagnostics] == [
             "Node main/late requires facts that are not satisfied",
             "Node main/e requires facts that are not satisfied",
         ]
+
+
+def test_a_plan_is_written_once_the_worklist_has_settled_the_frame_often_enough(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Compiling a plan costs about as much as many settlings: one-off evaluations never pay for it."""
+    monkeypatch.setattr(_evaluate, "PLAN_AFTER", 3)
+    small = graph_doc("main", [action_node("a"), terminal_node("done", "completed")], [edge("a", "done")])
+    provider = load(files_for([small]))
+    for turn in range(3):
+        ag.evaluate(provider, "main", facts={"turn": turn})
+        assert provider.graphs["main"].plans == {0: turn + 1}
+    ag.evaluate(provider, "main", facts={"turn": 3})
+    assert callable(provider.graphs["main"].plans[0])
+    # A larger graph waits longer: three settlings for every started 128 nodes.
+    nodes = [action_node(f"n{i}") for i in range(200)] + [terminal_node("done", "completed")]
+    edges = [edge(f"n{i}", f"n{i + 1}") for i in range(199)] + [edge("n199", "done")]
+    provider = load(files_for([graph_doc("main", nodes, edges, entrypoints={"default": "n0"})]))
+    for turn in range(6):
+        ag.evaluate(provider, "main", facts={"turn": turn})
+    assert provider.graphs["main"].plans == {0: 6}
+    ag.evaluate(provider, "main", facts={"turn": 6})
+    assert callable(provider.graphs["main"].plans[0])
 
 
 def test_plan_source_never_holds_user_text(plans_first: None) -> None:
