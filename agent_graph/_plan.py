@@ -344,6 +344,9 @@ def build_plan(graph: CompiledGraph, entry: int, helpers: Mapping[str, Any]) -> 
     runtime = dict(helpers, graph=graph, graph_path=graph.path, graph_id=graph.id, first=operator.itemgetter(0))
     source, constants = write_plan(graph, entry, order, rearmed)
     namespace: dict[str, Any] = {}
-    exec(compile(source, f"<agent-graph plan {len(graph.nodes)} nodes>", "exec"), namespace)  # the source holds no user text (see write_plan)
+    try:  # the source holds no user text (see write_plan); a compiler limit leaves the graph to the worklist
+        exec(compile(source, f"<agent-graph plan {len(graph.nodes)} nodes>", "exec"), namespace)
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):
+        return None
     plan: Callable[..., Any] = namespace["make"](tuple(constants), runtime)
     return plan

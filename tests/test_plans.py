@@ -14,11 +14,14 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import agent_graph as ag
 from agent_graph import _evaluate, _plan
 
+from . import strategies as S
 from . import test_evaluate_rules as rules
 from .providers import action_node, edge, files_for, graph_doc, load, repeat, subgraph_node, terminal_node
 from .test_vectors_cases import CASES, test_case
@@ -123,6 +126,26 @@ def test_plans_agree_on_a_thousand_node_layered_dag(plans_first: None, seed: int
 @pytest.mark.parametrize("index", range(len(CASES)))
 def test_recorded_cases_through_plans(plans_first: None, index: int) -> None:
     test_case(index)
+
+
+def _answer(provider: ag.Provider, scenario: tuple[Any, ...]) -> Any:
+    _files, facts, outcomes, authorities, entry = scenario
+    try:
+        evaluation = ag.evaluate(provider, S.MAIN, entry, facts=facts, outcomes=outcomes, authorities=authorities)
+    except ag.AgentGraphError as error:
+        return error.code
+    return msgspec.json.encode(evaluation)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(S.scenarios())
+def test_plans_and_the_worklist_agree_on_hostile_states(monkeypatch: pytest.MonkeyPatch, scenario: tuple[Any, ...]) -> None:
+    """Generated Providers with hostile facts, outcomes and authorities: same answer or same error code."""
+    answers = []
+    for after in (NEVER, 0):
+        monkeypatch.setattr(_evaluate, "PLAN_AFTER", after)
+        answers.append(_answer(S.load_files(scenario[0]), scenario))
+    assert answers[0] == answers[1]
 
 
 def test_a_repeat_edge_to_an_earlier_node_keeps_the_graph_on_the_worklist(plans_first: None) -> None:
