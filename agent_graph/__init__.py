@@ -18,7 +18,7 @@ writes their wire JSON.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
 
 if TYPE_CHECKING:
     from ._api import locate_code, locate_resource, route
@@ -64,6 +64,8 @@ if TYPE_CHECKING:
     from ._scaffold import init_provider
     from ._skill import resolve_skill_binding
     from ._testing import run_graph_tests
+
+del TYPE_CHECKING
 
 __version__ = "0.3.1"
 PROTOCOL_VERSION = "0.3.1"
