@@ -378,7 +378,7 @@ class _Frame:
 
 
 class _Context:
-    __slots__ = ("authorities", "facts", "outcomes", "provider", "revision", "settled", "settled_path")
+    __slots__ = ("authorities", "facts", "outcomes", "plan_budget", "provider", "revision", "settled", "settled_path")
 
     def __init__(
         self,
@@ -396,6 +396,8 @@ class _Context:
         # When set, the frame at ``settled_path`` stores its settled outcomes here (node ID → outcome, reached order).
         self.settled: dict[str, Any] | None = None
         self.settled_path: tuple[str, ...] | None = None
+        # Graph nodes whose frame plans this evaluation may still compile (see PLAN_NODES_PER_EVALUATION).
+        self.plan_budget = PLAN_NODES_PER_EVALUATION
 
 
 def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
@@ -470,6 +472,10 @@ def _run_frames(
 #: nodes of the graph, before a plan is written for them: compiling a plan costs about as much as
 #: that many settlings, so a host that evaluates a few times never pays for one.
 PLAN_AFTER = 64
+
+#: Nodes of graphs whose frame plans one evaluation may compile (the first plan it needs is always
+#: compiled): a Provider of many graphs spreads the compiling over several evaluations.
+PLAN_NODES_PER_EVALUATION = 256
 
 #: What settling a frame gives: outcomes by node index; the reached order (None from a plan);
 #: diagnostics (settling's, then the unfinished children's, each in
@@ -690,7 +696,8 @@ def _open_frame(
     entry_index = graph.index[entry_id]
     plan = graph.plans.get(entry_index, 0)
     if type(plan) is int:  # the number of times the worklist settled this frame so far
-        if plan >= PLAN_AFTER * (1 + len(graph.nodes) // 128):
+        if plan >= PLAN_AFTER * (1 + len(graph.nodes) // 128) and ctx.plan_budget > 0:
+            ctx.plan_budget -= len(graph.nodes)
             plan = build_plan(graph, entry_index, _PLAN_HELPERS)  # None: this graph keeps to the worklist
             graph.plans[entry_index] = plan
         else:

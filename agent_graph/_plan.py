@@ -31,8 +31,9 @@ from typing import Any
 
 from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode
 
-#: Frames that reach more nodes than this keep to the worklist (a plan's source grows with the graph).
-PLAN_MAX_NODES = 1024
+#: Frames that reach more nodes than this keep to the worklist: a plan's source grows with the graph,
+#: and CPython compiles it at about 120 µs a node.
+PLAN_MAX_NODES = 256
 
 
 def reachable_in_order(graph: CompiledGraph, entry: int) -> list[int] | None:
@@ -229,8 +230,7 @@ def write_plan(
     for source in order:
         for target, accepted in nodes[source].flow_out:
             incoming[target].append((source, accepted))
-    w = _Writer()
-    head = len(w.lines)
+    w = _Writer()  # the body first: it decides the constants the header unpacks
     live: set[int] = set()
     for index in order:
         node = nodes[index]
@@ -277,8 +277,7 @@ def write_plan(
         elif offers and (rearm is not None or node.requires is not None):
             w.emit(depth, f'if o{index} == "pending" or o{index} == "waiting-user":')
             w.emit(depth + 1, f"offered.append({index})")
-    body = w.lines[head:]
-    w.lines = w.lines[:head]
+    body, w.lines = w.lines, []
 
     w.emit(0, "def make(constants, runtime):")
     if w.constants:
@@ -332,8 +331,11 @@ def write_plan(
 def build_plan(graph: CompiledGraph, entry: int, helpers: Mapping[str, Any]) -> Callable[..., Any] | None:
     """The compiled plan of ``graph`` from node ``entry``, or None when the worklist must settle it.
 
-    ``helpers`` supplies ``MISSING``, ``Diagnostic``, ``facts_match``,
-    ``lookup_fact`` and ``scalar_equals``.
+    ``helpers`` supplies the evaluator's ``Frame``, ``MISSING``,
+    ``open_frame``, ``Diagnostic``, ``facts_match``, ``finish_frame``,
+    ``lookup_fact`` and ``scalar_equals``. The plan is called as
+    ``plan(ctx, call_path, stack, state_keys, entry)`` and returns a frame, or
+    (with Subgraph nodes) a generator of one.
     """
     rearmed = self_repeats(graph)
     if rearmed is None:

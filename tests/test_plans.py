@@ -110,8 +110,8 @@ def test_random_cases_are_mostly_planned(plans_first: None) -> None:
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_plans_agree_on_a_thousand_node_layered_dag(plans_first: None, seed: int) -> None:
-    case = rules.layered_case(seed, layers=40, width=25)
+def test_plans_agree_on_a_two_hundred_node_layered_dag(plans_first: None, seed: int) -> None:
+    case = rules.layered_case(seed, layers=10, width=20)
     for graph in case["graphs"].values():
         graph["edges"] = [e for e in graph["edges"] if e.get("kind") != "repeat"]
     case["files"] = files_for(list(case["graphs"].values()))
@@ -223,6 +223,20 @@ def test_a_plan_is_written_once_the_worklist_has_settled_the_frame_often_enough(
     assert provider.graphs["main"].plans == {0: 6}
     ag.evaluate(provider, "main", facts={"turn": 6})
     assert callable(provider.graphs["main"].plans[0])
+
+
+def test_one_evaluation_compiles_a_bounded_number_of_plans(plans_first: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the first plan an evaluation needs, it compiles plans for at most PLAN_NODES_PER_EVALUATION nodes."""
+    monkeypatch.setattr(_evaluate, "PLAN_NODES_PER_EVALUATION", 1)
+    children = [graph_doc(f"c{i}", [terminal_node("done", "completed")], [], entrypoints={"default": "done"})
+                for i in range(3)]
+    calls = [subgraph_node(f"call{i}", f"c{i}", "default") for i in range(3)]
+    main = graph_doc("main", [*calls, terminal_node("end", "completed")],
+                     [edge("call0", "call1"), edge("call1", "call2"), edge("call2", "end")], entrypoints={"default": "call0"})
+    provider = load(files_for([main, *children]))
+    for count in (1, 2, 3, 4, 5):  # four frames: main and three children, one more plan each time
+        assert ag.evaluate(provider, "main", facts={"turn": count}).status_code == "complete"
+        assert planned(provider) == min(count, 4)
 
 
 def test_plan_source_never_holds_user_text(plans_first: None) -> None:
