@@ -829,13 +829,12 @@ _SORTED = msgspec.json.Encoder(order="sorted")
 _PLAIN = msgspec.json.Decoder()
 
 
-def _fact_value_text(value: dict[str, Any] | list[Any]) -> bytes | None:
-    """The canonical text of an object or array on the fast path, else None (see ``_FACT_TEXTS``)."""
+def _fact_value_text(value: dict[str, Any] | list[Any], text: bytes) -> bytes | None:
+    """The canonical text of an object or array on the fast path, else None (see ``_FACT_TEXTS``).
+
+    ``text`` is msgspec's sorted encoding of ``value``.
+    """
     global _fact_texts_size
-    try:
-        text = _SORTED.encode(value)
-    except (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
-        return None  # not plain data, a lone surrogate, too deep or cyclic: the general path decides
     if len(text) > _FACT_TEXT_MAX:
         return text if _fast_path_check(value) != _OFF_FAST_PATH else None
     known = _FACT_TEXTS.get(text)
@@ -869,14 +868,28 @@ def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
     elif keys and type(keys[0]) is not str:
         return None
     plain = _PLAIN_LEAF_TYPES
+    encode = _SORTED.encode
+    remembered = _FACT_TEXTS.get
+    raw = msgspec.Raw
     result: dict[str, Any] = {}
     for key, value in facts.items():
         kind = type(value)
         if kind is dict or kind is list:
-            text = _fact_value_text(value)
-            if text is None:
+            try:
+                text = encode(value)
+            except (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
+                return None  # not plain data, a lone surrogate, too deep or cyclic: the general path decides
+            known = remembered(text)
+            if known is None or known is _SEEN_ONCE or type(known) is not kind:
+                checked = _fact_value_text(value, text)
+            else:  # the common case inlined: a value remembered from an earlier turn
+                try:
+                    checked = text if known == value else _fact_value_text(value, text)
+                except Exception:  # a foreign object's __eq__: not plain data
+                    return None
+            if checked is None:
                 return None
-            result[key] = msgspec.Raw(text)
+            result[key] = raw(checked)
         elif kind in plain:
             result[key] = value
         elif kind is int:
