@@ -74,6 +74,7 @@ __all__ = [
 _MAX_SAFE_INTEGER = 2**53
 _MAX_ARRAY_INDEX = 2**32 - 1  # index keys are strictly below this value
 _MAX_DEPTH = 1_000_000  # far beyond any real document; stops runaway cyclic input
+_MAX_REVISITS = 1 << 16  # objects written again because two parents share them (a cycle never ends)
 _MSGSPEC_DEPTH = 200  # deeper trees are written by the iterative writer
 
 CollationKey = tuple[str, str, str]
@@ -553,12 +554,21 @@ def _normalize(value: Any) -> tuple[Any, int]:
     push = stack.append
     pop = stack.pop
     max_depth = 1
+    visited: set[int] = set()
+    revisits = 0
     while stack:
         src, parent, slot, depth = pop()
         if depth > max_depth:
             max_depth = depth
             if depth > _MAX_DEPTH:
                 raise ValueError("input nested too deeply (or cyclic) for canonical JSON")
+        identity = id(src)
+        if identity in visited:  # shared by two parents (written twice, as JavaScript does) or a cycle
+            revisits += 1
+            if revisits > _MAX_REVISITS:
+                raise ValueError("input is cyclic, or repeats shared objects too often, for canonical JSON")
+        else:
+            visited.add(identity)
         child_depth = depth + 1
         out: Any
         if type(src) is dict:
@@ -747,8 +757,9 @@ def _fast_path_check(value: dict[str, Any] | list[Any]) -> int:
     text follows from the content alone; ``_KEYS_IN_ORDER``: some keys collate
     equal and each object's own order happens to agree; ``_OFF_FAST_PATH``.
 
-    Walks level by level, so that nesting deeper than msgspec writes (or a
-    cycle) ends the walk early. Object keys are gathered into one set and
+    Walks level by level, so that nesting deeper than msgspec writes ends the
+    walk early; a container met twice (a cycle, or one shared by two parents)
+    ends it too. Object keys are gathered into one set and
     checked once; only when that set as a whole does not sort the same both
     ways is each object's key order checked on its own.
     """
@@ -758,6 +769,8 @@ def _fast_path_check(value: dict[str, Any] | list[Any]) -> int:
     plain = _PLAIN_LEAF_TYPES
     keys: set[Any] = set()
     gather = keys.update
+    containers = {id(value)}
+    counted = 1
     level: list[Any] = [value]
     depth = 0
     while level:
@@ -787,6 +800,11 @@ def _fast_path_check(value: dict[str, Any] | list[Any]) -> int:
                         return _OFF_FAST_PATH
                 else:
                     return _OFF_FAST_PATH
+        if below:  # a container met twice (shared, or a cycle) is left to the general path
+            counted += len(below)
+            containers.update(map(id, below))
+            if len(containers) != counted:
+                return _OFF_FAST_PATH
         level = below
     if _key_set_sorts_canonically(frozenset(keys)):
         return _KEYS_APART
@@ -816,46 +834,60 @@ def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
     return _keys_sort_canonically(keys) and all(type(item) is str for item in outcomes.values())
 
 
-#: Sorted msgspec texts of objects and arrays met as top-level facts and found canonical with their keys
-#: collating apart, each with the plain value decoded from it. A value equal to that copy has the same
-#: content, so the same canonical text: facts that stay the same from turn to turn are walked twice
-#: (a text seen once is kept as ``_SEEN_ONCE``, so that one-off values cost no copy).
-_FACT_TEXTS: dict[bytes, Any] = {}
-_SEEN_ONCE: Any = object()
-_FACT_TEXT_MAX = 16 * 1024  # longer texts are walked every time
+#: Per top-level fact key, the last object or array seen under it whose canonical text was found with
+#: every key collating apart: ``(text, plain copy decoded from the text)``, the copy ``None`` until the
+#: same text is seen a second time (one-off values cost no copy). A value equal to the copy has the
+#: copy's shape, so encoding it is bounded (even if it shares objects), and when msgspec then writes the
+#: same text the value has that canonical text: facts that stay as they were, from turn to turn or
+#: parsed again from JSON, are not walked again.
+_FACT_TEXTS: dict[str, tuple[bytes, Any]] = {}
+_FACT_TEXT_MAX = 16 * 1024  # longer texts are not remembered
 _FACT_TEXTS_BUDGET = 256 * 1024  # the memo is emptied when its texts add up to more
 _fact_texts_size = 0
 _SORTED = msgspec.json.Encoder(order="sorted")
 _PLAIN = msgspec.json.Decoder()
+_ENCODE_ERRORS = (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError)
 
 
-def _fact_value_text(value: dict[str, Any] | list[Any], text: bytes) -> bytes | None:
-    """The canonical text of an object or array on the fast path, else None (see ``_FACT_TEXTS``).
+def _fact_text(key: str, value: dict[str, Any] | list[Any]) -> bytes | None:
+    """The canonical text of the object or array under a top-level fact key, or None off the fast path.
 
-    ``text`` is msgspec's sorted encoding of ``value``.
+    Nothing is encoded before it is known to be a tree: a value shared
+    exponentially (or cyclic) would make msgspec write without end.
     """
     global _fact_texts_size
-    if len(text) > _FACT_TEXT_MAX:
-        return text if _fast_path_check(value) != _OFF_FAST_PATH else None
-    known = _FACT_TEXTS.get(text)
-    if known is not None and known is not _SEEN_ONCE:
+    entry = _FACT_TEXTS.get(key)
+    if entry is not None and entry[1] is not None:
         try:
-            if known == value:  # a tuple, set, NaN or stray type never equals the plain copy
-                return text
+            same = entry[1] == value  # bounded by the copy's size
         except Exception:  # a foreign object's __eq__: not plain data
             return None
-    verdict = _fast_path_check(value)
+        if same:
+            try:
+                text = _SORTED.encode(value)
+            except _ENCODE_ERRORS:
+                return None
+            if text == entry[0]:  # also tells True from 1 and 1.0 from 1
+                return text
+    verdict = _fast_path_check(value)  # bounded: stops at a container met twice
     if verdict == _OFF_FAST_PATH:
         return None
-    if verdict == _KEYS_APART:
-        if known is None:
+    try:
+        text = _SORTED.encode(value)
+    except _ENCODE_ERRORS:  # a lone surrogate
+        return None
+    if verdict == _KEYS_APART and len(text) <= _FACT_TEXT_MAX:
+        if entry is not None and entry[0] == text:
+            if entry[1] is None:  # seen twice: worth a copy
+                _FACT_TEXTS[key] = (text, _PLAIN.decode(text))
+        else:
+            if entry is not None:
+                _fact_texts_size -= len(entry[0])
             if _fact_texts_size + len(text) > _FACT_TEXTS_BUDGET:
                 _FACT_TEXTS.clear()
                 _fact_texts_size = 0
+            _FACT_TEXTS[key] = (text, None)
             _fact_texts_size += len(text)
-            _FACT_TEXTS[text] = _SEEN_ONCE
-        elif text in _FACT_TEXTS:  # seen before: worth a copy
-            _FACT_TEXTS[text] = _PLAIN.decode(text)
     return text
 
 
@@ -868,28 +900,15 @@ def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
     elif keys and type(keys[0]) is not str:
         return None
     plain = _PLAIN_LEAF_TYPES
-    encode = _SORTED.encode
-    remembered = _FACT_TEXTS.get
     raw = msgspec.Raw
     result: dict[str, Any] = {}
     for key, value in facts.items():
         kind = type(value)
         if kind is dict or kind is list:
-            try:
-                text = encode(value)
-            except (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
-                return None  # not plain data, a lone surrogate, too deep or cyclic: the general path decides
-            known = remembered(text)
-            if known is None or known is _SEEN_ONCE or type(known) is not kind:
-                checked = _fact_value_text(value, text)
-            else:  # the common case inlined: a value remembered from an earlier turn
-                try:
-                    checked = text if known == value else _fact_value_text(value, text)
-                except Exception:  # a foreign object's __eq__: not plain data
-                    return None
-            if checked is None:
+            text = _fact_text(key, value)
+            if text is None:
                 return None
-            result[key] = raw(checked)
+            result[key] = raw(text)
         elif kind in plain:
             result[key] = value
         elif kind is int:
@@ -913,7 +932,7 @@ def revision_bytes_exact(
     ``outcomes`` (keys to outcome strings) and ``authorities`` (a list of
     strings) are normalized by the evaluator, so only their own few keys and
     types are looked at before the facts, whose top-level objects and arrays
-    are looked up in ``_FACT_TEXTS`` first.
+    are compared with ``_FACT_TEXTS`` first.
     """
     state = {
         "authorities": authorities,

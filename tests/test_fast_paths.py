@@ -421,12 +421,24 @@ def test_a_fact_text_gets_its_plain_copy_on_second_sight() -> None:
     facts = {"step": {"done": True, "at": "2026-11-01", "note": "second sight"}}
     text = msgspec.json.encode(facts["step"], order="sorted")
     _revision_text(facts)
-    assert _canonical._FACT_TEXTS[text] is _canonical._SEEN_ONCE  # a one-off value costs no copy
+    assert _canonical._FACT_TEXTS["step"] == (text, None)  # a one-off value costs no copy
     _revision_text(facts)
-    assert _canonical._FACT_TEXTS[text] == facts["step"]
-    assert _canonical._FACT_TEXTS[text] is not facts["step"]  # a copy: changing the facts cannot change it
+    assert _canonical._FACT_TEXTS["step"] == (text, facts["step"])
+    assert _canonical._FACT_TEXTS["step"][1] is not facts["step"]  # a copy: changing the facts cannot change it
+    facts["step"]["done"] = 1.0  # equal to True in Python; msgspec writes 1.0, canonical JSON 1
+    assert _revision_text(facts) == (_state_text(facts), False)
     facts["step"]["done"] = False
     assert _revision_text(facts)[0] == _state_text(facts)
+
+
+def test_facts_parsed_again_from_json_are_taken_from_the_memo() -> None:
+    from agent_graph import _canonical
+
+    document = '{"release": {"plan": {"done": true}, "tags": ["a", "b"]}, "turn": 3}'
+    for _ in range(3):
+        facts = msgspec.json.decode(document)
+        assert _revision_text(facts) == (_state_text(facts), True)
+    assert _canonical._FACT_TEXTS["release"][1] == facts["release"]
 
 
 def test_a_fact_value_changed_in_place_is_read_again() -> None:
@@ -452,17 +464,41 @@ def test_collation_equal_keys_are_never_taken_from_the_memo() -> None:
     two = {"k": {"a\x01b": 2, "ab": 1}}
     for facts in (one, two, one, two):
         assert _revision_text(facts) == (_state_text(facts), facts is two)
-    assert not any(b"a\\u0001b" in text for text in _canonical._FACT_TEXTS)
+    assert "k" not in _canonical._FACT_TEXTS
 
 
 def test_the_fact_text_memo_stays_within_its_budget() -> None:
     from agent_graph import _canonical
 
     for turn in range(2000):
-        facts = {"log": {"turn": turn, "note": "n" * 200}}
+        facts = {f"log{turn}": {"turn": turn, "note": "n" * 200}}
         assert _revision_text(facts)[0] == _state_text(facts)
     assert _canonical._fact_texts_size <= _canonical._FACT_TEXTS_BUDGET
-    assert sum(map(len, _canonical._FACT_TEXTS)) == _canonical._fact_texts_size
+    assert sum(len(text) for text, _ in _canonical._FACT_TEXTS.values()) == _canonical._fact_texts_size
+
+
+def test_shared_and_cyclic_facts_end_quickly() -> None:
+    """Objects shared by two parents are written twice, as JavaScript does; sharing that doubles at every
+    level, or a cycle, is refused instead of written without end."""
+    common = {"v": 1}
+    facts: dict[str, Any] = {"a": {"x": common, "y": common}}
+    for _ in range(2):
+        assert _revision_text(facts) == (_state_text(facts), False)
+    doubling: Any = [1]
+    for _ in range(64):
+        doubling = [doubling, doubling]
+    cyclic: dict[str, Any] = {}
+    cyclic["a"] = cyclic
+    cyclic["b"] = cyclic
+    provider = _state_provider()
+    for bad in ({"k": doubling}, {"k": cyclic}, cyclic):
+        with pytest.raises(ValueError):
+            _revision_text(bad)
+        with pytest.raises(AgentGraphError) as raised:
+            ag.evaluate(provider, "main", facts=bad)
+        assert raised.value.code == "json-invalid"
+        with pytest.raises(ValueError):
+            ag.canonical_json(bad)
 
 
 def test_a_foreign_value_written_like_a_remembered_one_is_still_refused() -> None:
@@ -480,7 +516,8 @@ def test_a_foreign_value_written_like_a_remembered_one_is_still_refused() -> Non
         def __eq__(self, other: object) -> bool:
             raise RuntimeError("no comparisons")
 
-    _revision_text({"k": {"a": {"b": 1}}})
+    for _ in range(2):  # remembered with its plain copy
+        _revision_text({"k": {"a": {"b": 1}}})
     for foreign in (Quiet(1), Loud(1)):
         with pytest.raises(TypeError):
             _revision_text({"k": {"a": foreign}})
