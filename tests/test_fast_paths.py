@@ -460,11 +460,11 @@ def test_collation_equal_keys_are_never_taken_from_the_memo() -> None:
     """Keys that collate equal keep each object's own order, which its sorted text does not show."""
     from agent_graph import _canonical
 
-    one = {"k": {"ab": 1, "a\x01b": 2}}
-    two = {"k": {"a\x01b": 2, "ab": 1}}
+    one = {"tied": {"ab": 1, "a\x01b": 2}}
+    two = {"tied": {"a\x01b": 2, "ab": 1}}
     for facts in (one, two, one, two):
         assert _revision_text(facts) == (_state_text(facts), facts is two)
-    assert "k" not in _canonical._FACT_TEXTS
+    assert "tied" not in _canonical._FACT_TEXTS
 
 
 def test_the_fact_text_memo_stays_within_its_budget() -> None:
