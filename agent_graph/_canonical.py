@@ -849,50 +849,50 @@ _PLAIN = msgspec.json.Decoder()
 _ENCODE_ERRORS = (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError)
 
 
-def _fact_text(key: str, value: dict[str, Any] | list[Any]) -> bytes | None:
-    """The canonical text of the object or array under a top-level fact key, or None off the fast path.
+def _remembered_fact_text(key: str, value: dict[str, Any] | list[Any]) -> bytes | None:
+    """The text remembered under a top-level fact key if ``value`` has it, else None.
 
-    Nothing is encoded before it is known to be a tree: a value shared
-    exponentially (or cyclic) would make msgspec write without end.
+    The value is compared with the remembered plain copy before it is
+    encoded: a value shared exponentially (or cyclic) would make msgspec write
+    without end, and one equal to the copy has the copy's size.
     """
-    global _fact_texts_size
     entry = _FACT_TEXTS.get(key)
-    if entry is not None and entry[1] is not None:
-        try:
-            same = entry[1] == value  # bounded by the copy's size
-        except Exception:  # a foreign object's __eq__: not plain data
-            return None
-        if same:
-            try:
-                text = _SORTED.encode(value)
-            except _ENCODE_ERRORS:
-                return None
-            if text == entry[0]:  # also tells True from 1 and 1.0 from 1
-                return text
-    verdict = _fast_path_check(value)  # bounded: stops at a container met twice
-    if verdict == _OFF_FAST_PATH:
+    if entry is None or entry[1] is None:
         return None
     try:
+        if entry[1] != value:
+            return None
         text = _SORTED.encode(value)
-    except _ENCODE_ERRORS:  # a lone surrogate
+    except Exception:  # a foreign object's __eq__, or msgspec refusing: the walk decides
         return None
-    if verdict == _KEYS_APART and len(text) <= _FACT_TEXT_MAX:
-        if entry is not None and entry[0] == text:
-            if entry[1] is None:  # seen twice: worth a copy
-                _FACT_TEXTS[key] = (text, _PLAIN.decode(text))
-        else:
-            if entry is not None:
-                _fact_texts_size -= len(entry[0])
-            if _fact_texts_size + len(text) > _FACT_TEXTS_BUDGET:
-                _FACT_TEXTS.clear()
-                _fact_texts_size = 0
-            _FACT_TEXTS[key] = (text, None)
-            _fact_texts_size += len(text)
-    return text
+    return text if text == entry[0] else None  # the same text also tells True from 1.0
+
+
+def _remember_fact_text(key: str, text: bytes) -> None:
+    """Keep a text found canonical, keys collating apart, under its top-level fact key (a copy on second sight)."""
+    global _fact_texts_size
+    if len(text) > _FACT_TEXT_MAX:
+        return
+    entry = _FACT_TEXTS.get(key)
+    if entry is not None and entry[0] == text:
+        if entry[1] is None:  # seen twice: worth a copy
+            _FACT_TEXTS[key] = (text, _PLAIN.decode(text))
+        return
+    if entry is not None:
+        _fact_texts_size -= len(entry[0])
+    if _fact_texts_size + len(text) > _FACT_TEXTS_BUDGET:
+        _FACT_TEXTS.clear()
+        _fact_texts_size = 0
+    _FACT_TEXTS[key] = (text, None)
+    _fact_texts_size += len(text)
 
 
 def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
-    """``facts`` with each object or array value replaced by its canonical text (``msgspec.Raw``), or None."""
+    """``facts`` with each object or array value replaced by its canonical text (``msgspec.Raw``), or None.
+
+    Objects and arrays not remembered from an earlier call are walked
+    together, once, before any of them is encoded.
+    """
     keys = tuple(facts)
     if len(keys) > 1:
         if not _keys_sort_canonically(keys):
@@ -902,13 +902,15 @@ def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
     plain = _PLAIN_LEAF_TYPES
     raw = msgspec.Raw
     result: dict[str, Any] = {}
+    unknown: list[tuple[str, Any]] = []
     for key, value in facts.items():
         kind = type(value)
         if kind is dict or kind is list:
-            text = _fact_text(key, value)
+            text = _remembered_fact_text(key, value) if key in _FACT_TEXTS else None
             if text is None:
-                return None
-            result[key] = raw(text)
+                unknown.append((key, value))
+            else:
+                result[key] = raw(text)
         elif kind in plain:
             result[key] = value
         elif kind is int:
@@ -921,6 +923,20 @@ def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
             result[key] = value
         else:
             return None
+    if unknown:
+        # One walk over them all, bounded (it stops at a container met twice); their keys collate
+        # apart together only if each one's do.
+        verdict = _fast_path_check([value for _, value in unknown])
+        if verdict == _OFF_FAST_PATH:
+            return None
+        for key, value in unknown:
+            try:
+                text = _SORTED.encode(value)
+            except _ENCODE_ERRORS:  # a lone surrogate
+                return None
+            if verdict == _KEYS_APART:
+                _remember_fact_text(key, text)
+            result[key] = raw(text)
     return result
 
 
