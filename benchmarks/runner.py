@@ -552,8 +552,9 @@ def render(suite: Suite, started: dict[str, Any], finished: dict[str, Any]) -> s
         "",
         f"- CPU: {machine['cpu']}, {machine['cores']} cores; {machine['os']}; Python {machine['python']}",
         f"- {machine['versions']}; agent-graph at commit {machine['commit']}",
-        f"- Load average at start {started['load']}, at the end {finished['load']} (other work was running);"
-        f" the suite took {finished['elapsed']:.0f} s.",
+        f"- Load average at start {started['load']}, at the end {finished['load']}; the suite took"
+        f" {finished['elapsed']:.0f} s. This is a shared virtual machine: load from its neighbours makes",
+        "  medians vary by up to a third between runs, and the `min` column shows the undisturbed cost.",
         "",
         "## Realistic Provider and processes",
         "",
