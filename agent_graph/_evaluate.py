@@ -22,7 +22,16 @@ import msgspec
 
 from ._canonical import digest_value, revision_bytes_exact
 from ._errors import AgentGraphError, Diagnostic
-from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode, FactTest
+from ._ir import (
+    ABSENT,
+    EQUALS,
+    EXISTS,
+    CompiledGraph,
+    CompiledNode,
+    FactTest,
+    missing_subgraph_message,
+    requires_message,
+)
 from ._model import Evaluation, RouteSummary
 from ._plan import build_plan
 from ._provider import Provider
@@ -531,7 +540,7 @@ def _settle_worklist(
                     Diagnostic(
                         code="required-fact-missing",
                         severity="error",
-                        message=f"Node {graph.id}/{node.id} requires facts that are not satisfied",
+                        message=requires_message(graph.id, node.id),
                         path=graph.path,
                     )
                 )
@@ -540,7 +549,7 @@ def _settle_worklist(
                 if child is None:
                     new = "failed"
                     diagnostics.append(
-                        Diagnostic(code="subgraph-missing", severity="error", message=f"Missing subgraph {node.child_graph}")
+                        Diagnostic(code="subgraph-missing", severity="error", message=missing_subgraph_message(node.child_graph))
                     )
                 else:
                     result = _open_frame(

@@ -21,6 +21,16 @@ _DEFAULT_OUTCOMES = frozenset({"completed"})
 EXISTS, ABSENT, EQUALS = 0, 1, 2
 
 
+def requires_message(graph_id: str, node_id: str) -> str:
+    """The message of ``required-fact-missing`` (behaviour.md §5 step 2a)."""
+    return f"Node {graph_id}/{node_id} requires facts that are not satisfied"
+
+
+def missing_subgraph_message(child_graph: str | None) -> str:
+    """The message of ``subgraph-missing``."""
+    return f"Missing subgraph {child_graph}"
+
+
 class FactTest:
     """One compiled fact check: path segments, a mode and the value for ``equals``."""
 

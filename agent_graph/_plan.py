@@ -29,7 +29,15 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode
+from ._ir import (
+    ABSENT,
+    EQUALS,
+    EXISTS,
+    CompiledGraph,
+    CompiledNode,
+    missing_subgraph_message,
+    requires_message,
+)
 
 #: Frames that reach more nodes than this keep to the worklist: a plan's source grows with the graph,
 #: and CPython compiles it at about 120 µs a node.
@@ -139,6 +147,17 @@ def _write_check(w: _Writer, depth: int, node: CompiledNode) -> str:
     return f"v is not MISSING and scalar_equals(v, {expected})"
 
 
+def _write_failure(w: _Writer, depth: int, i: int, outcome: str, code: str, message: str, with_path: bool) -> None:
+    """Lines that settle node ``i`` as ``outcome`` with an error diagnostic, kept in reached order."""
+    path = ", path=graph_path" if with_path else ""
+    w.emit(depth, f'o{i} = "{outcome}"')
+    w.emit(
+        depth,
+        f'settle_diagnostics.append((l{i} * stride + {i}, Diagnostic(code="{code}", severity="error", '
+        f"message={w.const(message)}{path})))",
+    )
+
+
 def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNode, offers: bool) -> None:
     """Lines that set ``o<i>`` for a reached node (behaviour.md §5 step 2a).
 
@@ -148,26 +167,14 @@ def _write_settle(w: _Writer, depth: int, graph: CompiledGraph, node: CompiledNo
     i = node.index
     out = f"o{i}"
     if node.requires is not None:
-        message = w.const(f"Node {graph.id}/{node.id} requires facts that are not satisfied")
         w.emit(depth, f"if not facts_match(facts, {w.const(node.requires)}):")
-        w.emit(depth + 1, f'{out} = "blocked"')
-        w.emit(
-            depth + 1,
-            f'settle_diagnostics.append((l{i} * stride + {i}, Diagnostic(code="required-fact-missing", '
-            f'severity="error", message={message}, path=graph_path)))',
-        )
+        _write_failure(w, depth + 1, i, "blocked", "required-fact-missing", requires_message(graph.id, node.id), True)
         w.emit(depth, "else:")
         depth += 1
     if node.is_subgraph:
-        missing = w.const(f"Missing subgraph {node.child_graph}")
         w.emit(depth, f"child = graphs.get({w.const(node.child_graph or '')})")
         w.emit(depth, "if child is None:")
-        w.emit(depth + 1, f'{out} = "failed"')
-        w.emit(
-            depth + 1,
-            f'settle_diagnostics.append((l{i} * stride + {i}, Diagnostic(code="subgraph-missing", '
-            f'severity="error", message={missing})))',
-        )
+        _write_failure(w, depth + 1, i, "failed", "subgraph-missing", missing_subgraph_message(node.child_graph), False)
         w.emit(depth, "else:")
         w.yields = True
         item = w.const((f"{graph.id}/{node.id}",))
