@@ -15,7 +15,7 @@ import hashlib
 import heapq
 import math
 import weakref
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -327,12 +327,6 @@ def _route_ids(revision: str, graph: str, call_path: tuple[str, ...], nodes: Ite
     return ids
 
 
-def _route_id_maker(revision: str, graph: str, call_path: Sequence[str]) -> Callable[[CompiledNode], str]:
-    """``make_route_id`` for single nodes of one frame (see :func:`_route_ids`)."""
-    path = tuple(call_path)
-    return lambda node: _route_ids(revision, graph, path, (node,))[0]
-
-
 def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
     """``"route:" + first 20 hex digits of digest_value({revision, graph, node, callPath})``.
 
@@ -486,11 +480,10 @@ PLAN_AFTER = 64
 #: compiled): a Provider of many graphs spreads the compiling over several evaluations.
 PLAN_NODES_PER_EVALUATION = 256
 
-#: What settling a frame gives: outcomes by node index; the reached order (None from a plan);
-#: diagnostics (settling's, then the unfinished children's, each in
-#: reached order); the pending or waiting-user Actions and Gates; the terminal outcomes; the unfinished
-#: children's candidates.
-_Settled = tuple[list[Any], list[int] | None, list[Diagnostic], list[int], set[Any], list[list["Candidate"]]]
+#: What the worklist's settling gives: outcomes by node index; the reached order; diagnostics
+#: (settling's, then the unfinished children's, each in reached order); the pending or waiting-user
+#: Actions and Gates; the terminal outcomes; the unfinished children's candidates.
+_Settled = tuple[list[Any], list[int], list[Diagnostic], list[int], set[Any], list[list["Candidate"]]]
 
 
 def _settle_worklist(
@@ -729,7 +722,7 @@ def _worklist_frame(
 ) -> _Run:
     settled = yield from _settle_worklist(ctx, graph, entry_index, call_path, stack, state_keys)
     outcome, order, diagnostics, offered_nodes, terminals, child_candidates = settled
-    if order is not None and ctx.settled is not None and ctx.settled_path == call_path:
+    if ctx.settled is not None and ctx.settled_path == call_path:
         nodes = graph.nodes
         ctx.settled.update((nodes[index].id, outcome[index]) for index in order)
     return finish_frame(ctx, graph, entry, call_path, state_keys, diagnostics, offered_nodes, terminals, child_candidates)

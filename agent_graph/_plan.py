@@ -15,10 +15,9 @@ constants.
 A plan is a whole frame. It opens its Subgraph nodes' frames as the worklist
 does and yields to the driver only a child that does not answer at once; with
 no Subgraph node it is a plain function. It collects what the worklist
-collects (``_evaluate._Settled``) and hands it to the evaluator's
-``finish_frame``. It keeps no reached order, only the pass of each node to
-order diagnostics; diagram overlays, which list the reached order, take the
-worklist. It knows the IR and Python; the rules' helpers (fact lookup,
+collects and hands it to the evaluator's ``finish_frame``. It keeps no
+reached order, only the pass of each node to order diagnostics; diagram
+overlays, which list the reached order, take the worklist. It knows the IR and Python; the rules' helpers (fact lookup,
 equality, diagnostics, frames) come from the evaluator. No I/O.
 """
 

@@ -640,16 +640,17 @@ def test_answers_with_a_detail_are_not_shared_and_the_memo_stays_small() -> None
 def test_route_ids_made_per_frame_match_make_route_id() -> None:
     from types import SimpleNamespace
 
-    from agent_graph._evaluate import _route_id_maker
+    from agent_graph._evaluate import _route_ids
 
     revision = "sha256:" + "cd" * 32
+    names = ("n1", 'q"uote', "é\u2028", "\udc00")
+    nodes: Any = [SimpleNamespace(id=node_id) for node_id in names]
     for call_path in ((), ("main/call", "child/next")):
-        maker = _route_id_maker(revision, "graph", call_path)
-        for node_id in ("n1", 'q"uote', "é\u2028", "\udc00"):
-            node: Any = SimpleNamespace(id=node_id)
-            assert maker(node) == make_route_id(revision, "graph", node_id, call_path)
-    lone = _route_id_maker("\ud800", "graph", ())
-    assert lone(SimpleNamespace(id="n")) == make_route_id("\ud800", "graph", "n", ())
+        for _ in range(2):  # the second time, the text around the node ID comes from the cache
+            assert _route_ids(revision, "graph", call_path, nodes) == [
+                make_route_id(revision, "graph", node_id, call_path) for node_id in names
+            ]
+    assert _route_ids("\ud800", "graph", (), nodes[:1]) == [make_route_id("\ud800", "graph", "n1", ())]
 
 
 @pytest.mark.parametrize("count", [10, 200, 5000])
