@@ -48,22 +48,10 @@ _ROUTE_COLOR = "#6a1b9a"
 # ---------------------------------------------------------------- settled outcomes
 
 
-def settle_frame(
-    provider: Provider,
-    graph: CompiledGraph,
-    entry: str,
-    call_path: Sequence[str],
-    facts: Mapping[str, Any],
-    outcomes: Mapping[str, str],
-    authorities: Sequence[str],
-) -> dict[str, str]:
-    """Node ID → settled Outcome for every node one frame reaches, in the order reached.
-
-    ``outcomes`` are normalized (state key → outcome string) with full state
-    keys (``main/check>quality/verify``). The evaluator's own settling
-    (behaviour.md §5 step 2); an unknown entry reaches nothing.
-    """
-    return settled_outcomes(provider, graph, entry, call_path, facts, outcomes, authorities)
+#: Node ID → settled Outcome for every node one frame reaches, in the order reached: the evaluator's
+#: own settling (behaviour.md §5 step 2), for ``(provider, graph, entry, call_path, facts, outcomes,
+#: authorities)`` with normalized outcomes keyed by full state keys; an unknown entry reaches nothing.
+settle_frame = settled_outcomes
 
 
 # ---------------------------------------------------------------- the overlay

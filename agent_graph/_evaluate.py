@@ -276,14 +276,13 @@ class _RouteToken(msgspec.Struct):
 _ROUTE_TOKEN = msgspec.json.Encoder()
 
 
-#: ``{"callPath":…,"graph":…,"node":`` per (graph, call path), and ``,"revision":…}`` per revision.
+#: ``{"callPath":…,"graph":…,"node":`` per (graph, call path); None where a lone surrogate needs the general path.
 _ROUTE_HEADS: dict[tuple[str, tuple[str, ...]], bytes | None] = {}
-_ROUTE_TAILS: dict[str, bytes | None] = {}
-_ROUTE_TEXT_LIMIT = 4096
+_ROUTE_HEADS_LIMIT = 4096
 
 
 def _route_text_parts(revision: str, graph: str, call_path: Sequence[str]) -> tuple[bytes, bytes] | None:
-    """The route token's text around the node ID (cached), or None when a lone surrogate needs the general path."""
+    """The route token's text around the node ID, or None when a lone surrogate needs the general path."""
     path = tuple(call_path)
     head = _ROUTE_HEADS.get((graph, path), b"")
     if head == b"":
@@ -291,21 +290,14 @@ def _route_text_parts(revision: str, graph: str, call_path: Sequence[str]) -> tu
             head = b'{"callPath":' + _ROUTE_TOKEN.encode(list(path)) + b',"graph":' + _ROUTE_TOKEN.encode(graph) + b',"node":'
         except UnicodeEncodeError:
             head = None
-        if len(_ROUTE_HEADS) >= _ROUTE_TEXT_LIMIT:
+        if len(_ROUTE_HEADS) >= _ROUTE_HEADS_LIMIT:
             _ROUTE_HEADS.clear()
         _ROUTE_HEADS[(graph, path)] = head
-    tail = _ROUTE_TAILS.get(revision, b"")
-    if tail == b"":
-        try:
-            tail = b',"revision":' + _ROUTE_TOKEN.encode(revision) + b"}"
-        except UnicodeEncodeError:
-            tail = None
-        if len(_ROUTE_TAILS) >= _ROUTE_TEXT_LIMIT:
-            _ROUTE_TAILS.clear()
-        _ROUTE_TAILS[revision] = tail
-    if head is None or tail is None:
+    try:
+        tail = b',"revision":' + _ROUTE_TOKEN.encode(revision) + b"}"
+    except UnicodeEncodeError:
         return None
-    return head, tail
+    return None if head is None else (head, tail)
 
 
 def _route_ids(revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]) -> list[str]:
