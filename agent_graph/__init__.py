@@ -20,117 +20,225 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
 
+# For type checkers: every public name, re-exported explicitly. At run time the
+# names load lazily through ``_EXPORTS`` below; a test checks that both agree.
 if TYPE_CHECKING:
-    from ._api import locate_code, locate_resource, route
-    from ._bundle import build_bundle
-    from ._canonical import canonical_json, digest_bytes, digest_value
-    from ._diagram import render_diagram
-    from ._errors import AgentGraphError, Diagnostic
-    from ._evaluate import evaluate
-    from ._fs import FileSystem, MemoryFileSystem, OSFileSystem
-    from ._host_action import (
-        host_action_input_digest,
-        host_action_output_digest,
-        host_action_read_receipt,
-        validate_host_action_result,
+    from ._core.canonical import (
+        canonical_json as canonical_json,
     )
-    from ._importers import import_scripts, import_skill, import_workflow
-    from ._loader import Limits, load_provider
-    from ._materialize import materialize_resource
-    from ._migrate import migrate_provider
-    from ._model import (
-        OUTCOMES,
-        Action,
-        Bundle,
-        CodeCatalog,
-        CodeLocation,
-        Evaluation,
-        FileLocation,
-        Graph,
-        GraphActionLocation,
-        HostActionLocation,
-        HostActionResult,
-        ProviderManifest,
-        ReadReceipts,
-        Route,
-        RouteSummary,
-        Run,
-        SkillBinding,
-        TestCase,
-        TestResult,
+    from ._core.canonical import (
+        digest_bytes as digest_bytes,
     )
-    from ._provider import Provider
-    from ._runs import RunStore, run_evaluation_input
-    from ._scaffold import init_provider
-    from ._skill import resolve_skill_binding
-    from ._testing import run_graph_tests
+    from ._core.canonical import (
+        digest_value as digest_value,
+    )
+    from ._core.errors import (
+        AgentGraphError as AgentGraphError,
+    )
+    from ._core.errors import (
+        Diagnostic as Diagnostic,
+    )
+    from ._core.evaluate import (
+        evaluate as evaluate,
+    )
+    from ._core.model import (
+        OUTCOMES as OUTCOMES,
+    )
+    from ._core.model import (
+        Action as Action,
+    )
+    from ._core.model import (
+        Bundle as Bundle,
+    )
+    from ._core.model import (
+        CodeCatalog as CodeCatalog,
+    )
+    from ._core.model import (
+        CodeLocation as CodeLocation,
+    )
+    from ._core.model import (
+        Evaluation as Evaluation,
+    )
+    from ._core.model import (
+        FileLocation as FileLocation,
+    )
+    from ._core.model import (
+        Graph as Graph,
+    )
+    from ._core.model import (
+        GraphActionLocation as GraphActionLocation,
+    )
+    from ._core.model import (
+        HostActionLocation as HostActionLocation,
+    )
+    from ._core.model import (
+        HostActionResult as HostActionResult,
+    )
+    from ._core.model import (
+        ProviderManifest as ProviderManifest,
+    )
+    from ._core.model import (
+        ReadReceipts as ReadReceipts,
+    )
+    from ._core.model import (
+        Route as Route,
+    )
+    from ._core.model import (
+        RouteSummary as RouteSummary,
+    )
+    from ._core.model import (
+        Run as Run,
+    )
+    from ._core.model import (
+        SkillBinding as SkillBinding,
+    )
+    from ._core.model import (
+        TestCase as TestCase,
+    )
+    from ._core.model import (
+        TestResult as TestResult,
+    )
+    from ._core.provider import (
+        Provider as Provider,
+    )
+    from ._load.api import (
+        locate_code as locate_code,
+    )
+    from ._load.api import (
+        locate_resource as locate_resource,
+    )
+    from ._load.api import (
+        route as route,
+    )
+    from ._load.fs import (
+        FileSystem as FileSystem,
+    )
+    from ._load.fs import (
+        MemoryFileSystem as MemoryFileSystem,
+    )
+    from ._load.fs import (
+        OSFileSystem as OSFileSystem,
+    )
+    from ._load.loader import (
+        Limits as Limits,
+    )
+    from ._load.loader import (
+        load_provider as load_provider,
+    )
+    from ._load.skill import (
+        resolve_skill_binding as resolve_skill_binding,
+    )
+    from ._runtime.host_action import (
+        host_action_input_digest as host_action_input_digest,
+    )
+    from ._runtime.host_action import (
+        host_action_output_digest as host_action_output_digest,
+    )
+    from ._runtime.host_action import (
+        host_action_read_receipt as host_action_read_receipt,
+    )
+    from ._runtime.host_action import (
+        validate_host_action_result as validate_host_action_result,
+    )
+    from ._runtime.materialize import (
+        materialize_resource as materialize_resource,
+    )
+    from ._runtime.runs import (
+        RunStore as RunStore,
+    )
+    from ._runtime.runs import (
+        run_evaluation_input as run_evaluation_input,
+    )
+    from ._runtime.testing import (
+        run_graph_tests as run_graph_tests,
+    )
+    from ._toolchain.bundle import (
+        build_bundle as build_bundle,
+    )
+    from ._toolchain.diagram import (
+        render_diagram as render_diagram,
+    )
+    from ._toolchain.importers import (
+        import_scripts as import_scripts,
+    )
+    from ._toolchain.importers import (
+        import_skill as import_skill,
+    )
+    from ._toolchain.importers import (
+        import_workflow as import_workflow,
+    )
+    from ._toolchain.migrate import (
+        migrate_provider as migrate_provider,
+    )
+    from ._toolchain.scaffold import (
+        init_provider as init_provider,
+    )
 
 del TYPE_CHECKING
 
-__version__ = "0.3.1"
-PROTOCOL_VERSION = "0.3.1"
+from ._core.version import PROTOCOL_VERSION, __version__  # noqa: E402
 
-# Every name loads its module on first use, so that ``import agent_graph`` costs
+# The one table of public names: name -> module (relative to this package).
+# Each name loads its module on first use, so that ``import agent_graph`` costs
 # next to nothing and a command or a host pays only for what it touches.
-_MODEL_NAMES = (
-    "OUTCOMES",
-    "Action",
-    "Bundle",
-    "CodeCatalog",
-    "CodeLocation",
-    "Evaluation",
-    "FileLocation",
-    "Graph",
-    "GraphActionLocation",
-    "HostActionLocation",
-    "HostActionResult",
-    "ProviderManifest",
-    "ReadReceipts",
-    "Route",
-    "RouteSummary",
-    "Run",
-    "SkillBinding",
-    "TestCase",
-    "TestResult",
-)
-_LAZY = {
-    "locate_code": "_api",
-    "locate_resource": "_api",
-    "route": "_api",
-    "canonical_json": "_canonical",
-    "digest_bytes": "_canonical",
-    "digest_value": "_canonical",
-    "AgentGraphError": "_errors",
-    "Diagnostic": "_errors",
-    "evaluate": "_evaluate",
-    "FileSystem": "_fs",
-    "MemoryFileSystem": "_fs",
-    "OSFileSystem": "_fs",
-    "Limits": "_loader",
-    "load_provider": "_loader",
-    **dict.fromkeys(_MODEL_NAMES, "_model"),
-    "Provider": "_provider",
-    "resolve_skill_binding": "_skill",
-    "run_graph_tests": "_testing",
-    "build_bundle": "_bundle",
-    "init_provider": "_scaffold",
-    "import_skill": "_importers",
-    "import_scripts": "_importers",
-    "import_workflow": "_importers",
-    "migrate_provider": "_migrate",
-    "render_diagram": "_diagram",
-    "RunStore": "_runs",
-    "run_evaluation_input": "_runs",
-    "materialize_resource": "_materialize",
-    "host_action_input_digest": "_host_action",
-    "validate_host_action_result": "_host_action",
-    "host_action_read_receipt": "_host_action",
-    "host_action_output_digest": "_host_action",
+_EXPORTS: dict[str, str] = {
+    "canonical_json": "_core.canonical",
+    "digest_bytes": "_core.canonical",
+    "digest_value": "_core.canonical",
+    "AgentGraphError": "_core.errors",
+    "Diagnostic": "_core.errors",
+    "evaluate": "_core.evaluate",
+    "Action": "_core.model",
+    "Bundle": "_core.model",
+    "CodeCatalog": "_core.model",
+    "CodeLocation": "_core.model",
+    "Evaluation": "_core.model",
+    "FileLocation": "_core.model",
+    "Graph": "_core.model",
+    "GraphActionLocation": "_core.model",
+    "HostActionLocation": "_core.model",
+    "HostActionResult": "_core.model",
+    "OUTCOMES": "_core.model",
+    "ProviderManifest": "_core.model",
+    "ReadReceipts": "_core.model",
+    "Route": "_core.model",
+    "RouteSummary": "_core.model",
+    "Run": "_core.model",
+    "SkillBinding": "_core.model",
+    "TestCase": "_core.model",
+    "TestResult": "_core.model",
+    "Provider": "_core.provider",
+    "locate_code": "_load.api",
+    "locate_resource": "_load.api",
+    "route": "_load.api",
+    "FileSystem": "_load.fs",
+    "MemoryFileSystem": "_load.fs",
+    "OSFileSystem": "_load.fs",
+    "Limits": "_load.loader",
+    "load_provider": "_load.loader",
+    "resolve_skill_binding": "_load.skill",
+    "host_action_input_digest": "_runtime.host_action",
+    "host_action_output_digest": "_runtime.host_action",
+    "host_action_read_receipt": "_runtime.host_action",
+    "validate_host_action_result": "_runtime.host_action",
+    "materialize_resource": "_runtime.materialize",
+    "run_evaluation_input": "_runtime.runs",
+    "RunStore": "_runtime.runs",
+    "run_graph_tests": "_runtime.testing",
+    "build_bundle": "_toolchain.bundle",
+    "render_diagram": "_toolchain.diagram",
+    "import_scripts": "_toolchain.importers",
+    "import_skill": "_toolchain.importers",
+    "import_workflow": "_toolchain.importers",
+    "migrate_provider": "_toolchain.migrate",
+    "init_provider": "_toolchain.scaffold",
 }
+
+__all__ = ["PROTOCOL_VERSION", "__version__", *sorted(_EXPORTS)]
 
 
 def __getattr__(name: str) -> object:
-    module_name = _LAZY.get(name)
+    module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'agent_graph' has no attribute {name!r}")
     import importlib
@@ -141,60 +249,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
-
-
-__all__ = [
-    "OUTCOMES",
-    "PROTOCOL_VERSION",
-    "Action",
-    "AgentGraphError",
-    "Bundle",
-    "CodeCatalog",
-    "CodeLocation",
-    "Diagnostic",
-    "Evaluation",
-    "FileLocation",
-    "FileSystem",
-    "Graph",
-    "GraphActionLocation",
-    "HostActionLocation",
-    "HostActionResult",
-    "Limits",
-    "MemoryFileSystem",
-    "OSFileSystem",
-    "Provider",
-    "ProviderManifest",
-    "ReadReceipts",
-    "Route",
-    "RouteSummary",
-    "Run",
-    "RunStore",
-    "SkillBinding",
-    "TestCase",
-    "TestResult",
-    "__version__",
-    "build_bundle",
-    "canonical_json",
-    "digest_bytes",
-    "digest_value",
-    "evaluate",
-    "host_action_input_digest",
-    "host_action_output_digest",
-    "host_action_read_receipt",
-    "import_scripts",
-    "import_skill",
-    "import_workflow",
-    "init_provider",
-    "load_provider",
-    "locate_code",
-    "locate_resource",
-    "materialize_resource",
-    "migrate_provider",
-    "render_diagram",
-    "resolve_skill_binding",
-    "route",
-    "run_evaluation_input",
-    "run_graph_tests",
-    "validate_host_action_result",
-]
+    return sorted({*globals(), *_EXPORTS})

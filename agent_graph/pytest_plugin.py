@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ._fs import MemoryFileSystem
+from ._load.fs import MemoryFileSystem
 
 if TYPE_CHECKING:
-    from ._errors import AgentGraphError
-    from ._model import TestCase
-    from ._provider import Provider
+    from ._core.errors import AgentGraphError
+    from ._core.model import TestCase
+    from ._core.provider import Provider
 
 __all__ = ["INI_MANIFEST", "GraphTestFailure", "GraphTestFile", "GraphTestItem", "MemoryProviderFileSystem"]
 
@@ -106,8 +106,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def _load(config: pytest.Config) -> Provider:
     state = config.stash[_STATE]
     if not state.loaded:
-        from ._errors import AgentGraphError
-        from ._loader import load_provider
+        from ._core.errors import AgentGraphError
+        from ._load.loader import load_provider
 
         try:
             state.provider = load_provider(state.manifest)
@@ -140,10 +140,10 @@ class GraphTestFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         import msgspec
 
-        from . import _schema
-        from ._errors import AgentGraphError
-        from ._model import TestCase
-        from ._parse import parse_structured
+        from ._core.errors import AgentGraphError
+        from ._core.model import TestCase
+        from ._syntax import schema as _schema
+        from ._syntax.parse import parse_structured
 
         try:
             raw = parse_structured(self.path.read_bytes(), str(self.path))
@@ -164,8 +164,8 @@ class GraphTestItem(pytest.Item):
         self.error = error
 
     def runtest(self) -> None:
-        from ._errors import AgentGraphError
-        from ._testing import run_test_case
+        from ._core.errors import AgentGraphError
+        from ._runtime.testing import run_test_case
 
         if self.error is not None:
             raise GraphTestFailure(_error_lines(self.error))
@@ -210,14 +210,14 @@ class MemoryProviderFileSystem(MemoryFileSystem):
 
             self.write(path, json.dumps(content, indent=2, ensure_ascii=False) + "\n")
         else:
-            from ._scaffold import dump_yaml
+            from ._toolchain.scaffold import dump_yaml
 
             self.write(path, dump_yaml(content))
         return self.absolute(path)
 
     def load(self, manifest: str = "provider.yaml") -> Provider:
         """Load the Provider whose manifest is at ``manifest`` (relative to the root)."""
-        from ._loader import load_provider
+        from ._load.loader import load_provider
 
         return load_provider(self.absolute(manifest), fs=self)
 

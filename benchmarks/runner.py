@@ -322,7 +322,7 @@ class Suite:
     def scaling(self) -> None:
         """Growth with size, on the worklist: frame plans (a constant factor, for graphs of up to 256 reachable
         nodes) would speed up the smallest sizes only and hide how the algorithm grows."""
-        from agent_graph import _evaluate
+        from agent_graph._core import evaluate as _evaluate
 
         planned_after = _evaluate.PLAN_AFTER
         _evaluate.PLAN_AFTER = 1 << 62

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agent_graph as ag
-from agent_graph._evaluate import evaluate_with_candidates
-from agent_graph._parse import parse_front_matter, parse_structured, parse_yaml
+from agent_graph._core.evaluate import evaluate_with_candidates
+from agent_graph._syntax.parse import parse_front_matter, parse_structured, parse_yaml
 from tests import load_fixtures
 from tests import strategies as S
 

@@ -393,7 +393,7 @@ def reorder_keys(value: Any, seed: int) -> Any:
 
 def has_collation_ties(value: Any) -> bool:
     """True when some object in ``value`` has two keys that collate equal (their order is kept as given)."""
-    from agent_graph._canonical import collation_key
+    from agent_graph._core.canonical import collation_key
 
     stack = [value]
     while stack:

@@ -37,9 +37,9 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
-from agent_graph._canonical import digest_value
-from agent_graph._cli import main
-from agent_graph._runs import RunStore
+from agent_graph._cli.main import main
+from agent_graph._core.canonical import digest_value
+from agent_graph._runtime.runs import RunStore
 
 from . import load_fixtures, providers
 from .load_fixtures import base_documents, render, write_tree
@@ -232,7 +232,7 @@ def test_corpus_file_inside_a_provider(name: str, root: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(CORPUS_CASES))
 def test_corpus_file_as_facts(name: str, root: Path) -> None:
-    from agent_graph._parse import parse_structured
+    from agent_graph._syntax.parse import parse_structured
 
     code = CORPUS_CASES[name]
     if code == "schema-invalid":  # it parses: facts need an object, anything else is refused
@@ -594,7 +594,7 @@ def test_dotdot_and_absolute_paths_in_every_reference_field(field: str, tmp_path
 
 
 def test_paths_outside_the_schema_are_checked_by_containment() -> None:
-    from agent_graph._loader import contained_path
+    from agent_graph._load.loader import contained_path
 
     for reference in ("/etc/passwd", "C:\\x", "D:/x"):
         raises("absolute-path-forbidden", lambda reference=reference: contained_path("/p", reference, "reference"))
@@ -813,7 +813,7 @@ def test_a_refused_run_write_leaves_no_lock_file(run_file: Path) -> None:
 
 
 def test_a_64_mib_run_is_refused(run_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_graph import _runs
+    from agent_graph._runtime import runs as _runs
 
     sparse(run_file)
     refused(["run", "status", "--state", "run.json"], run_file.parent, "run-invalid", run_file.parent.parent)
@@ -1084,7 +1084,7 @@ def _aliases(count: int) -> str:
 
 
 def test_alias_budget_default_and_raised() -> None:
-    from agent_graph._parse import parse_yaml
+    from agent_graph._syntax.parse import parse_yaml
 
     assert len(parse_yaml(_aliases(99), "x.yaml")["list"]) == 99
     raises("parse-failed", lambda: parse_yaml(_aliases(100), "x.yaml"))
@@ -1100,7 +1100,7 @@ def _nested(depth: int) -> str:
 
 
 def test_depth_limit_default_and_raised() -> None:
-    from agent_graph._parse import parse_json, parse_yaml
+    from agent_graph._syntax.parse import parse_json, parse_yaml
 
     assert ag.Limits().max_depth == 512
     parse_yaml(_nested(512), "x.yaml")

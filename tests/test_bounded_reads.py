@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent_graph import AgentGraphError
-from agent_graph._fs import read_regular_file
+from agent_graph._load.fs import read_regular_file
 
 
 def test_a_regular_file_is_read(tmp_path: Path) -> None:
@@ -37,7 +37,8 @@ def test_a_fifo_or_directory_is_not_a_file(tmp_path: Path) -> None:
 
 
 def test_import_workflow_refuses_an_oversized_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_graph import _fs, _importers
+    from agent_graph._load import fs as _fs
+    from agent_graph._toolchain import importers as _importers
 
     monkeypatch.setattr(_fs, "DEFAULT_READ_LIMIT", 16)
     monkeypatch.setattr(_fs.read_regular_file, "__defaults__", (16,))

@@ -12,10 +12,10 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-from agent_graph import _cli
-from agent_graph._bundle import build_bundle, manifest_json, plan_bundle
-from agent_graph._canonical import collation_key, digest_bytes, digest_value
-from agent_graph._parse import parse_yaml
+from agent_graph._cli import main as _cli
+from agent_graph._core.canonical import collation_key, digest_bytes, digest_value
+from agent_graph._syntax.parse import parse_yaml
+from agent_graph._toolchain.bundle import build_bundle, manifest_json, plan_bundle
 
 from .conftest import VECTORS
 

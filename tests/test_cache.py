@@ -11,10 +11,11 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-from agent_graph import _cache, _loader
-from agent_graph._cache import LoadCache, default_directory, open_cache
-from agent_graph._errors import AgentGraphError
-from agent_graph._loader import load_provider
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._load import cache as _cache
+from agent_graph._load import loader as _loader
+from agent_graph._load.cache import LoadCache, default_directory, open_cache
+from agent_graph._load.loader import load_provider
 
 REPO = Path(__file__).resolve().parents[1]
 

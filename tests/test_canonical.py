@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_graph._canonical import (
+from agent_graph._core.canonical import (
     _normalize,
     _write_tree,
     canonical_json,

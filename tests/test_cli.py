@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
-from agent_graph import _schema
-from agent_graph._cli import main
+from agent_graph._cli.main import main
+from agent_graph._syntax import schema as _schema
 
 from .conftest import REPO, VECTORS
 from .load_fixtures import base_documents, write_tree

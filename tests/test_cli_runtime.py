@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from agent_graph._cli import main
-from agent_graph._runs import RunStore
+from agent_graph._cli.main import main
+from agent_graph._runtime.runs import RunStore
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -198,7 +198,7 @@ def test_state_evaluation_merges_direct_input_for_that_call_only(cli: Cli, tmp_p
 
 _WORKER = """
 import os, sys, time
-from agent_graph._cli import main
+from agent_graph._cli.main import main
 worker, state, go = sys.argv[1], sys.argv[2], sys.argv[3]
 while not os.path.exists(go):
     time.sleep(0.001)
@@ -335,7 +335,9 @@ def _host_loop_source() -> str:
 _PRELUDE = """
 import sys
 import agent_graph as ag
-from agent_graph import _host_action, _materialize, _runs
+from agent_graph._runtime import host_action as _host_action
+from agent_graph._runtime import materialize as _materialize
+from agent_graph._runtime import runs as _runs
 for _module, _names in ((_runs, ("RunStore", "run_evaluation_input")),
                         (_materialize, ("materialize_resource",)),
                         (_host_action, ("host_action_input_digest", "validate_host_action_result",

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
-from agent_graph import _cli
-from agent_graph._diagram import DiagramState, render_diagram, settle_frame
-from agent_graph._evaluate import evaluate_with_candidates, normalize_authorities, normalize_outcomes
+from agent_graph._cli import main as _cli
+from agent_graph._core.evaluate import evaluate_with_candidates, normalize_authorities, normalize_outcomes
+from agent_graph._toolchain.diagram import DiagramState, render_diagram, settle_frame
 
 from .conftest import VECTORS
 from .test_bundle import FULL_PROVIDER, write_tree

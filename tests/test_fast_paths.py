@@ -24,17 +24,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agent_graph as ag
-from agent_graph._canonical import (
+from agent_graph._core.canonical import (
     _canonical_bytes,
     _normalize,
     _sorted_encoding_is_canonical,
     _write_tree,
     digest_value,
 )
-from agent_graph._errors import AgentGraphError
-from agent_graph._evaluate import make_route_id
-from agent_graph._parse import _NO_MATCH, _SIMPLE_UNSAFE, _needs_exact_integers, _simple_yaml, parse_yaml
-from agent_graph._yaml_events import parse_yaml_events
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._core.evaluate import make_route_id
+from agent_graph._syntax.parse import (
+    _NO_MATCH,
+    _SIMPLE_UNSAFE,
+    _needs_exact_integers,
+    _simple_yaml,
+    parse_yaml,
+)
+from agent_graph._syntax.yaml_events import parse_yaml_events
 
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
@@ -396,7 +402,7 @@ def test_plain_floats_print_the_same_through_msgspec(value: dict[str, float]) ->
 
 
 def _revision_text(facts: Any) -> tuple[bytes, bool]:
-    from agent_graph._canonical import revision_bytes_exact
+    from agent_graph._core.canonical import revision_bytes_exact
 
     return revision_bytes_exact("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"])
 
@@ -416,7 +422,7 @@ def test_revision_texts_are_canonical_the_first_time_and_every_time_after(facts:
 
 
 def test_a_fact_text_gets_its_plain_copy_on_second_sight() -> None:
-    from agent_graph import _canonical
+    from agent_graph._core import canonical as _canonical
 
     facts = {"step": {"done": True, "at": "2026-11-01", "note": "second sight"}}
     text = msgspec.json.encode(facts["step"], order="sorted")
@@ -432,7 +438,7 @@ def test_a_fact_text_gets_its_plain_copy_on_second_sight() -> None:
 
 
 def test_facts_parsed_again_from_json_are_taken_from_the_memo() -> None:
-    from agent_graph import _canonical
+    from agent_graph._core import canonical as _canonical
 
     document = '{"release": {"plan": {"done": true}, "tags": ["a", "b"]}, "turn": 3}'
     for _ in range(3):
@@ -458,7 +464,7 @@ def test_a_fact_value_changed_in_place_is_read_again() -> None:
 
 def test_collation_equal_keys_are_never_taken_from_the_memo() -> None:
     """Keys that collate equal keep each object's own order, which its sorted text does not show."""
-    from agent_graph import _canonical
+    from agent_graph._core import canonical as _canonical
 
     one = {"tied": {"ab": 1, "a\x01b": 2}}
     two = {"tied": {"a\x01b": 2, "ab": 1}}
@@ -468,7 +474,7 @@ def test_collation_equal_keys_are_never_taken_from_the_memo() -> None:
 
 
 def test_the_fact_text_memo_stays_within_its_budget() -> None:
-    from agent_graph import _canonical
+    from agent_graph._core import canonical as _canonical
 
     for turn in range(2000):
         facts = {f"log{turn}": {"turn": turn, "note": "n" * 200}}
@@ -640,7 +646,7 @@ def test_answers_with_a_detail_are_not_shared_and_the_memo_stays_small() -> None
 def test_route_ids_made_per_frame_match_make_route_id() -> None:
     from types import SimpleNamespace
 
-    from agent_graph._evaluate import _route_ids
+    from agent_graph._core.evaluate import _route_ids
 
     revision = "sha256:" + "cd" * 32
     names = ("n1", 'q"uote', "é\u2028", "\udc00")
@@ -657,7 +663,7 @@ def test_route_ids_made_per_frame_match_make_route_id() -> None:
 def test_ranking_by_groups_is_the_ranking_by_tuples(count: int) -> None:
     from types import SimpleNamespace
 
-    from agent_graph._evaluate import _candidate_rank, rank_candidates
+    from agent_graph._core.evaluate import _candidate_rank, rank_candidates
 
     rng = random.Random(count)
     candidates: list[Any] = [
@@ -681,7 +687,7 @@ def test_a_wide_fan_out_ranks_every_alternative_as_before() -> None:
     alternatives = [n["id"] for n in nodes[1:-1]]
     edges = [P.edge("start", a) for a in alternatives] + [P.edge(a, "end") for a in alternatives]
     provider = P.build(P.graph_doc("fan", nodes, edges))
-    from agent_graph._evaluate import _candidate_rank, evaluate_with_candidates
+    from agent_graph._core.evaluate import _candidate_rank, evaluate_with_candidates
 
     for authorities in ([], ["a"]):
         evaluation, candidates = evaluate_with_candidates(provider, "fan", facts={"go": True}, authorities=authorities)
@@ -693,7 +699,7 @@ def test_a_wide_fan_out_ranks_every_alternative_as_before() -> None:
 def test_large_evaluations_leave_the_garbage_collector_as_they_found_it() -> None:
     import gc
 
-    from agent_graph._evaluate import PAUSE_COLLECTOR_FROM
+    from agent_graph._core.evaluate import PAUSE_COLLECTOR_FROM
     from tests import providers as P
 
     provider = P.build(P.chain("main", PAUSE_COLLECTOR_FROM + 10))
@@ -706,7 +712,7 @@ def test_large_evaluations_leave_the_garbage_collector_as_they_found_it() -> Non
         assert not gc.isenabled()
     finally:
         gc.enable()
-    from agent_graph._evaluate import collector_paused
+    from agent_graph._core.evaluate import collector_paused
 
     with pytest.raises(RuntimeError), collector_paused():
         assert not gc.isenabled()

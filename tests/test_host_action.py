@@ -12,14 +12,14 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-from agent_graph._errors import AgentGraphError
-from agent_graph._host_action import (
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._core.model import HostActionLocation, HostActionResult, ReadReceipt
+from agent_graph._runtime.host_action import (
     host_action_input_digest,
     host_action_output_digest,
     host_action_read_receipt,
     validate_host_action_result,
 )
-from agent_graph._model import HostActionLocation, HostActionResult, ReadReceipt
 
 HANDLER = "acme.build-report"
 INPUT_SCHEMA = "acme.report-request/v1"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
-from agent_graph import _cli
-from agent_graph._importers import import_scripts, import_skill, import_workflow, runtime_for
-from agent_graph._scaffold import init_provider
+from agent_graph._cli import main as _cli
+from agent_graph._toolchain.importers import import_scripts, import_skill, import_workflow, runtime_for
+from agent_graph._toolchain.scaffold import init_provider
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
-from agent_graph._loader import contained_path
+from agent_graph._load.loader import contained_path
 
 from .load_fixtures import MANIFEST, ROOT, Documents, base_documents, load, memory_fs, node, write_tree
 

@@ -15,8 +15,8 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-from agent_graph._errors import AgentGraphError
-from agent_graph._materialize import INHERITED_VARIABLES, cache_extension, materialize_resource
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._runtime.materialize import INHERITED_VARIABLES, cache_extension, materialize_resource
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="materializers need POSIX process groups")
 
@@ -415,7 +415,7 @@ def test_error_limit_kills_and_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_default_limits_are_the_documented_ones() -> None:
-    from agent_graph import _materialize
+    from agent_graph._runtime import materialize as _materialize
 
     assert _materialize.DEFAULT_TIMEOUT == 30.0
     assert _materialize.DEFAULT_MAX_OUTPUT_BYTES == 10 * 1024 * 1024

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
-from agent_graph import _cli
-from agent_graph._migrate import migrate_provider
-from agent_graph._testing import run_graph_tests
+from agent_graph._cli import main as _cli
+from agent_graph._runtime.testing import run_graph_tests
+from agent_graph._toolchain.migrate import migrate_provider
 
 # A 0.2 Provider: agent-graph.resource.v1 descriptors for a static file (YAML, with comments),
 # a context view (JSON), a delegated Gate resource and a Code Catalog document.

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from agent_graph._errors import AgentGraphError
-from agent_graph._parse import (
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._syntax.parse import (
     DEFAULT_MAX_FILE_BYTES,
     MAX_ALIAS_COUNT,
     MAX_DEPTH,

@@ -1,4 +1,4 @@
-"""Frame plans (``agent_graph._plan``) settle frames exactly as the worklist does.
+"""Frame plans (``agent_graph._core.plan``) settle frames exactly as the worklist does.
 
 A plan is written for a graph whose repeat edges all lead from a node back to
 itself; everything else keeps to the worklist. These tests force plans from
@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import agent_graph as ag
-from agent_graph import _evaluate, _plan
+from agent_graph._core import evaluate as _evaluate
+from agent_graph._core import plan as _plan
 
 from . import strategies as S
 from . import test_evaluate_rules as rules

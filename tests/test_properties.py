@@ -34,12 +34,12 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import agent_graph as ag
-from agent_graph import _schema
-from agent_graph._evaluate import evaluate_with_candidates, facts_match
-from agent_graph._host_action import validate_host_action_result
-from agent_graph._ir import EQUALS, EXISTS
-from agent_graph._parse import parse_json, parse_structured, parse_yaml
-from agent_graph._runs import RunStore
+from agent_graph._core.evaluate import evaluate_with_candidates, facts_match
+from agent_graph._core.ir import EQUALS, EXISTS
+from agent_graph._runtime.host_action import validate_host_action_result
+from agent_graph._runtime.runs import RunStore
+from agent_graph._syntax import schema as _schema
+from agent_graph._syntax.parse import parse_json, parse_structured, parse_yaml
 
 from . import load_fixtures
 from . import strategies as S
@@ -541,7 +541,7 @@ def test_junk_host_action_results_raise_only_agent_graph_errors(data: st.DataObj
 
 
 def _cli(arguments: list[str]) -> tuple[int, str, str]:
-    from agent_graph._cli import main
+    from agent_graph._cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

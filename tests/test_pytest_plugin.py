@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_graph._scaffold import init_provider
+from agent_graph._toolchain.scaffold import init_provider
 
 pytest_plugins = ["pytester"]
 

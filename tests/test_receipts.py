@@ -16,9 +16,9 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-from agent_graph._cli import main
-from agent_graph._errors import AgentGraphError
-from agent_graph._model import ReadReceipt, ReadReceipts
+from agent_graph._cli.main import main
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._core.model import ReadReceipt, ReadReceipts
 
 PROVIDER_ID = "tests/receipts"
 FILES: dict[str, Any] = {

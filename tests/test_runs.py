@@ -16,11 +16,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from agent_graph._errors import AgentGraphError
-from agent_graph._runs import RunStore, format_timestamp, run_evaluation_input, run_lock
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._runtime.runs import RunStore, format_timestamp, run_evaluation_input, run_lock
 
 REPO = Path(__file__).resolve().parents[1]
-RUN_SCHEMA_FILE = REPO / "schemas" / "run.schema.json"
+RUN_SCHEMA_FILE = REPO / "agent_graph" / "_syntax" / "schemas" / "run.schema.json"
 START = datetime(2026, 1, 31, 9, 30, 0, 123456, tzinfo=timezone.utc)
 PROVIDER = "tests/runs"
 
@@ -273,7 +273,7 @@ def test_resume_and_start_refuse_an_existing_target(started: Path, store: RunSto
 
 def test_exclusive_creation_loses_no_race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file that appears between the existence check and the link is not replaced."""
-    from agent_graph import _runs
+    from agent_graph._runtime import runs as _runs
 
     target = tmp_path / "raced.json"
     real_link = os.link
@@ -435,7 +435,7 @@ def test_a_writer_waits_for_a_lock_held_by_another_process(started: Path) -> Non
     holder = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""
             import time
-            from agent_graph._runs import run_lock
+            from agent_graph._runtime.runs import run_lock
             with run_lock({str(started)!r}, 5):
                 print("held", flush=True)
                 time.sleep(0.5)
@@ -457,7 +457,7 @@ def test_a_writer_waits_for_a_lock_held_by_another_process(started: Path) -> Non
 
 _KILLER = """
 import os, signal, sys
-from agent_graph._runs import RunStore
+from agent_graph._runtime.runs import RunStore
 mode, path = sys.argv[1], sys.argv[2]
 real_fsync, real_replace = os.fsync, os.replace
 def die(*args):
@@ -491,7 +491,7 @@ def test_a_writer_killed_during_a_write_leaves_a_valid_run(
 
 _LOOPER = """
 import sys
-from agent_graph._runs import RunStore
+from agent_graph._runtime.runs import RunStore
 path = sys.argv[1]
 store = RunStore()
 store.update_facts(path, {"payload": "x" * 500_000})

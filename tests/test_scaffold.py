@@ -13,11 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agent_graph as ag
-from agent_graph import _cli
-from agent_graph._canonical import canonical_json
-from agent_graph._parse import parse_yaml
-from agent_graph._scaffold import dump_yaml, edit_or_dump, init_files, init_provider, slug, yaml_scalar
-from agent_graph._testing import run_graph_tests
+from agent_graph._cli import main as _cli
+from agent_graph._core.canonical import canonical_json
+from agent_graph._runtime.testing import run_graph_tests
+from agent_graph._syntax.parse import parse_yaml
+from agent_graph._toolchain.scaffold import (
+    dump_yaml,
+    edit_or_dump,
+    init_files,
+    init_provider,
+    slug,
+    yaml_scalar,
+)
 
 INIT_FILES = sorted(
     [
@@ -114,7 +121,7 @@ def test_an_id_without_identifier_characters_is_refused(tmp_path: Path, given_id
 
 
 def test_init_files_are_schema_valid_yaml() -> None:
-    from agent_graph import _schema
+    from agent_graph._syntax import schema as _schema
 
     files = init_files("demo")
     for relative, schema in (

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from agent_graph import _schema, _schemagen
-from agent_graph._errors import AgentGraphError
-from agent_graph._schema import (
+from agent_graph._core.errors import AgentGraphError
+from agent_graph._syntax import schema as _schema
+from agent_graph._syntax.schema import (
     SCHEMA_NAMES,
     collect_violations,
     ecma_regex,
@@ -24,6 +24,7 @@ from agent_graph._schema import (
     validate,
     validate_with_schema,
 )
+from agent_graph._toolchain import schemagen as _schemagen
 
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
@@ -420,7 +421,7 @@ def _load(path: Path) -> object:
     if path.suffix.lower() == ".json":
         return json.loads(path.read_text(encoding="utf-8"))
     try:
-        from agent_graph._parse import parse_structured
+        from agent_graph._syntax.parse import parse_structured
     except ImportError:  # the reader is optional for these tests
         from ruamel.yaml import YAML
 
@@ -434,7 +435,7 @@ def _load(path: Path) -> object:
 def _same_generator() -> bool:
     import fastjsonschema
 
-    text = (REPO / "agent_graph" / "_validators.py").read_text(encoding="utf-8")
+    text = (REPO / "agent_graph" / "_syntax" / "validators.py").read_text(encoding="utf-8")
     return f"GENERATED_WITH = 'fastjsonschema {fastjsonschema.VERSION}'" in text
 
 
@@ -451,7 +452,7 @@ def test_schemagen_check_passes() -> None:
 
 
 def test_generated_validators_match_the_schema_files(generated: str) -> None:
-    assert (REPO / "agent_graph" / "_validators.py").read_text(encoding="utf-8") == generated
+    assert (REPO / "agent_graph" / "_syntax" / "validators.py").read_text(encoding="utf-8") == generated
 
 
 def test_schemagen_check_and_write(
@@ -479,16 +480,16 @@ def test_schemagen_check_and_write(
 
 
 def test_generated_module_lists_one_validator_per_schema() -> None:
-    from agent_graph import _validators
+    from agent_graph._syntax import validators as _validators
 
     assert sorted(_validators.VALIDATORS) == sorted(SCHEMA_NAMES)
     for name, function in _validators.VALIDATORS.items():
         assert function.__name__ == "validate_" + name.replace("-", "_")
-    assert "import fastjsonschema" not in (REPO / "agent_graph" / "_validators.py").read_text(encoding="utf-8")
+    assert "import fastjsonschema" not in (REPO / "agent_graph" / "_syntax" / "validators.py").read_text(encoding="utf-8")
 
 
 def test_generated_patterns_end_at_the_very_end() -> None:
-    from agent_graph import _validators
+    from agent_graph._syntax import validators as _validators
 
     for pattern, compiled in _validators.REGEX_PATTERNS.items():
         assert compiled.pattern == ecma_regex(pattern)
@@ -501,7 +502,7 @@ def test_generated_patterns_end_at_the_very_end() -> None:
 
 def test_schema_names_are_sorted_and_match_the_folder() -> None:
     assert list(SCHEMA_NAMES) == sorted(SCHEMA_NAMES)
-    on_disk = sorted(p.name[: -len(".schema.json")] for p in (REPO / "schemas").glob("*.schema.json"))
+    on_disk = sorted(p.name[: -len(".schema.json")] for p in (REPO / "agent_graph" / "_syntax" / "schemas").glob("*.schema.json"))
     assert on_disk == list(SCHEMA_NAMES)
     for name in SCHEMA_NAMES:
         assert schema_path(name).is_file()
@@ -1028,7 +1029,7 @@ def _mutations(value: Any, rng: random.Random) -> Any:
 
 
 def test_collector_agrees_with_the_generated_validators() -> None:
-    from agent_graph import _validators
+    from agent_graph._syntax import validators as _validators
 
     rng = random.Random(20260301)
     disagreements = []
@@ -1229,7 +1230,7 @@ def test_importing_the_module_reads_and_compiles_nothing() -> None:
         package = types.ModuleType("agent_graph")
         package.__path__ = [{str(REPO / "agent_graph")!r}]
         sys.modules["agent_graph"] = package
-        import agent_graph._errors
+        import agent_graph._core.errors
         opened = []
         real_open = builtins.open
         def spy(*args, **kwargs):
@@ -1238,7 +1239,7 @@ def test_importing_the_module_reads_and_compiles_nothing() -> None:
         builtins.open = spy
         io.open = spy
         before = set(sys.modules)
-        import agent_graph._schema
+        import agent_graph._syntax.schema
         builtins.open = real_open
         io.open = real_open
         print(json.dumps({{"opened": opened, "new": sorted(set(sys.modules) - before)}}))
@@ -1248,6 +1249,6 @@ def test_importing_the_module_reads_and_compiles_nothing() -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["opened"] == []
-    assert "agent_graph._schema" in report["new"]
-    for module in ("agent_graph._validators", "agent_graph._schemagen", "fastjsonschema"):
+    assert "agent_graph._syntax.schema" in report["new"]
+    for module in ("agent_graph._syntax.validators", "agent_graph._toolchain.schemagen", "fastjsonschema"):
         assert module not in report["new"]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
-from agent_graph import _cli
-from agent_graph._semver import (
+from agent_graph._cli import main as _cli
+from agent_graph._core.semver import (
     TOOLCHAIN_VERSION,
     RangeError,
     compatibility_warning,
@@ -87,7 +87,7 @@ def test_ranges_match_npm(range_text: str) -> None:
 
 def test_versions_order_by_precedence() -> None:
     ordered = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0"]
-    from agent_graph._semver import compare
+    from agent_graph._core.semver import compare
 
     parsed = [parse_version(v) for v in ordered]
     for left, right in itertools.pairwise(parsed):
@@ -113,7 +113,7 @@ def test_prerelease_needs_a_comparator_on_the_same_core_version() -> None:
 
 class _Manifest:
     def __init__(self, declared: str | None) -> None:
-        from agent_graph._model import Compatibility
+        from agent_graph._core.model import Compatibility
 
         self.compatibility = Compatibility(agent_graph=declared) if declared is not None else None
 
@@ -148,7 +148,7 @@ def test_an_invalid_range_is_its_own_warning() -> None:
 
 
 def _provider_with_range(tmp_path: Path, declared: str) -> Path:
-    from agent_graph._scaffold import init_provider
+    from agent_graph._toolchain.scaffold import init_provider
 
     manifest = Path(init_provider(str(tmp_path / "p"), "compat"))
     manifest.write_text(manifest.read_text().replace("^0.3.0", declared))

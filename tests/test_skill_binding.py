@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-from agent_graph import _schema
+from agent_graph._syntax import schema as _schema
 
 from .load_fixtures import MANIFEST, ROOT, Documents, base_documents, memory_fs, write_tree
 

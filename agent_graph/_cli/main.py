@@ -1,0 +1,696 @@
+"""The ``agent-graph`` command line: argument parsing, output and the error envelope.
+
+Every command answers on stdout (one line of JSON with ``--format json``, short
+readable lines otherwise); every failure ends in the ``agent-graph.error.v1``
+envelope on stderr (``ERROR <code>: <message>`` in human format) and exit
+status 1, never a traceback. Global options (``--manifest``, ``--skill``,
+``--registry``, ``--format``) are accepted before or after the command.
+Commands of other capabilities register themselves through ``EXTENSIONS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import itertools
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+import msgspec
+
+from .._core.errors import AgentGraphError
+from .._core.version import __version__
+
+#: Modules that add commands: each has ``add_commands(subparsers, context_factory)``.
+EXTENSIONS: tuple[str, ...] = ("agent_graph._cli.runtime", "agent_graph._cli.toolchain")
+
+GLOBAL_OPTIONS = {"--manifest": "manifest", "-m": "manifest", "--skill": "skill", "--registry": "registry", "--format": "format"}
+OUTPUT_FORMATS = ("human", "json")
+
+Handler = Callable[[argparse.Namespace, "Context"], tuple[Any, list[str]]]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are AgentGraphErrors, not exits."""
+
+    def error(self, message: str) -> NoReturn:
+        raise AgentGraphError("argument-invalid", f"{self.prog}: {message}")
+
+
+@dataclass
+class Context:
+    """What a command handler needs: global options and lazily loaded things."""
+
+    manifest: str = "provider.yaml"
+    skill: str | None = None
+    registry_path: str | None = None
+    format: str = "human"
+    exit_status: int = 0
+    _provider: Any = field(default=None, repr=False)
+    _binding: Any = field(default=None, repr=False)
+
+    def registry(self) -> dict[str, str] | None:
+        if self.registry_path is None:
+            return None
+        from .._load.skill import read_provider_registry
+
+        return read_provider_registry(self.registry_path)
+
+    def binding(self) -> tuple[str, str, str, str, str] | None:
+        """``(skill, locator, graph, entry, manifest)`` when ``--skill`` is given."""
+        if self.skill is None:
+            return None
+        if self._binding is None:
+            from .._load.skill import locate_binding
+
+            self._binding = locate_binding(self.skill, self.registry())
+        result: tuple[str, str, str, str, str] = self._binding
+        return result
+
+    def provider(self) -> Any:
+        """The Provider named by ``--skill`` or ``--manifest``, loaded once."""
+        if self._provider is None:
+            from .._load.loader import load_provider
+
+            binding = self.binding()
+            if binding is not None:
+                self._provider = load_provider(self.skill or "", registry=self.registry())
+            else:
+                self._provider = load_provider(self.manifest)
+        return self._provider
+
+
+# ---------------------------------------------------------------- input helpers
+
+
+def json_argument(value: str, label: str) -> Any:
+    """Parse a JSON argument, or read ``@file`` (YAML or JSON by extension)."""
+    from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_json, parse_structured
+
+    if value.startswith("@"):
+        path = os.path.abspath(value[1:])
+        if not os.path.isfile(path):
+            raise AgentGraphError("file-missing", f"{label} file does not exist: {path}")
+        try:
+            size = os.path.getsize(path)
+            if size > DEFAULT_MAX_FILE_BYTES:
+                raise AgentGraphError(
+                    "file-too-large", f"{path} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                )
+            with open(path, "rb") as handle:
+                data = handle.read(DEFAULT_MAX_FILE_BYTES + 1)  # a file that grew is still refused
+        except OSError as error:
+            raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+        return parse_structured(data, path)
+    try:
+        return parse_json(value, label)
+    except AgentGraphError as error:
+        raise AgentGraphError("json-invalid", f"Invalid JSON for {label}: {error.message}") from None
+
+
+def object_argument(value: str, label: str) -> dict[str, Any]:
+    parsed = json_argument(value, label)
+    if not isinstance(parsed, dict):
+        raise AgentGraphError("json-object-required", f"{label} must be a JSON object")
+    return parsed
+
+
+def outcomes_argument(value: str) -> dict[str, str]:
+    from .._core.model import OUTCOMES
+
+    parsed = object_argument(value, "outcomes")
+    for key, outcome in parsed.items():
+        if not isinstance(outcome, str) or outcome not in OUTCOMES:
+            raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {json.dumps(outcome)}")
+    return parsed
+
+
+def load_run_state(path: str, provider_id: str) -> Any:
+    """Read a Run file for evaluation input (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
+    from .._runtime.runs import RunStore
+
+    return RunStore().load(path, provider_id)
+
+
+@dataclass
+class EvaluationInput:
+    graph: str
+    entry: str
+    facts: dict[str, Any]
+    outcomes: dict[str, Any]
+    authorities: list[str]
+    workspace: str | None = None
+
+
+def evaluation_input(args: argparse.Namespace, ctx: Context) -> EvaluationInput:
+    """Graph, entry and state from the evaluation options, a Run (``--state``) and ``--skill``."""
+    provider = ctx.provider()
+    binding = ctx.binding()
+    graph = getattr(args, "graph", None)
+    entry = getattr(args, "entry", None)
+    facts = object_argument(args.facts, "facts") if getattr(args, "facts", None) else {}
+    outcomes = outcomes_argument(args.outcomes) if getattr(args, "outcomes", None) else {}
+    authorities = list(getattr(args, "authority", None) or [])
+    workspace = None
+    if getattr(args, "state", None):
+        run = load_run_state(args.state, provider.manifest.id)
+        facts = {**run.facts, **facts}
+        outcomes = {**{k: msgspec.to_builtins(v) for k, v in run.outcomes.items()}, **outcomes}
+        authorities = sorted({*run.authorities, *authorities})
+        graph = graph or run.graph
+        entry = entry or run.entry
+        workspace = run.workspace
+    if binding is not None:
+        graph = graph or binding[2]
+        entry = entry or binding[3]
+    if graph is None:
+        graph = next(iter(provider.graphs))
+    return EvaluationInput(graph, entry or "default", facts, outcomes, authorities, workspace)
+
+
+def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--entry", help="graph entrypoint (default: default)")
+    parser.add_argument("--state", help="a Run file (agent-graph.run.v1) to evaluate")
+    parser.add_argument("--facts", help="facts as a JSON object or @file")
+    parser.add_argument("--outcomes", help="outcomes (state key → outcome) as a JSON object or @file")
+    parser.add_argument("--authority", nargs="+", action="extend", help="session authorities")
+
+
+# ---------------------------------------------------------------- commands
+
+
+def inspect_provider(provider: Any) -> dict[str, Any]:
+    """The ``agent-graph.inspect.v1`` answer for a loaded Provider."""
+    from .._core.canonical import sort_collated
+
+    def by_id(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        order = {key: i for i, key in enumerate(sort_collated(item["id"] for item in items))}
+        return sorted(items, key=lambda item: order[item["id"]])
+
+    graphs = []
+    node_total = edge_total = 0
+    for compiled in provider.graphs.values():
+        definition = compiled.definition
+        node_total += len(definition.nodes)
+        edge_total += len(definition.edges)
+        nodes = []
+        for node in definition.nodes:
+            item: dict[str, Any] = {"id": node.id, "kind": node.kind}
+            if node.description is not None:
+                item["description"] = node.description
+            if node.reason_code is not None:
+                item["reasonCode"] = node.reason_code
+            item["priority"] = node.priority if node.priority is not None else 0
+            nodes.append(item)
+        graph: dict[str, Any] = {"id": definition.id}
+        if definition.description is not None:
+            graph["description"] = definition.description
+        graph.update(
+            {
+                "path": provider.relative(compiled.path),
+                "entrypoints": dict(definition.entrypoints),
+                "nodes": nodes,
+                "dependencies": sorted(provider.graph_dependencies.get(definition.id, ())),
+            }
+        )
+        graphs.append(graph)
+    actions = [
+        {"id": a.definition.id, "runner": a.definition.runner, "effect": a.definition.effect, "path": provider.relative(a.path)}
+        for a in provider.actions.values()
+    ]
+    resources = [
+        {"id": r.id, "kind": r.kind, "dynamic": r.dynamic, "path": provider.relative(r.path)}
+        for r in provider.resources.values()
+    ]
+    codes = [msgspec.to_builtins(entry) for entry in provider.codes.values()]
+    return {
+        "schema": "agent-graph.inspect.v1",
+        "provider": {"id": provider.manifest.id, "version": provider.manifest.version, "manifest": provider.manifest_path},
+        "counts": {
+            "graphs": len(provider.graphs),
+            "nodes": node_total,
+            "edges": edge_total,
+            "actions": len(provider.actions),
+            "resources": len(provider.resources),
+            "codes": len(provider.codes),
+        },
+        "graphs": by_id(graphs),
+        "actions": by_id(actions),
+        "resources": by_id(resources),
+        "codes": sorted(codes, key=lambda c: c["code"]),
+    }
+
+
+def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    provider = ctx.provider()
+    inspection = inspect_provider(provider)
+    answer = {"state": "valid", **inspection}
+    diagnostics = compatibility_diagnostics(provider)
+    if diagnostics:
+        answer["diagnostics"] = [d.to_json() for d in diagnostics]
+    lines = [
+        f"Valid provider {provider.manifest.id}@{provider.manifest.version}",
+        f"{len(provider.graphs)} graph(s), {len(provider.actions)} action(s), {len(provider.resources)} resource(s)",
+        *(f"{d.severity.upper()} {d.code}: {d.message}" for d in diagnostics),
+    ]
+    return answer, lines
+
+
+def compatibility_diagnostics(provider: Any) -> list[Any]:
+    """A warning when the manifest's ``compatibility.agentGraph`` range excludes this protocol version."""
+    try:
+        from .._core.semver import compatibility_warning
+    except ImportError:
+        return []
+    warning = compatibility_warning(provider)
+    return [warning] if warning is not None else []
+
+
+def cmd_evaluate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._core.evaluate import evaluate
+
+    data = evaluation_input(args, ctx)
+    result = evaluate(ctx.provider(), data.graph, data.entry, facts=data.facts, outcomes=data.outcomes, authorities=data.authorities)
+    lines = [f"State: {result.status_code}" + (f" ({result.outcome})" if result.outcome else "")]
+    if result.primary_route is not None:
+        lines.append(f"Next: {result.primary_route.node} ({result.primary_route.availability})")
+        lines.append(f"Route: {result.primary_route.route_id}")
+    for alternative in result.alternative_routes:
+        lines.append(f"Also: {alternative.node} ({alternative.availability}) {alternative.route_id}")
+    lines.append(f"Revision: {result.revision}")
+    lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in result.diagnostics)
+    return result, lines
+
+
+def read_receipts_argument(value: str) -> Any:
+    from .._syntax import schema as _schema
+
+    parsed = json_argument(value, "resource receipts")
+    _schema.validate("resource-read-receipts", parsed, value)
+    return parsed
+
+
+def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._load.api import route
+
+    positional = [p for p in (args.graph, args.route_id) if p is not None]
+    route_id = None
+    graph_arg = None
+    for item in positional:
+        if item.startswith("route:") and route_id is None:
+            route_id = item
+        elif graph_arg is None:
+            graph_arg = item
+        else:
+            route_id = item
+    args.graph = graph_arg
+    data = evaluation_input(args, ctx)
+    receipts = read_receipts_argument(args.resource_receipts) if args.resource_receipts else None
+    result = route(
+        ctx.provider(),
+        data.graph,
+        route_id,
+        data.entry,
+        facts=data.facts,
+        outcomes=data.outcomes,
+        authorities=data.authorities,
+        revision=args.revision,
+        workspace=args.workspace or data.workspace,
+        receipts=receipts,
+    )
+    lines = [f"Next: {result.node} ({result.availability})"]
+    for step in result.command_plan:
+        lines.append(f"Command: {step.command}" if hasattr(step, "command") else f"Host handler: {step.handler}")
+        lines.append(f"Working directory: {step.working_directory}")
+    for label, locations in (("Required", result.resources.required), ("Recommended", result.resources.recommended)):
+        for location in locations:
+            target = getattr(location, "file_path", None) or f"materialize {location.id}"
+            lines.append(f"{label}: {target} [{location.read_state}]")
+    if result.gate is not None:
+        lines.append(f"Gate: {result.gate.prompt} (resolution: {result.gate.resolution})")
+        for label, plan in (("Inspection", result.gate.inspection_action), ("Resolution", result.gate.resolution_action)):
+            if plan is None:
+                continue
+            for step in plan.command_plan:
+                target = f"command {step.command}" if hasattr(step, "command") else f"host handler {step.handler}"
+                lines.append(f"{label}: {plan.action.id} ({target}, in {step.working_directory})")
+            if not plan.command_plan:
+                lines.append(f"{label}: {plan.action.id} ({plan.action.runner})")
+    lines.append(f"After action: record {result.after_action.record_node}, then evaluate again")
+    return result, lines
+
+
+def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._runtime.testing import run_graph_tests
+
+    provider = ctx.provider()
+    path = args.path or os.path.join(provider.root, "tests")
+    results = run_graph_tests(provider, path)
+    failed = [r for r in results if not r.passed]
+    answer = {
+        "state": "failed" if failed else "passed",
+        "total": len(results),
+        "failed": len(failed),
+        "results": [msgspec.to_builtins(r) for r in results],
+    }
+    lines = [f"{len(results) - len(failed)}/{len(results)} graph test(s) passed"]
+    for result in failed:
+        lines.append(f"FAIL {result.name}")
+        lines.extend(f"  {failure}" for failure in result.failures)
+    if failed:
+        ctx.exit_status = 1
+    return answer, lines
+
+
+def cmd_inspect_provider(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    inspection = inspect_provider(ctx.provider())
+    counts = inspection["counts"]
+    lines = [
+        f"{inspection['provider']['id']}@{inspection['provider']['version']}",
+        f"{counts['graphs']} graph(s), {counts['nodes']} node(s), {counts['edges']} edge(s), "
+        f"{counts['actions']} action(s), {counts['resources']} resource(s), {counts['codes']} code(s)",
+        *(
+            f"- {g['id']} [{', '.join(g['entrypoints'])}] {len(g['nodes'])} node(s)"
+            + (f" → {', '.join(g['dependencies'])}" if g["dependencies"] else "")
+            for g in inspection["graphs"]
+        ),
+    ]
+    return inspection, lines
+
+
+def cmd_inspect_skill(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._load.skill import resolve_skill_binding
+
+    binding = resolve_skill_binding(args.skill_md, ctx.registry())
+    answer = msgspec.to_builtins(binding)
+    lines = [
+        f"Locator: {binding.locator}",
+        f"Provider: {binding.provider} ({binding.manifest_path})",
+        f"Graph: {binding.graph}#{binding.entry}",
+    ]
+    return answer, lines
+
+
+def cmd_code_list(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    provider = ctx.provider()
+    codes = [msgspec.to_builtins(e) for e in provider.codes.values()]
+    codes.sort(key=lambda c: c["code"])
+    return {"provider": provider.manifest.id, "codes": codes}, [f"{c['code']} ({c['kind']}): {c['summary']}" for c in codes]
+
+
+def cmd_code_locate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._load.api import locate_code
+
+    location = locate_code(ctx.provider(), args.code)
+    lines = [f"{location.code} ({location.kind}): {location.summary}"]
+    if location.document is not None:
+        lines.append(f"Document: {location.document.file_path}")
+    return location, lines
+
+
+def cmd_resource_locate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._load.api import locate_resource
+
+    location = locate_resource(ctx.provider(), args.resource, args.revision)
+    target = getattr(location, "file_path", None) or f"materialize {location.id}"
+    return location, [f"{location.id} ({location.kind}, {location.media_type}): {target}"]
+
+
+def cmd_schema_list(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._syntax.schema import SCHEMA_NAMES
+
+    return {"schemas": list(SCHEMA_NAMES)}, list(SCHEMA_NAMES)
+
+
+def cmd_schema_path(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._syntax.schema import schema_path
+
+    path = str(schema_path(args.name))
+    return {"schema": args.name, "path": path}, [path]
+
+
+def cmd_schema_extract(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._syntax.schema import SCHEMA_NAMES, schema_document
+
+    names = [args.name] if args.name else list(SCHEMA_NAMES)
+    documents = {name: schema_document(name) for name in names}
+    if args.out:
+        from .._load.atomic import write_text_atomic
+
+        out = os.path.abspath(args.out)
+        written = []
+        for name, document in documents.items():
+            target = os.path.join(out, f"{name}.schema.json")
+            write_text_atomic(target, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+            written.append(target)
+        return {"state": "extracted", "files": written}, [f"Wrote {path}" for path in written]
+    if args.name:
+        document = documents[args.name]
+        return document, [json.dumps(document, indent=2, ensure_ascii=False)]
+    return documents, [json.dumps(documents, indent=2, ensure_ascii=False)]
+
+
+# ---------------------------------------------------------------- parser
+
+
+class _Discard:
+    """Stands in for the parser of a command that was not asked for: takes every call, keeps nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *args: Any, **kwargs: Any) -> Any:
+        return self
+
+
+class _OnlyCommand:
+    """The top-level sub-command action, adding only the command the arguments name.
+
+    Building every sub-command parser costs more than a small evaluation
+    (argparse looks up a translation for each help text).
+    """
+
+    def __init__(self, commands: Any, name: str) -> None:
+        self.commands = commands
+        self.name = name
+        self.found = False
+
+    def add_parser(self, name: str, **options: Any) -> Any:
+        if name != self.name:
+            return _Discard()
+        self.found = True
+        return self.commands.add_parser(name, **options)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with ``command``, only that top-level command is defined (all if it is unknown)."""
+    parser = _Parser(
+        prog="agent-graph",
+        description="Load, validate, evaluate and route Agent Graph Providers (protocol 0.3.1).",
+        epilog="Global options may also be given after the command.",
+    )
+    parser.add_argument("-m", "--manifest", default="provider.yaml", help="provider.yaml or a bundle's manifest.json")
+    parser.add_argument("--skill", help="resolve the Provider, graph and entry through a SKILL.md binding")
+    parser.add_argument("--registry", help="host registry of Provider IDs to manifests, for provider: locators")
+    parser.add_argument("--format", default="human", help="output format: human or json")
+    parser.add_argument("--version", action="version", version=f"agent-graph {__version__}")
+    commands: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    if command is not None:
+        commands = _OnlyCommand(commands, command)
+
+    validate = commands.add_parser("validate", help="validate schemas, references and invariants")
+    validate.set_defaults(handler=cmd_validate)
+
+    evaluate = commands.add_parser("evaluate", help="evaluate the current state of a graph")
+    evaluate.add_argument("graph", nargs="?")
+    add_evaluation_options(evaluate)
+    evaluate.set_defaults(handler=cmd_evaluate)
+
+    route = commands.add_parser("route", help="resolve a route into commands, resources and a recording contract")
+    route.add_argument("graph", nargs="?")
+    route.add_argument("route_id", nargs="?")
+    add_evaluation_options(route)
+    route.add_argument("--revision", help="the revision returned by evaluate")
+    route.add_argument("--resource-receipts", dest="resource_receipts", help="read receipts as JSON or @file")
+    route.add_argument("--workspace", help="workspace directory for cwd: workspace actions")
+    route.set_defaults(handler=cmd_route)
+
+    test = commands.add_parser("test", help="run graph tests (agent-graph.test.v1)")
+    test.add_argument("path", nargs="?")
+    test.set_defaults(handler=cmd_test)
+
+    inspect = commands.add_parser("inspect", help="inspect a Provider or a Skill binding")
+    inspect_commands = inspect.add_subparsers(dest="inspect_command", metavar="WHAT", parser_class=_Parser)
+    inspect_commands.required = True
+    inspect_provider_parser = inspect_commands.add_parser("provider", help="graphs, nodes, actions, resources, codes")
+    inspect_provider_parser.set_defaults(handler=cmd_inspect_provider)
+    inspect_skill = inspect_commands.add_parser("skill", help="resolve a SKILL.md binding")
+    inspect_skill.add_argument("skill_md")
+    inspect_skill.set_defaults(handler=cmd_inspect_skill)
+
+    code = commands.add_parser("code", help="the Code Catalog")
+    code_commands = code.add_subparsers(dest="code_command", metavar="WHAT", parser_class=_Parser)
+    code_commands.required = True
+    code_commands.add_parser("list", help="list catalog codes").set_defaults(handler=cmd_code_list)
+    code_locate = code_commands.add_parser("locate", help="locate one code and its document")
+    code_locate.add_argument("code")
+    code_locate.set_defaults(handler=cmd_code_locate)
+
+    resource = commands.add_parser("resource", help="resources")
+    resource_commands = resource.add_subparsers(dest="resource_command", metavar="WHAT", parser_class=_Parser)
+    resource_commands.required = True
+    resource_locate = resource_commands.add_parser("locate", help="locate a resource by ID or path")
+    resource_locate.add_argument("resource")
+    resource_locate.add_argument("--revision", help="revision for a dynamic resource location")
+    resource_locate.set_defaults(handler=cmd_resource_locate)
+
+    schema = commands.add_parser("schema", help="the JSON Schemas of the v1 objects")
+    schema_commands = schema.add_subparsers(dest="schema_command", metavar="WHAT", parser_class=_Parser)
+    schema_commands.required = True
+    schema_commands.add_parser("list", help="list schema names").set_defaults(handler=cmd_schema_list)
+    schema_path_parser = schema_commands.add_parser("path", help="the installed path of a schema")
+    schema_path_parser.add_argument("name")
+    schema_path_parser.set_defaults(handler=cmd_schema_path)
+    schema_extract = schema_commands.add_parser("extract", help="print a schema, or write schemas to a directory")
+    schema_extract.add_argument("name", nargs="?")
+    schema_extract.add_argument("--out", help="directory to write <name>.schema.json files into")
+    schema_extract.set_defaults(handler=cmd_schema_extract)
+
+    for module_name in EXTENSIONS:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        module.add_commands(commands, {"resource": resource_commands})
+    if isinstance(commands, _OnlyCommand) and not commands.found:
+        return build_parser()
+    return parser
+
+
+def split_globals(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """Take the global options out of ``argv`` wherever they stand."""
+    found: dict[str, str] = {}
+    rest: list[str] = []
+    items = list(argv)
+    index = 0
+    while index < len(items):
+        item = items[index]
+        if item == "--":
+            rest.extend(items[index:])
+            break
+        name, has_value, value = item.partition("=")
+        if name in GLOBAL_OPTIONS and not (name == "--format" and (value if has_value else (items[index + 1] if index + 1 < len(items) else "")) in ("mermaid", "dot")):
+            key = GLOBAL_OPTIONS[name]
+            if has_value:
+                found[key] = value
+            else:
+                if index + 1 >= len(items):
+                    raise AgentGraphError("argument-invalid", f"agent-graph: option {name} needs a value")
+                found[key] = items[index + 1]
+                index += 1
+            index += 1
+            continue
+        rest.append(item)
+        index += 1
+    return found, rest
+
+
+def _render(value: Any) -> Any:
+    if isinstance(value, msgspec.Struct):
+        return msgspec.to_builtins(value)
+    return value
+
+
+def _write(stream: Any, text: str) -> None:
+    """Write ``text``; characters the stream cannot encode (lone surrogates from undecodable
+    arguments or file names) are written as ``\\uXXXX`` escapes, which JSON strings read back."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+
+
+def _json_line(value: Any) -> str:
+    """One line of JSON that is valid UTF-8 whatever the stream: a lone surrogate (from an
+    undecodable argument or file name) is written as a ``\\uXXXX`` escape, as JSON.stringify does."""
+    if isinstance(value, msgspec.Struct):
+        try:
+            return msgspec.json.encode(value).decode("utf-8") + "\n"
+        except UnicodeEncodeError:  # msgspec refuses lone surrogates; json writes them
+            value = msgspec.to_builtins(value)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text + "\n"
+
+
+def _emit_json(value: Any) -> None:
+    _write(sys.stdout, _json_line(value))
+
+
+def _fail(error: AgentGraphError, output_format: str) -> int:
+    if output_format == "json":
+        _write(sys.stderr, _json_line(error.to_envelope()))
+    else:
+        _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
+        for diagnostic in error.diagnostics:
+            where = f" ({diagnostic.path})" if diagnostic.path else ""
+            _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    output_format = "json" if "--format=json" in arguments or any(
+        a == "--format" and b == "json" for a, b in itertools.pairwise(arguments)
+    ) else "human"
+    try:
+        found, rest = split_globals(arguments)
+        output_format = found.get("format", "human")
+        if output_format not in OUTPUT_FORMATS:
+            bad = output_format
+            output_format = "human"
+            raise AgentGraphError("format-invalid", f"Unsupported format: {bad}")
+        if not rest or rest in (["-h"], ["--help"]):
+            build_parser().print_help(sys.stdout)
+            return 0
+        parser = build_parser(None if rest[0].startswith("-") else rest[0])
+        try:
+            args = parser.parse_args(rest)
+        except SystemExit as exit_request:  # --help or --version of a subcommand
+            return int(exit_request.code or 0)
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            raise AgentGraphError("argument-invalid", "agent-graph: a command is required (see agent-graph --help)")
+        ctx = Context(
+            manifest=found.get("manifest", "provider.yaml"),
+            skill=found.get("skill"),
+            registry_path=found.get("registry"),
+            format=output_format,
+        )
+        value, lines = handler(args, ctx)
+        if output_format == "json":
+            _emit_json(value)
+        else:
+            _write(sys.stdout, "\n".join(lines) + "\n")
+        return ctx.exit_status
+    except AgentGraphError as error:
+        return _fail(error, output_format)
+    except RecursionError:
+        return _fail(AgentGraphError("input-too-deep", "Input nests too deeply to process"), output_format)
+    except MemoryError:
+        return _fail(AgentGraphError("input-too-large", "Input is too large to process"), output_format)
+    except KeyboardInterrupt:
+        return _fail(AgentGraphError("interrupted", "Interrupted"), output_format)
+    except BrokenPipeError:
+        return 1
+    except Exception as error:  # a defect: still one envelope, never a traceback
+        return _fail(AgentGraphError("internal-error", f"Unexpected {type(error).__name__}: {error}"), output_format)

@@ -1,0 +1,951 @@
+"""The evaluator: Facts, Outcomes and authorities in, one Evaluation out.
+
+Implements behaviour.md §3–§5 on the compiled IR. The reference algorithm
+re-scans every node and edge per pass; here each pass only looks at what the
+previous step changed (settled nodes, re-armed nodes, dirty repeat edges), which
+gives the same reached order, outcomes and diagnostics in linear time.
+Nothing here reads files, the clock or the environment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import heapq
+import math
+import weakref
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from .canonical import digest_value, revision_bytes_exact
+from .errors import AgentGraphError, Diagnostic
+from .ir import (
+    ABSENT,
+    EQUALS,
+    EXISTS,
+    CompiledGraph,
+    CompiledNode,
+    FactTest,
+    missing_subgraph_message,
+    requires_message,
+)
+from .model import Evaluation, RouteSummary
+from .plan import build_plan
+from .provider import Provider
+
+MAX_ALTERNATIVE_ROUTES = 3
+
+
+class _Missing:
+    """An absent fact. ``get`` gives itself back, so a chain of ``.get`` calls down a path stays absent."""
+
+    __slots__ = ()
+
+    def get(self, key: object, default: object = None) -> _Missing:
+        return self
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
+_TWO_53 = 2**53
+
+
+# ------------------------------------------------------------------ facts
+
+
+def _is_index(segment: str) -> bool:
+    return segment.isdigit() and segment.isascii() and (segment == "0" or segment[0] != "0")
+
+
+def lookup_fact(facts: Mapping[str, Any], segments: Sequence[str]) -> Any:
+    """The value at a dotted path, or ``_MISSING``. Only own keys count; a scalar in the way is absent."""
+    current: Any = facts
+    for segment in segments:
+        kind = type(current)
+        if kind is dict or (kind is not list and isinstance(current, Mapping)):
+            current = current.get(segment, _MISSING)
+            if current is _MISSING:
+                return _MISSING
+        elif kind is list or isinstance(current, (list, tuple)):
+            if not _is_index(segment):
+                return _MISSING
+            position = int(segment)
+            if position >= len(current):
+                return _MISSING
+            current = current[position]
+        else:
+            return _MISSING
+    return current
+
+
+def _as_double(value: int | float) -> float | int:
+    if isinstance(value, int) and (value > _TWO_53 or value < -_TWO_53):
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    return value
+
+
+def scalar_equals(left: Any, right: Any) -> bool:
+    """Strict equality of JSON scalars as JavaScript's ``Object.is`` sees them.
+
+    Numbers compare by value (``1 == 1.0``) but booleans never equal numbers,
+    ``0`` and ``-0`` differ, and NaN equals NaN.
+    """
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left is right
+    if left is None or right is None:
+        return left is None and right is None
+    if isinstance(left, str) or isinstance(right, str):
+        return isinstance(left, str) and isinstance(right, str) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        a = _as_double(left)
+        b = _as_double(right)
+        if a != a:  # NaN
+            return b != b
+        if a == 0 and b == 0:
+            return math.copysign(1.0, a) == math.copysign(1.0, b)
+        return a == b
+    return False
+
+
+def _check(facts: Mapping[str, Any], test: FactTest) -> bool:
+    value = lookup_fact(facts, test.segments)
+    if test.mode == EXISTS:
+        return value is not _MISSING
+    if test.mode == ABSENT:
+        return value is _MISSING
+    assert test.mode == EQUALS
+    return value is not _MISSING and scalar_equals(value, test.value)
+
+
+def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> bool:
+    """True when every check passes (an absent list passes).
+
+    The same as :func:`_check` on each test, with the common case inlined:
+    plain dicts along the path, and ``equals`` between two strings or two booleans.
+    """
+    if tests is None:
+        return True
+    for test in tests:
+        value: Any = facts
+        for segment in test.segments:
+            if type(value) is dict:
+                value = value.get(segment, _MISSING)
+                if value is _MISSING:
+                    break
+            else:
+                value = lookup_fact(value, (segment,))
+                if value is _MISSING:
+                    break
+        mode = test.mode
+        if mode == EXISTS:
+            if value is _MISSING:
+                return False
+        elif mode == ABSENT:
+            if value is not _MISSING:
+                return False
+        elif value is _MISSING:
+            return False
+        else:
+            expected = test.value
+            kind = type(value)
+            if kind is type(expected) and (kind is str or kind is bool):
+                if value != expected:
+                    return False
+            elif not scalar_equals(value, expected):
+                return False
+    return True
+
+
+# ------------------------------------------------------------------ input
+
+
+def show(value: Any, limit: int = 200) -> str:
+    """``value`` for a message: a string as is, anything else as its repr cut at ``limit`` characters.
+
+    Never raises (an integer too long for ``repr`` is described by its type).
+    """
+    if isinstance(value, str):
+        return value
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key giving JavaScript's default (UTF-16 code unit) string order.
+
+    Always bytes, so ASCII and non-ASCII strings compare with each other.
+    """
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
+    """De-duplicated and sorted by code units, as the reference sorts them."""
+    if authorities is None:
+        return []
+    if (
+        type(authorities) is list
+        and all(type(item) is str for item in authorities)
+        and "".join(authorities).isascii()  # code units and code points agree
+    ):
+        return sorted(set(authorities))
+    if isinstance(authorities, (str, bytes)) or not isinstance(authorities, Iterable):
+        raise AgentGraphError("authorities-invalid", "authorities must be a list of strings")
+    unique = set()
+    for item in authorities:
+        if not isinstance(item, str):
+            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {show(item)}")
+        unique.add(item)
+    return sorted(unique, key=utf16_key)
+
+
+def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
+    """State key → outcome string; records ``{outcome, recordedAt, detail?}`` keep only ``outcome``."""
+    if outcomes is None:
+        return {}
+    if type(outcomes) is not dict and not isinstance(outcomes, Mapping):
+        raise AgentGraphError("json-object-required", "outcomes must be a JSON object")
+    result: dict[str, Any] = {}
+    for key, value in outcomes.items():
+        kind = type(value)
+        if kind is str or (kind is not dict and isinstance(value, str)):
+            result[key] = value
+        elif kind is dict or isinstance(value, Mapping):
+            if "outcome" in value:
+                recorded = value["outcome"]
+                if not isinstance(recorded, str):
+                    raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(recorded)}")
+                result[key] = recorded
+        else:
+            outcome = getattr(value, "outcome", _MISSING)
+            if outcome is _MISSING or not isinstance(outcome, str):
+                raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(value)}")
+            result[key] = outcome
+    return result
+
+
+def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    if facts is None:
+        return {}
+    if type(facts) is not dict and not isinstance(facts, Mapping):
+        raise AgentGraphError("json-object-required", "facts must be a JSON object")
+    return facts
+
+
+def compute_revision(
+    graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
+) -> str:
+    """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``.
+
+    Facts or outcomes that are not plain JSON data (a set, bytes, a non-string
+    key, a cycle) are ``json-invalid``.
+    """
+    return _revision(graph, entry, facts, outcomes, authorities)[0]
+
+
+def _revision(
+    graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
+) -> tuple[str, bool]:
+    """The revision, and whether it determines the state (see :func:`~._canonical.canonical_bytes_exact`)."""
+    try:
+        text, exact = revision_bytes_exact(graph.digest, graph.id, entry, facts, outcomes, authorities)
+    except (TypeError, ValueError) as error:
+        raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
+    return "sha256:" + hashlib.sha256(text).hexdigest(), exact
+
+
+class _RouteToken(msgspec.Struct):
+    """What a route ID digests, with its fields in canonical key order (callPath, graph, node, revision)."""
+
+    call_path: list[str] = msgspec.field(name="callPath")
+    graph: str
+    node: str
+    revision: str
+
+
+_ROUTE_TOKEN = msgspec.json.Encoder()
+
+
+#: ``{"callPath":…,"graph":…,"node":`` per (graph, call path); None where a lone surrogate needs the general path.
+_ROUTE_HEADS: dict[tuple[str, tuple[str, ...]], bytes | None] = {}
+_ROUTE_HEADS_LIMIT = 4096
+
+
+def _route_text_parts(revision: str, graph: str, call_path: Sequence[str]) -> tuple[bytes, bytes] | None:
+    """The route token's text around the node ID, or None when a lone surrogate needs the general path."""
+    path = tuple(call_path)
+    head = _ROUTE_HEADS.get((graph, path), b"")
+    if head == b"":
+        try:
+            head = b'{"callPath":' + _ROUTE_TOKEN.encode(list(path)) + b',"graph":' + _ROUTE_TOKEN.encode(graph) + b',"node":'
+        except UnicodeEncodeError:
+            head = None
+        if len(_ROUTE_HEADS) >= _ROUTE_HEADS_LIMIT:
+            _ROUTE_HEADS.clear()
+        _ROUTE_HEADS[(graph, path)] = head
+    try:
+        tail = b',"revision":' + _ROUTE_TOKEN.encode(revision) + b"}"
+    except UnicodeEncodeError:
+        return None
+    return None if head is None else (head, tail)
+
+
+def _route_ids(revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]) -> list[str]:
+    """``make_route_id`` of each node of one frame, the token's text around the node ID written once."""
+    parts = _route_text_parts(revision, graph, call_path)
+    if parts is None:
+        return [make_route_id(revision, graph, node.id, call_path) for node in nodes]
+    head, tail = parts
+    sha256 = hashlib.sha256
+    encode = _ROUTE_TOKEN.encode
+    ids = []
+    for node in nodes:
+        try:
+            text = head + encode(node.id) + tail
+        except UnicodeEncodeError:
+            ids.append(make_route_id(revision, graph, node.id, call_path))
+            continue
+        ids.append("route:" + sha256(text).hexdigest()[:20])
+    return ids
+
+
+def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
+    """``"route:" + first 20 hex digits of digest_value({revision, graph, node, callPath})``.
+
+    Every field is a string (or a list of them), so msgspec writes the canonical
+    text of the token directly; a lone surrogate takes the general path.
+    """
+    try:
+        text = _ROUTE_TOKEN.encode(_RouteToken(list(call_path), graph, node, revision))
+    except UnicodeEncodeError:
+        token = digest_value({"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)})
+        return "route:" + token[7:27]
+    return "route:" + hashlib.sha256(text).hexdigest()[:20]
+
+
+# ------------------------------------------------------------------ frames
+
+
+class Candidate:
+    """A route candidate: where it sits and how it is offered."""
+
+    __slots__ = ("availability", "call_path", "graph", "node", "resolution", "route_id", "state_key", "status_code")
+
+    def __init__(
+        self,
+        route_id: str,
+        graph: CompiledGraph,
+        node: CompiledNode,
+        call_path: tuple[str, ...],
+        state_key: str,
+        status_code: str,
+        availability: str,
+        resolution: str | None,
+    ) -> None:
+        self.route_id = route_id
+        self.graph = graph
+        self.node = node
+        self.call_path = call_path
+        self.state_key = state_key
+        self.status_code = status_code
+        self.availability = availability
+        self.resolution = resolution
+
+
+class _Frame:
+    __slots__ = ("candidates", "diagnostics", "outcome", "status")
+
+    def __init__(self, status: str, outcome: str | None, candidates: list[Candidate], diagnostics: list[Diagnostic]):
+        self.status = status
+        self.outcome = outcome
+        self.candidates = candidates
+        self.diagnostics = diagnostics
+
+
+class _Context:
+    __slots__ = ("authorities", "facts", "outcomes", "plan_budget", "provider", "revision", "settled", "settled_path")
+
+    def __init__(
+        self,
+        provider: Provider,
+        facts: Mapping[str, Any],
+        outcomes: Mapping[str, Any],
+        authorities: frozenset[str],
+        revision: str,
+    ) -> None:
+        self.provider = provider
+        self.facts = facts
+        self.outcomes = outcomes
+        self.authorities = authorities
+        self.revision = revision
+        # When set, the frame at ``settled_path`` stores its settled outcomes here (node ID → outcome, reached order).
+        self.settled: dict[str, Any] | None = None
+        self.settled_path: tuple[str, ...] | None = None
+        # Graph nodes whose frame plans this evaluation may still compile (see PLAN_NODES_PER_EVALUATION).
+        self.plan_budget = PLAN_NODES_PER_EVALUATION
+
+
+def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
+    return (0 if candidate.availability == "immediate" else 1, -candidate.node.priority, candidate.route_id)
+
+
+def rank_candidates(candidates: list[Candidate]) -> list[Candidate]:
+    """``sorted(candidates, key=_candidate_rank)``, by groups of (availability, priority).
+
+    There are few such groups, so sorting each group's route IDs (plain strings)
+    and concatenating the groups in rank order costs far less than comparing
+    rank tuples when a frame offers thousands of candidates.
+    """
+    if len(candidates) < 64:
+        candidates.sort(key=_candidate_rank)
+        return candidates
+    groups: dict[tuple[int, int], list[Candidate]] = {}
+    for candidate in candidates:
+        group = (0 if candidate.availability == "immediate" else 1, -candidate.node.priority)
+        members = groups.get(group)
+        if members is None:
+            groups[group] = [candidate]
+        else:
+            members.append(candidate)
+    ranked: list[Candidate] = []
+    for group in sorted(groups):
+        members = groups[group]
+        members.sort(key=_route_id_of)
+        ranked.extend(members)
+    return ranked
+
+
+def _route_id_of(candidate: Candidate) -> str:
+    return candidate.route_id
+
+
+#: A frame being evaluated: a generator that yields a child frame to run (another ``_Run``) for a
+#: Subgraph node whose frame is not answered at once, and receives the child's :class:`_Frame`.
+_Run = Generator[Any, "_Frame", "_Frame"]
+
+
+def _run_frames(
+    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...] = (), stack: tuple[str, ...] = ()
+) -> _Frame:
+    """Evaluate a top-level frame; Subgraph frames run on an explicit stack, not on Python's.
+
+    A frame opens its children with :func:`_open_frame`. A child that answers
+    at once (a plan without Subgraph nodes, an error frame) is used in place;
+    any other is yielded here and run on the stack, so a chain of Subgraphs
+    thousands deep evaluates without a recursion error.
+    """
+    first = _open_frame(ctx, graph, entry, call_path, stack)
+    if type(first) is _Frame:
+        return first
+    frames: list[_Run] = [first]  # type: ignore[list-item]
+    reply: _Frame | None = None
+    while True:
+        try:
+            child = frames[-1].send(reply)  # type: ignore[arg-type]
+        except StopIteration as finished:
+            frames.pop()
+            if not frames:
+                result: _Frame = finished.value
+                return result
+            reply = finished.value
+            continue
+        frames.append(child)
+        reply = None
+
+
+#: Frames of one graph and entry are settled by the worklist this many times, for every started 128
+#: nodes of the graph, before a plan is written for them: compiling a plan costs about as much as
+#: that many settlings, so a host that evaluates a few times never pays for one.
+PLAN_AFTER = 64
+
+#: Nodes of graphs whose frame plans one evaluation may compile (the first plan it needs is always
+#: compiled): a Provider of many graphs spreads the compiling over several evaluations.
+PLAN_NODES_PER_EVALUATION = 256
+
+#: What the worklist's settling gives: outcomes by node index; the reached order; diagnostics
+#: (settling's, then the unfinished children's, each in reached order); the pending or waiting-user
+#: Actions and Gates; the terminal outcomes; the unfinished children's candidates.
+_Settled = tuple[list[Any], list[int], list[Diagnostic], list[int], set[Any], list[list["Candidate"]]]
+
+
+def _settle_worklist(
+    ctx: _Context, graph: CompiledGraph, entry_index: int, call_path: tuple[str, ...], stack: tuple[str, ...],
+    state_keys: tuple[str, ...],
+) -> Generator[_Run, _Frame, _Settled]:
+    """Step 2 of behaviour.md §5 for any graph: passes that only look at what the previous one changed."""
+    nodes = graph.nodes
+    repeat_edges = graph.repeat_edges
+    count = len(nodes)
+    outcome: list[Any] = [None] * count
+    reached = bytearray(count)
+    reached_order: list[int] = []
+    match_count = [0] * count
+    child_results: dict[int, _Frame] = {}
+    diagnostics: list[Diagnostic] = []
+    facts = ctx.facts
+    recorded_outcomes = ctx.outcomes
+    changed: list[int] = []
+
+    def set_outcome(index: int, new: Any) -> None:
+        """Record an outcome and keep the join counts of the node's flow targets (used for re-arming)."""
+        old = outcome[index]
+        outcome[index] = new
+        for target, accepted in nodes[index].flow_out:
+            before = old is not None and old in accepted
+            after = new in accepted
+            if before != after:
+                match_count[target] += 1 if after else -1
+        changed.append(index)
+
+    reached[entry_index] = 1
+    reached_order.append(entry_index)
+    unsettled = [entry_index]
+    next_dirty: set[int] = set()
+
+    has_repeats = bool(repeat_edges)
+    while unsettled or next_dirty:
+        changed = []
+        # (a) settle newly reached nodes, in reached order (inlined: this loop is the evaluator's hot path).
+        for index in unsettled:
+            node = nodes[index]
+            new: Any
+            if node.requires is not None and not facts_match(facts, node.requires):
+                new = "blocked"
+                diagnostics.append(
+                    Diagnostic(
+                        code="required-fact-missing",
+                        severity="error",
+                        message=requires_message(graph.id, node.id),
+                        path=graph.path,
+                    )
+                )
+            elif node.is_subgraph:
+                child = ctx.provider.graphs.get(node.child_graph or "")
+                if child is None:
+                    new = "failed"
+                    diagnostics.append(
+                        Diagnostic(code="subgraph-missing", severity="error", message=missing_subgraph_message(node.child_graph))
+                    )
+                else:
+                    result = _open_frame(
+                        ctx, child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id)
+                    )
+                    if not isinstance(result, _Frame):
+                        result = yield result
+                    child_results[index] = result
+                    if result.status == "complete" and result.outcome:
+                        new = result.outcome
+                    elif result.status == "error":
+                        new = "failed"
+                    elif result.status == "waiting-user":
+                        new = "waiting-user"
+                    else:
+                        new = "pending"
+            else:
+                satisfied = node.satisfied
+                recorded = recorded_outcomes.get(state_keys[index]) if recorded_outcomes else None
+                if satisfied is None:
+                    met = False
+                elif node.satisfied_one is not None:  # one check on a path of dicts: inlined
+                    segments, mode, expected = node.satisfied_one
+                    value: Any = facts
+                    for segment in segments:
+                        if type(value) is dict:
+                            value = value.get(segment, _MISSING)
+                        else:
+                            value = lookup_fact(value, (segment,))
+                        if value is _MISSING:
+                            break
+                    if mode == EQUALS:
+                        kind = type(value)
+                        if kind is type(expected) and (kind is str or kind is bool):
+                            met = value == expected
+                        else:
+                            met = value is not _MISSING and scalar_equals(value, expected)
+                    else:
+                        met = (value is _MISSING) == (mode == ABSENT)
+                else:
+                    met = facts_match(facts, satisfied)
+                if met:
+                    new = "completed"
+                elif satisfied is not None and recorded == "completed":
+                    new = "unverified"
+                elif recorded:
+                    new = recorded
+                elif node.is_terminal:
+                    new = node.terminal_outcome
+                else:
+                    new = "pending"
+            # A node settles here once, right after (c) reached it: it had no outcome before.
+            outcome[index] = new
+            for target, accepted in node.flow_out:
+                if new in accepted:
+                    match_count[target] += 1
+            changed.append(index)
+        unsettled = []
+        # (b) repeat edges in file order; only those whose ends changed can act.
+        if has_repeats:
+            queued = next_dirty
+            for index in changed:
+                node = nodes[index]
+                if node.has_repeats:
+                    queued.update(node.repeat_out)
+                    queued.update(node.repeat_in)
+            if queued:
+                next_dirty = set()
+                heap = list(queued)
+                heapq.heapify(heap)
+                while heap:
+                    edge_index = heapq.heappop(heap)
+                    queued.discard(edge_index)
+                    source, target, accepted = repeat_edges[edge_index]
+                    source_outcome = outcome[source]
+                    if not reached[source] or source_outcome is None or source_outcome not in accepted:
+                        continue
+                    effect = False
+                    if not reached[target]:
+                        reached[target] = 1
+                        reached_order.append(target)
+                        effect = True
+                    if outcome[target] != "pending":
+                        set_outcome(target, "pending")
+                        effect = True
+                    if effect:
+                        node = nodes[target]
+                        for other in (*node.repeat_out, *node.repeat_in):
+                            if other > edge_index:
+                                if other not in queued:
+                                    queued.add(other)
+                                    heapq.heappush(heap, other)
+                            else:
+                                next_dirty.add(other)
+        # (c) reach unreached targets whose join is now satisfied, in node order.
+        if not changed:
+            continue
+        if len(changed) == 1:
+            targets: Iterable[int] = nodes[changed[0]].flow_targets  # unique, in node order
+        else:
+            targets = sorted({t for i in changed for t in nodes[i].flow_targets})
+        for target in targets:
+            if reached[target]:
+                continue
+            node = nodes[target]
+            matched = match_count[target]
+            if (matched > 0) if node.join_any else (matched == node.in_count):
+                reached[target] = 1
+                reached_order.append(target)
+                unsettled.append(target)
+    # What the frame offers, in reached order.
+    offered: list[int] = []
+    child_candidates: list[list[Candidate]] = []
+    terminals: set[Any] = set()
+    for index in reached_order:
+        node = nodes[index]
+        if node.is_subgraph:
+            child_result = child_results.get(index)
+            if child_result is not None and child_result.status != "complete":
+                child_candidates.append(child_result.candidates)
+                diagnostics.extend(child_result.diagnostics)
+            continue
+        state = outcome[index]
+        if node.is_terminal:
+            if state is not None:
+                terminals.add(state)
+        elif state == "pending" or state == "waiting-user":
+            offered.append(index)
+    return outcome, reached_order, diagnostics, offered, terminals, child_candidates
+
+
+def _open_frame(
+    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
+) -> _Run | _Frame:
+    """A frame to run (a plan or the worklist), or its answer when step 1 already decides it."""
+    if graph.id in stack:
+        chain = " -> ".join((*stack, graph.id))
+        return _Frame(
+            "error",
+            None,
+            [],
+            [Diagnostic(code="graph-recursion", severity="error", message=f"Runtime graph recursion detected: {chain}")],
+        )
+    entry_id = graph.entrypoints.get(entry) if isinstance(entry, str) else None
+    if entry_id is None:
+        return _Frame(
+            "error",
+            None,
+            [],
+            [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
+        )
+    state_keys = graph.state_keys(call_path)
+    entry_index = graph.index[entry_id]
+    plan = graph.plans.get(entry_index, 0)
+    if type(plan) is int:  # the number of times the worklist settled this frame so far
+        if plan >= PLAN_AFTER * (1 + len(graph.nodes) // 128) and ctx.plan_budget > 0:
+            ctx.plan_budget -= len(graph.nodes)
+            plan = build_plan(graph, entry_index, _PLAN_HELPERS)  # None: this graph keeps to the worklist
+            graph.plans[entry_index] = plan
+        else:
+            graph.plans[entry_index] = plan + 1
+            plan = None
+    if plan is None or (ctx.settled is not None and ctx.settled_path == call_path):  # overlays list reached order
+        return _worklist_frame(ctx, graph, entry, entry_index, call_path, stack, state_keys)
+    frame: _Run | _Frame = plan(ctx, call_path, stack, state_keys, entry)
+    return frame  # a plan without Subgraph nodes answers at once
+
+
+def _worklist_frame(
+    ctx: _Context,
+    graph: CompiledGraph,
+    entry: str,
+    entry_index: int,
+    call_path: tuple[str, ...],
+    stack: tuple[str, ...],
+    state_keys: tuple[str, ...],
+) -> _Run:
+    settled = yield from _settle_worklist(ctx, graph, entry_index, call_path, stack, state_keys)
+    outcome, order, diagnostics, offered_nodes, terminals, child_candidates = settled
+    if ctx.settled is not None and ctx.settled_path == call_path:
+        nodes = graph.nodes
+        ctx.settled.update((nodes[index].id, outcome[index]) for index in order)
+    return finish_frame(ctx, graph, entry, call_path, state_keys, diagnostics, offered_nodes, terminals, child_candidates)
+
+
+def finish_frame(
+    ctx: _Context,
+    graph: CompiledGraph,
+    entry: str,
+    call_path: tuple[str, ...],
+    state_keys: tuple[str, ...],
+    diagnostics: list[Diagnostic],
+    offered_nodes: list[int],
+    terminals: set[Any],
+    child_candidates: list[list[Candidate]],
+) -> _Frame:
+    """Steps 3–5 of behaviour.md §5 once a frame has settled (plans call this too).
+
+    ``offered_nodes`` are the reached Actions and Gates whose outcome is
+    ``pending`` or ``waiting-user``, in any order: route IDs are unique, so the
+    ranking decides the order of candidates.
+    """
+    if terminals:
+        if len(terminals) == 1:
+            return _Frame("complete", next(iter(terminals)), [], diagnostics)
+        terminal_outcomes = sorted(terminals, key=lambda value: utf16_key(str(value)))
+        diagnostics.append(
+            Diagnostic(
+                code="terminal-outcome-ambiguous",
+                severity="error",
+                message=f"Graph {graph.id} reached terminals with conflicting outcomes: {', '.join(map(str, terminal_outcomes))}",
+                path=graph.path,
+                detail={"outcomes": terminal_outcomes},
+            )
+        )
+        return _Frame("error", None, [], diagnostics)
+    candidates: list[Candidate] = []
+    if offered_nodes:
+        nodes = graph.nodes
+        offered = [nodes[index] for index in offered_nodes]
+        for route_id, node in zip(_route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True):
+            if node.is_action:
+                status, availability, resolution = "actionable", "immediate", None
+            else:
+                gate = node.definition.gate
+                if (
+                    gate is not None
+                    and gate.delegatable is True
+                    and gate.authority is not None
+                    and gate.authority in ctx.authorities
+                ):
+                    status, availability, resolution = "actionable", "immediate", "session-authority"
+                else:
+                    status, availability, resolution = "waiting-user", "requires-user", "user"
+            candidates.append(
+                Candidate(route_id, graph, node, call_path, state_keys[node.index], status, availability, resolution)
+            )
+    for inherited in child_candidates:
+        candidates.extend(inherited)
+    if len(candidates) > 1:
+        candidates = rank_candidates(candidates)
+    if candidates:  # immediate candidates rank first
+        status = "actionable" if candidates[0].availability == "immediate" else "waiting-user"
+        return _Frame(status, None, candidates, diagnostics)
+    if not diagnostics:
+        diagnostics.append(
+            Diagnostic(
+                code="no-route",
+                severity="error",
+                message=f"Graph {graph.id} cannot reach a terminal or actionable node from entry {entry}",
+            )
+        )
+    return _Frame("blocked", None, [], diagnostics)
+
+
+#: What a frame plan (``_plan``) calls for the rules it does not write out.
+_PLAN_HELPERS: Mapping[str, Any] = {
+    "Frame": _Frame,
+    "MISSING": _MISSING,
+    "open_frame": _open_frame,
+    "Diagnostic": Diagnostic,
+    "facts_match": facts_match,
+    "finish_frame": finish_frame,
+    "lookup_fact": lookup_fact,
+    "scalar_equals": scalar_equals,
+}
+
+
+def settled_outcomes(
+    provider: Provider,
+    graph: CompiledGraph,
+    entry: str,
+    call_path: Sequence[str],
+    facts: Mapping[str, Any],
+    outcomes: Mapping[str, Any],
+    authorities: Sequence[str],
+) -> dict[str, Any]:
+    """Node ID → settled outcome of every node one frame reaches, in reached order.
+
+    The frame is ``graph``/``entry`` at ``call_path`` (items ``parentGraph/node``);
+    ``outcomes`` are normalized, keyed by full state keys. An unknown entry
+    reaches nothing. This is the evaluator's own step 2, exposed for overlays.
+    """
+    path = tuple(call_path)
+    ctx = _Context(provider, facts, outcomes, frozenset(authorities), "")
+    ctx.settled = {}
+    ctx.settled_path = path
+    _run_frames(ctx, graph, entry, path, tuple(item.split("/", 1)[0] for item in path))
+    return ctx.settled
+
+
+def summarize(provider: Provider, candidate: Candidate) -> RouteSummary:
+    """The route summary an Evaluation lists for a candidate."""
+    node = candidate.node
+    return RouteSummary(
+        route_id=candidate.route_id,
+        graph=candidate.graph.id,
+        node=node.id,
+        status_code=candidate.status_code,  # type: ignore[arg-type]
+        reason_code=node.reason_code,
+        hint=provider.hint(node.reason_code),
+        availability=candidate.availability,  # type: ignore[arg-type]
+        label=node.label,
+    )
+
+
+#: Evaluations remembered per compiled graph, by revision.
+EVALUATIONS_REMEMBERED = 16
+#: Graphs this large are evaluated with the cyclic garbage collector paused.
+PAUSE_COLLECTOR_FROM = 2048
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector, and restore its state after (errors included).
+
+    Loading a large Provider, or evaluating a large graph, allocates objects by
+    the hundred thousand and makes no garbage cycles; a full collection in the
+    middle would walk every object of the process again (as much as half the
+    time of loading 100,000 nodes or ranking 100,000 candidates).
+    """
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def remember(memo: dict[str, Any], revision: str, value: Any) -> None:
+    """Keep ``value`` under ``revision`` in a small per-graph memo (cleared when full)."""
+    if len(memo) >= EVALUATIONS_REMEMBERED:
+        memo.clear()
+    memo[revision] = value
+
+
+def evaluate_with_candidates(
+    provider: Provider,
+    graph_id: str,
+    entry: str = "default",
+    facts: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+    authorities: Iterable[str] | None = None,
+) -> tuple[Evaluation, list[Candidate]]:
+    """Evaluate and also return every candidate (the router resolves any of them by ID)."""
+    graph = provider.graphs.get(graph_id) if isinstance(graph_id, str) else None
+    if graph is None:
+        raise AgentGraphError("graph-missing", f"Provider {provider.manifest.id} has no graph {show(graph_id)}")
+    fact_values = normalize_facts(facts)
+    outcome_values = normalize_outcomes(outcomes)
+    authority_list = normalize_authorities(authorities)
+    revision, exact = _revision(graph, entry, fact_values, outcome_values, authority_list)
+    if exact:
+        # The revision digests everything an evaluation depends on; when its text
+        # determines the state, the same revision has the same answer.
+        remembered = graph.evaluations.get(revision)
+        if remembered is not None and remembered[0]() is provider:
+            return remembered[1], list(remembered[2])
+    ctx = _Context(provider, fact_values, outcome_values, frozenset(authority_list), revision)
+    if len(graph.nodes) >= PAUSE_COLLECTOR_FROM:
+        with collector_paused():
+            frame = _run_frames(ctx, graph, entry)
+    else:
+        frame = _run_frames(ctx, graph, entry)
+    candidates = frame.candidates
+    diagnostics = list(frame.diagnostics)
+    alternatives = len(candidates) - 1
+    if alternatives > MAX_ALTERNATIVE_ROUTES:
+        diagnostics.append(
+            Diagnostic(
+                code="route-alternatives-truncated",
+                severity="info",
+                message=f"Evaluation returned {MAX_ALTERNATIVE_ROUTES} of {alternatives} alternative routes",
+                detail={"available": alternatives, "returned": MAX_ALTERNATIVE_ROUTES},
+            )
+        )
+    evaluation = Evaluation(
+        schema="agent-graph.evaluation.v1",
+        provider=provider.manifest.id,
+        graph=graph_id,
+        entry=entry,
+        revision=revision,
+        status_code=frame.status,  # type: ignore[arg-type]
+        outcome=frame.outcome,
+        primary_route=summarize(provider, candidates[0]) if candidates else None,
+        alternative_routes=tuple(summarize(provider, c) for c in candidates[1 : MAX_ALTERNATIVE_ROUTES + 1]),
+        diagnostics=tuple(diagnostics),
+    )
+    if exact and (not diagnostics or all(d.detail is None for d in diagnostics)):  # a detail is a mutable dict: not shared
+        remember(graph.evaluations, revision, (weakref.ref(provider), evaluation, tuple(candidates)))
+    return evaluation, candidates
+
+
+def evaluate(
+    provider: Provider,
+    graph: str,
+    entry: str = "default",
+    *,
+    facts: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+    authorities: Iterable[str] | None = None,
+) -> Evaluation:
+    """Evaluate ``graph``/``entry`` of a loaded Provider for the given state.
+
+    ``facts`` is a JSON object; ``outcomes`` maps state keys (``main/n2``,
+    ``main/check>quality/verify``) to an outcome string or a record
+    ``{outcome, recordedAt, detail?}``; ``authorities`` lists session
+    authorities. Returns an :class:`~agent_graph.Evaluation`; raises
+    :class:`~agent_graph.AgentGraphError` (``graph-missing``) for an unknown graph.
+    Pure and deterministic: no I/O.
+    """
+    return evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)[0]

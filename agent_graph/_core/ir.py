@@ -1,0 +1,190 @@
+"""The compiled, immutable graph IR that evaluation and routing run on.
+
+A :class:`CompiledGraph` is built once when a Provider loads: node index maps,
+per-node incoming counts and outgoing edge lists, repeat edges in file order,
+and fact checks split into path segments. Evaluation never scans all edges per
+node. This module knows the shape of a Graph but nothing of files or I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from .model import FactCheck, Graph, Node
+
+_DEFAULT_OUTCOMES = frozenset({"completed"})
+
+#: Check modes of a compiled fact test.
+EXISTS, ABSENT, EQUALS = 0, 1, 2
+
+
+def requires_message(graph_id: str, node_id: str) -> str:
+    """The message of ``required-fact-missing`` (behaviour.md §5 step 2a)."""
+    return f"Node {graph_id}/{node_id} requires facts that are not satisfied"
+
+
+def missing_subgraph_message(child_graph: str | None) -> str:
+    """The message of ``subgraph-missing``."""
+    return f"Missing subgraph {child_graph}"
+
+
+class FactTest:
+    """One compiled fact check: path segments, a mode and the value for ``equals``."""
+
+    __slots__ = ("mode", "segments", "value")
+
+    def __init__(self, check: FactCheck) -> None:
+        self.segments: tuple[str, ...] = tuple(check.path.split("."))
+        if check.exists is not msgspec.UNSET:
+            self.mode = EXISTS if check.exists else ABSENT
+            self.value: Any = None
+        else:
+            self.mode = EQUALS
+            self.value = check.equals
+
+
+class CompiledNode:
+    """A node with everything evaluation needs precomputed."""
+
+    __slots__ = (
+        "child_entry",
+        "child_graph",
+        "definition",
+        "flow_out",
+        "flow_targets",
+        "has_repeats",
+        "id",
+        "in_count",
+        "index",
+        "is_action",
+        "is_gate",
+        "is_subgraph",
+        "is_terminal",
+        "join_any",
+        "kind",
+        "label",
+        "priority",
+        "reason_code",
+        "repeat_in",
+        "repeat_out",
+        "requires",
+        "satisfied",
+        "satisfied_one",
+        "terminal_outcome",
+    )
+
+    def __init__(self, index: int, node: Node) -> None:
+        self.index = index
+        self.definition = node
+        self.id = node.id
+        self.kind = node.kind
+        self.is_action = node.kind == "action"
+        self.is_gate = node.kind == "gate"
+        self.is_subgraph = node.kind == "subgraph"
+        self.is_terminal = node.kind == "terminal"
+        self.label = node.description if node.description is not None else node.id
+        self.reason_code = node.reason_code or ""
+        self.priority = node.priority if node.priority is not None else 0
+        self.join_any = node.join == "any"
+        self.requires: tuple[FactTest, ...] | None = (
+            tuple(FactTest(c) for c in node.requires_facts) if node.requires_facts is not None else None
+        )
+        self.satisfied: tuple[FactTest, ...] | None = (
+            tuple(FactTest(c) for c in node.satisfied_by) if node.satisfied_by is not None else None
+        )
+        # The common single check, unpacked for the evaluator's inlined test.
+        self.satisfied_one: tuple[tuple[str, ...], int, Any] | None = None
+        if self.satisfied is not None and len(self.satisfied) == 1:
+            only = self.satisfied[0]
+            self.satisfied_one = (only.segments, only.mode, only.value)
+        self.terminal_outcome = node.terminal_outcome
+        self.child_graph = node.graph
+        self.child_entry = node.entry
+        # Filled by CompiledGraph.
+        self.flow_out: tuple[tuple[int, frozenset[str]], ...] = ()
+        self.in_count = 0
+        self.repeat_out: tuple[int, ...] = ()
+        self.repeat_in: tuple[int, ...] = ()
+        self.flow_targets: tuple[int, ...] = ()  # the flow targets once each, in node order
+        self.has_repeats = False
+
+
+class CompiledGraph:
+    """An immutable, indexed Graph.
+
+    ``path`` is the absolute path of the graph file (diagnostics point to it);
+    ``digest`` the digest of the graph's same-Provider dependency closure.
+    """
+
+    __slots__ = (
+        "_state_keys",
+        "definition",
+        "digest",
+        "entrypoints",
+        "evaluations",
+        "id",
+        "index",
+        "nodes",
+        "path",
+        "plans",
+        "repeat_edges",
+    )
+
+    def __init__(self, definition: Graph, path: str, digest: str = "") -> None:
+        self.definition = definition
+        self.id = definition.id
+        self.path = path
+        self.digest = digest
+        nodes = [CompiledNode(i, n) for i, n in enumerate(definition.nodes)]
+        index: dict[str, int] = {}
+        for n in nodes:
+            index.setdefault(n.id, n.index)
+        repeat_edges: list[tuple[int, int, frozenset[str]]] = []
+        flow_out: list[list[tuple[int, frozenset[str]]]] = [[] for _ in nodes]
+        repeat_out: list[list[int]] = [[] for _ in nodes]
+        repeat_in: list[list[int]] = [[] for _ in nodes]
+        for edge in definition.edges:
+            source = index[edge.from_]
+            target = index[edge.to]
+            outcomes = frozenset(edge.outcomes) if edge.outcomes is not None else _DEFAULT_OUTCOMES
+            if edge.kind == "repeat":
+                repeat_out[source].append(len(repeat_edges))
+                repeat_in[target].append(len(repeat_edges))
+                repeat_edges.append((source, target, outcomes))
+            else:
+                flow_out[source].append((target, outcomes))
+                nodes[target].in_count += 1
+        # Tuples, not lists: the IR never changes (and tuples of numbers leave the garbage collector's lists).
+        for node in nodes:
+            if flow_out[node.index]:
+                node.flow_out = tuple(flow_out[node.index])
+                node.flow_targets = tuple(sorted({target for target, _ in node.flow_out}))
+            if repeat_out[node.index] or repeat_in[node.index]:
+                node.repeat_out = tuple(repeat_out[node.index])
+                node.repeat_in = tuple(repeat_in[node.index])
+                node.has_repeats = True
+        self.nodes: tuple[CompiledNode, ...] = tuple(nodes)
+        self.index: Mapping[str, int] = index
+        self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
+        self.repeat_edges: Sequence[tuple[int, int, frozenset[str]]] = tuple(repeat_edges)
+        self._state_keys: dict[tuple[str, ...], tuple[str, ...]] = {}
+        #: Recent evaluations of this graph by revision (filled by the evaluator).
+        self.evaluations: dict[str, Any] = {}
+        #: Frame plans by entry node index (filled by the evaluator; see ``_plan``).
+        self.plans: dict[int, Any] = {}
+
+    def state_keys(self, call_path: tuple[str, ...]) -> tuple[str, ...]:
+        """Every node's state key (``frameKey/nodeId``) in the frame at ``call_path``, by node index.
+
+        Made once per call path: the frame key is the call path's items and the
+        graph ID joined by ``>``.
+        """
+        keys = self._state_keys.get(call_path)
+        if keys is None:
+            prefix = (">".join((*call_path, self.id))) + "/"
+            keys = tuple(prefix + node.id for node in self.nodes)
+            self._state_keys[call_path] = keys
+        return keys

@@ -1,0 +1,613 @@
+"""The v1 objects of the protocol as frozen msgspec Structs.
+
+Definitions read from Provider files (provider, graph, action, resource
+descriptors, code catalog, test, bundle) and the answers agent-graph gives
+(evaluation, route, resource locations, run, error) live here. Python
+attributes are snake_case; ``msgspec.json.encode(obj)`` writes the wire JSON:
+camelCase keys in the protocol's field order, absent optional fields omitted.
+This module holds data shapes only: no I/O, no evaluation logic.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from .errors import Diagnostic
+
+__all__ = [
+    "Action",
+    "AfterAction",
+    "Bundle",
+    "BundleEntry",
+    "BundleFile",
+    "BundleProvider",
+    "Catalogs",
+    "CodeCatalog",
+    "CodeCatalogEntry",
+    "CodeLocation",
+    "CommandStep",
+    "Compatibility",
+    "Delegated",
+    "Diagnostic",
+    "Edge",
+    "ErrorBody",
+    "ErrorEnvelope",
+    "Evaluation",
+    "FactCheck",
+    "FileLocation",
+    "FileResource",
+    "Gate",
+    "GateActionPlan",
+    "Graph",
+    "GraphActionLocation",
+    "GraphActionResource",
+    "HandlerStep",
+    "HostActionInput",
+    "HostActionLocation",
+    "HostActionMaterialize",
+    "HostActionOutput",
+    "HostActionOutputResource",
+    "HostActionReceipt",
+    "HostActionResource",
+    "HostActionResult",
+    "MaterializeRef",
+    "Node",
+    "NodeResources",
+    "OutcomeRecord",
+    "ProviderManifest",
+    "ReadReceipt",
+    "ReadReceipts",
+    "ResourceLocation",
+    "Route",
+    "RouteAction",
+    "RouteGate",
+    "RouteResources",
+    "RouteSummary",
+    "Run",
+    "RunEvent",
+    "SkillBinding",
+    "TestCase",
+    "TestExpect",
+    "TestResult",
+    "TestState",
+]
+
+Outcome = Literal["completed", "partial", "failed", "unverified", "skipped", "pending", "blocked", "waiting-user"]
+OUTCOMES: tuple[str, ...] = (
+    "completed",
+    "partial",
+    "failed",
+    "unverified",
+    "skipped",
+    "pending",
+    "blocked",
+    "waiting-user",
+)
+StatusCode = Literal["actionable", "waiting-user", "blocked", "complete", "error"]
+Availability = Literal["immediate", "requires-user", "blocked"]
+ReadState = Literal["current", "read-required"]
+
+
+class _Wire(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, rename="camel"):
+    """Base: frozen, camelCase on the wire, absent optionals omitted."""
+
+    def to_json(self) -> Any:
+        """The wire form as plain JSON data (dicts, lists, scalars)."""
+        return msgspec.to_builtins(self)
+
+
+# ---------------------------------------------------------------- definitions
+
+
+class Catalogs(_Wire, frozen=True, kw_only=True):
+    codes: str | None = None
+
+
+class Compatibility(_Wire, frozen=True, kw_only=True):
+    agent_graph: str | None = None
+    node: str | None = None
+
+
+class ProviderManifest(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.provider.v1``."""
+
+    schema: str
+    id: str
+    version: str
+    graphs: tuple[str, ...]
+    name: str | None = None
+    description: str | None = None
+    catalogs: Catalogs | None = None
+    compatibility: Compatibility | None = None
+
+
+class FactCheck(_Wire, frozen=True, kw_only=True):
+    """One check on Facts: a dotted ``path`` and exactly one of ``exists`` / ``equals``."""
+
+    path: str
+    equals: Any = msgspec.UNSET
+    exists: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+class NodeResources(_Wire, frozen=True, kw_only=True):
+    required: tuple[str, ...] | None = None
+    recommended: tuple[str, ...] | None = None
+
+
+class Gate(_Wire, frozen=True, kw_only=True):
+    id: str
+    prompt: str
+    authority: str | None = None
+    delegatable: bool | None = None
+
+
+class Delegated(_Wire, frozen=True, kw_only=True):
+    inspection: Literal["required", "skip"] | None = None
+    resolution_action: str | None = None
+    resources: NodeResources | None = None
+
+
+class Node(_Wire, frozen=True, kw_only=True):
+    """A Graph node (action, gate, subgraph or terminal)."""
+
+    id: str
+    kind: Literal["action", "gate", "subgraph", "terminal"]
+    description: str | None = None
+    reason_code: str | None = None
+    priority: int | None = None
+    join: Literal["all", "any"] | None = None
+    action: str | None = None
+    graph: str | None = None
+    entry: str | None = None
+    gate: Gate | None = None
+    inspection_action: str | None = None
+    resolution_action: str | None = None
+    delegated: Delegated | None = None
+    terminal_outcome: str | None = None
+    requires_facts: tuple[FactCheck, ...] | None = None
+    satisfied_by: tuple[FactCheck, ...] | None = None
+    resources: NodeResources | None = None
+
+
+class Edge(_Wire, frozen=True, kw_only=True):
+    from_: str = msgspec.field(name="from")
+    to: str
+    kind: Literal["flow", "consumes", "requires", "gatedBy", "repeat"] | None = None
+    outcomes: tuple[str, ...] | None = None
+
+
+class Graph(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.graph.v1``."""
+
+    schema: str
+    id: str
+    entrypoints: dict[str, str]
+    nodes: tuple[Node, ...]
+    edges: tuple[Edge, ...]
+    description: str | None = None
+
+
+class Action(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.action.v1``."""
+
+    schema: str
+    id: str
+    runner: Literal["command", "script", "agent", "host"]
+    effect: Literal["read", "write", "external"]
+    description: str | None = None
+    command: str | None = None
+    entry: str | None = None
+    runtime: Literal["node", "bun", "python", "shell"] | None = None
+    handler: str | None = None
+    skill: str | None = None
+    args: tuple[str, ...] | None = None
+    files: tuple[str, ...] | None = None
+    cwd: Literal["workspace", "provider"] | None = None
+    input_schema: str | None = None
+    output_schema: str | None = None
+
+
+class FileResource(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.resource.file.v1``: a non-Markdown static file."""
+
+    schema: str
+    id: str
+    kind: str
+    media_type: str
+    path: str
+    description: str | None = None
+
+
+class GraphActionResource(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.resource.graph-action.v1``: a context view a read Action materializes."""
+
+    schema: str
+    id: str
+    kind: str
+    media_type: str
+    materializer: str
+    description: str | None = None
+
+
+class HostActionInput(_Wire, frozen=True, kw_only=True):
+    schema: str
+    value: Any = None
+
+
+class HostActionResource(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.resource.host-action.v1``: content a host handler produces."""
+
+    schema: str
+    id: str
+    kind: str
+    media_type: str
+    materializer: str
+    input: HostActionInput
+    description: str | None = None
+
+
+class CodeCatalogEntry(_Wire, frozen=True, kw_only=True):
+    code: str
+    kind: Literal["route-reason", "diagnostic"]
+    summary: str
+    severity: Literal["info", "warning", "error"] | None = None
+    document: str | None = None
+
+
+class CodeCatalog(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.code-catalog.v1``."""
+
+    schema: str
+    codes: tuple[CodeCatalogEntry, ...]
+
+
+# ---------------------------------------------------------------- answers
+
+
+class RouteSummary(_Wire, frozen=True, kw_only=True):
+    """A candidate route as an Evaluation lists it."""
+
+    route_id: str
+    graph: str
+    node: str
+    status_code: StatusCode
+    reason_code: str
+    hint: str | None = None
+    availability: Availability
+    label: str
+
+
+class Evaluation(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.evaluation.v1``: the status of one Graph entry and its ranked routes."""
+
+    schema: str
+    provider: str
+    graph: str
+    entry: str
+    revision: str
+    status_code: StatusCode
+    outcome: str | None = None
+    primary_route: RouteSummary | None = None
+    alternative_routes: tuple[RouteSummary, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+class MaterializeRef(_Wire, frozen=True, kw_only=True):
+    resource_id: str
+
+
+class FileLocation(_Wire, frozen=True, kw_only=True):
+    """A static file: ``agent-graph.resource-location.v1`` (Markdown, Skills, schemas) or ``….file.v1``."""
+
+    schema: str
+    id: str
+    kind: str
+    media_type: str
+    digest: str
+    file_path: str
+    read_state: ReadState | None = None
+
+
+class GraphActionLocation(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.resource-location.graph-action.v1``: materialized on demand at a revision."""
+
+    schema: str
+    id: str
+    kind: str
+    media_type: str
+    revision: str | None = None
+    materialize: MaterializeRef
+    digest: str | None = None
+    file_path: str | None = None
+    read_state: ReadState | None = None
+
+
+class HostActionMaterialize(_Wire, frozen=True, kw_only=True):
+    handler: str
+    input: HostActionInput
+    output_schema: str = msgspec.field(name="output_schema")
+
+
+class HostActionLocation(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.resource-location.host-action.v1``: produced by a host handler."""
+
+    schema: str
+    id: str
+    kind: str
+    media_type: str
+    revision: str | None = None
+    materialize: HostActionMaterialize
+    read_state: ReadState | None = None
+
+
+ResourceLocation = FileLocation | GraphActionLocation | HostActionLocation
+
+
+class RouteAction(_Wire, frozen=True, kw_only=True):
+    id: str
+    runner: str
+    effect: str
+    skill: FileLocation | None = None
+    input_schema: FileLocation | None = None
+    output_schema: FileLocation | None = None
+
+
+class CommandStep(_Wire, frozen=True, kw_only=True):
+    command: str
+    effect: str
+    cwd: str
+    working_directory: str
+
+
+class HandlerStep(_Wire, frozen=True, kw_only=True):
+    handler: str
+    effect: str
+    cwd: str
+    working_directory: str
+
+
+PlanStep = CommandStep | HandlerStep
+
+
+class GateActionPlan(_Wire, frozen=True, kw_only=True):
+    action: RouteAction
+    command_plan: tuple[PlanStep, ...]
+
+
+class RouteGate(_Wire, frozen=True, kw_only=True):
+    id: str
+    prompt: str
+    authority: str | None = None
+    delegatable: bool | None = None
+    resolution: Literal["user", "session-authority"]
+    inspection_action: GateActionPlan | None = None
+    resolution_action: GateActionPlan | None = None
+
+
+class RouteResources(_Wire, frozen=True, kw_only=True):
+    required: tuple[ResourceLocation, ...]
+    recommended: tuple[ResourceLocation, ...]
+
+
+class AfterAction(_Wire, frozen=True, kw_only=True):
+    evaluate: bool
+    record_node: str
+
+
+class Route(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.route.v1``: one route resolved into commands, resources and a recording contract."""
+
+    schema: str
+    provider: str
+    revision: str
+    route_id: str
+    graph: str
+    node: str
+    status_code: StatusCode
+    reason_code: str
+    hint: str | None = None
+    availability: Availability
+    call_path: tuple[str, ...]
+    action: RouteAction | None = None
+    command_plan: tuple[PlanStep, ...]
+    resources: RouteResources
+    gate: RouteGate | None = None
+    diagnostics: tuple[Diagnostic, ...]
+    after_action: AfterAction
+
+
+class CodeLocation(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.code-location.v1``: a Code Catalog entry with its document located."""
+
+    schema: str
+    provider: str
+    code: str
+    kind: str
+    summary: str
+    severity: str | None = None
+    document: FileLocation | None = None
+
+
+class ReadReceipt(_Wire, frozen=True, kw_only=True):
+    id: str
+    digest: str | None = None
+    revision: str | None = None
+
+
+class ReadReceipts(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.resource-read-receipts.v1``: what the current conversation has already read."""
+
+    schema: str
+    provider: str
+    receipts: tuple[ReadReceipt, ...]
+
+
+class HostActionOutputResource(_Wire, frozen=True, kw_only=True):
+    ref: str
+    digest: str
+
+
+class HostActionOutput(_Wire, frozen=True, kw_only=True):
+    schema: str
+    inline: Any = msgspec.UNSET
+    resource: HostActionOutputResource | None = None
+
+
+class HostActionReceipt(_Wire, frozen=True, kw_only=True):
+    adapter: str
+    adapter_version: str = msgspec.field(name="adapter_version")
+
+
+class HostActionResult(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.host-action-result.v1``: what a host returns for a host-action resource."""
+
+    schema: str
+    handler: str
+    input_digest: str = msgspec.field(name="input_digest")
+    output: HostActionOutput
+    receipt: HostActionReceipt
+
+
+class OutcomeRecord(_Wire, frozen=True, kw_only=True):
+    outcome: str
+    recorded_at: str
+    detail: Any = msgspec.UNSET
+
+
+class RunEvent(_Wire, frozen=True, kw_only=True):
+    sequence: int
+    at: str
+    type: str
+    node: str | None = None
+    outcome: str | None = None
+    detail: Any = msgspec.UNSET
+
+
+class Run(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.run.v1``: host-owned execution memory."""
+
+    schema: str
+    id: str
+    provider: str
+    graph: str
+    entry: str
+    workspace: str | None = None
+    created_at: str
+    updated_at: str
+    facts: dict[str, Any]
+    outcomes: dict[str, OutcomeRecord]
+    authorities: tuple[str, ...]
+    events: tuple[RunEvent, ...]
+
+
+class TestState(_Wire, frozen=True, kw_only=True):
+    facts: dict[str, Any] | None = None
+    outcomes: dict[str, Any] | None = None
+    authorities: tuple[str, ...] | None = None
+
+
+class TestExpect(_Wire, frozen=True, kw_only=True):
+    status_code: str
+    primary_node: str | None = None
+    primary_reason_code: str | None = None
+    alternative_nodes: tuple[str, ...] | None = None
+    availability: str | None = None
+    command: str | None = None
+    handler: str | None = None
+    required_resources: tuple[str, ...] | None = None
+    recommended_resources: tuple[str, ...] | None = None
+    gate_resolution: str | None = None
+    inspection_command: str | None = None
+    inspection_handler: str | None = None
+    inspection_skill: str | None = None
+    inspection_input_schema: str | None = None
+    resolution_command: str | None = None
+    resolution_handler: str | None = None
+    resolution_skill: str | None = None
+    resolution_input_schema: str | None = None
+    record_node: str | None = None
+    outcome: str | None = None
+    diagnostics_include: tuple[str, ...] | None = None
+
+
+class TestCase(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.test.v1``: a declarative graph test."""
+
+    __test__ = False  # not a pytest class
+
+    schema: str
+    name: str
+    graph: str
+    entry: str
+    state: TestState | None = None
+    expect: TestExpect
+
+
+class TestResult(_Wire, frozen=True, kw_only=True):
+    """The result of one graph test: ``{name, path, passed, failures}``."""
+
+    __test__ = False
+
+    name: str
+    path: str
+    passed: bool
+    failures: tuple[str, ...]
+
+
+class BundleProvider(_Wire, frozen=True, kw_only=True):
+    id: str
+    version: str
+
+
+class BundleEntry(_Wire, frozen=True, kw_only=True):
+    id: str
+    path: str
+    digest: str
+
+
+class BundleFile(_Wire, frozen=True, kw_only=True):
+    path: str
+    digest: str
+
+
+class Bundle(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.bundle.v1``: the manifest of a built, relocatable Provider bundle."""
+
+    schema: str
+    provider: BundleProvider
+    provider_manifest: str
+    graphs: tuple[BundleEntry, ...]
+    actions: tuple[BundleEntry, ...]
+    resources: tuple[BundleEntry, ...]
+    schemas: tuple[BundleEntry, ...]
+    files: tuple[BundleFile, ...]
+    graph_dependencies: dict[str, tuple[str, ...]]
+    digest: str
+
+
+class ErrorBody(_Wire, frozen=True, kw_only=True):
+    code: str
+    message: str
+    diagnostics: tuple[Diagnostic, ...]
+
+
+class ErrorEnvelope(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.error.v1``: how the command line reports a failure."""
+
+    schema: str
+    state: str
+    error: ErrorBody
+
+
+class SkillBinding(_Wire, frozen=True, kw_only=True):
+    """``agent-graph.skill-binding.v1``: a ``SKILL.md`` resolved to its Provider, Graph and Entry."""
+
+    schema: str
+    skill_path: str
+    locator: str
+    graph: str
+    entry: str
+    manifest_path: str
+    provider: str

@@ -1,0 +1,132 @@
+"""The loaded, immutable Provider that evaluation and routing work on.
+
+:class:`Provider` is what :func:`agent_graph.load_provider` returns. It holds
+the parsed definitions, the compiled graph IR and everything ``route()`` needs
+(resource locations, command-plan templates, digests), all computed at load so
+that evaluation and routing do no I/O. Only the loader builds one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import AgentGraphError
+from .ir import CompiledGraph
+from .model import (
+    Action,
+    CodeCatalogEntry,
+    FileLocation,
+    GraphActionLocation,
+    HostActionLocation,
+    PlanStep,
+    ProviderManifest,
+    RouteAction,
+)
+
+
+@dataclass(frozen=True)
+class LoadedAction:
+    """An Action with its route parts precomputed.
+
+    ``plan`` is the command plan with ``working_directory`` left empty when the
+    Action runs in the workspace (filled per route); ``route_action`` is the
+    route's ``action`` object without read states. ``route_error`` is a failure
+    to report when the Action is routed (a Skill without front matter, say).
+    """
+
+    path: str
+    definition: Action
+    files: tuple[str, ...]
+    route_action: RouteAction | None
+    plan: tuple[PlanStep, ...]
+    route_error: AgentGraphError | None = None
+
+
+@dataclass(frozen=True)
+class LoadedResource:
+    """A static or dynamic resource with its location template."""
+
+    path: str
+    content_path: str
+    id: str
+    kind: str
+    media_type: str
+    dynamic: bool
+    protocol: str
+    location: FileLocation | GraphActionLocation | HostActionLocation
+    definition: Any = None
+    materializer: str | None = None
+    #: For a host-action resource: its materializer's output JSON Schema, read at load.
+    output_schema: Any = None
+
+
+@dataclass(frozen=True)
+class NodeRoute:
+    """What routing a node needs beyond the IR: actions and resource lists, by key."""
+
+    action: str | None = None
+    inspection: str | None = None
+    resolution: str | None = None
+    delegated_resolution: str | None = None
+    required: tuple[str, ...] = ()
+    recommended: tuple[str, ...] = ()
+    delegated_required: tuple[str, ...] | None = None
+    delegated_recommended: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Provider:
+    """A loaded Provider: definitions, compiled graphs and precomputed route data.
+
+    Attributes are read-only. ``graphs`` maps Graph IDs to compiled graphs (their
+    ``definition`` is the parsed :class:`~agent_graph.Graph`); ``actions`` and
+    ``resources`` are keyed by absolute path; ``files`` is the Provider's file set
+    (absolute paths) and ``file_digests`` their digests.
+    """
+
+    manifest: ProviderManifest
+    manifest_path: str
+    root: str
+    raw_manifest: Mapping[str, Any]
+    graphs: Mapping[str, CompiledGraph]
+    actions: Mapping[str, LoadedAction]
+    resources: Mapping[str, LoadedResource]
+    codes: Mapping[str, CodeCatalogEntry]
+    code_documents: Mapping[str, str]
+    code_catalog_path: str | None
+    files: tuple[str, ...]
+    file_digests: Mapping[str, str]
+    graph_dependencies: Mapping[str, tuple[str, ...]]
+    digest: str
+    node_routes: Mapping[tuple[str, str], NodeRoute] = field(default_factory=dict)
+    resources_by_id: Mapping[str, str] = field(default_factory=dict)
+    bundle: Any = None
+
+    @property
+    def id(self) -> str:
+        """The Provider ID."""
+        return self.manifest.id
+
+    @property
+    def version(self) -> str:
+        """The Provider version."""
+        return self.manifest.version
+
+    @property
+    def graph_digests(self) -> dict[str, str]:
+        """Graph ID → digest of its dependency closure."""
+        return {gid: g.digest for gid, g in self.graphs.items()}
+
+    def hint(self, reason_code: str) -> str | None:
+        """The Code Catalog summary of ``reason_code``, if the catalog has it."""
+        entry = self.codes.get(reason_code)
+        return entry.summary if entry is not None else None
+
+    def relative(self, path: str) -> str:
+        """``path`` relative to the Provider root, ``/``-separated."""
+        return path[len(self.root.rstrip("/")) + 1:].replace("\\", "/")
+
+    def __repr__(self) -> str:
+        return f"<Provider {self.manifest.id}@{self.manifest.version} graphs={list(self.graphs)}>"

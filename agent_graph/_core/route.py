@@ -1,0 +1,236 @@
+"""The router: resolve one route ID of an Evaluation into an ``agent-graph.route.v1``.
+
+Implements behaviour.md §6 and the read-receipt rule of the spec. Everything a
+route needs (locations, digests, command plans) was precomputed when the
+Provider loaded, so routing is assembly only: no file is read here, and the
+workspace directory arrives as an argument.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from .errors import AgentGraphError
+from .evaluate import Candidate, evaluate_with_candidates, show
+from .model import (
+    AfterAction,
+    CommandStep,
+    FileLocation,
+    GateActionPlan,
+    GraphActionLocation,
+    HandlerStep,
+    HostActionLocation,
+    PlanStep,
+    ReadReceipts,
+    Route,
+    RouteAction,
+    RouteGate,
+    RouteResources,
+)
+from .provider import LoadedAction, Provider
+
+Location = FileLocation | GraphActionLocation | HostActionLocation
+
+
+class _Receipts:
+    """Read receipts indexed for the two matching rules."""
+
+    __slots__ = ("dynamic", "static")
+
+    def __init__(self, receipts: ReadReceipts | Mapping[str, Any] | None, provider: Provider) -> None:
+        self.static: set[tuple[str, str]] = set()
+        self.dynamic: set[tuple[str, str]] = set()
+        if receipts is None:
+            return
+        if isinstance(receipts, ReadReceipts):
+            provider_id = receipts.provider
+            items: Iterable[Any] = [msgspec.to_builtins(r) for r in receipts.receipts]
+        elif isinstance(receipts, Mapping):
+            named = receipts.get("provider")
+            provider_id = named if isinstance(named, str) else show(named)
+            raw_items = receipts.get("receipts", [])
+            if not isinstance(raw_items, list):
+                raise AgentGraphError("resource-receipts-invalid", "receipts must be a list")
+            items = raw_items
+        else:
+            raise AgentGraphError("resource-receipts-invalid", "receipts must be an agent-graph.resource-read-receipts.v1 object")
+        if provider_id != provider.manifest.id:
+            raise AgentGraphError(
+                "resource-receipts-provider-mismatch",
+                f"Read receipts belong to Provider {provider_id}, not {provider.manifest.id}",
+            )
+        for item in items:
+            if not isinstance(item, Mapping) or not isinstance(item.get("id"), str):
+                raise AgentGraphError("resource-receipts-invalid", "each receipt needs a string id")
+            rid = item["id"]
+            digest = item.get("digest")
+            revision = item.get("revision")
+            if isinstance(digest, str):
+                self.static.add((rid, digest))
+            if isinstance(revision, str):
+                self.dynamic.add((rid, revision))
+
+    def state(self, location: Location, revision: str) -> str:
+        if isinstance(location, FileLocation):
+            return "current" if (location.id, location.digest) in self.static else "read-required"
+        if isinstance(location, GraphActionLocation) and location.digest is not None and location.revision is None:
+            return "current" if (location.id, location.digest) in self.static else "read-required"
+        return "current" if (location.id, revision) in self.dynamic else "read-required"
+
+
+def _locate(location: Location, revision: str, receipts: _Receipts) -> Location:
+    if isinstance(location, FileLocation):
+        return msgspec.structs.replace(location, read_state=receipts.state(location, revision))
+    return msgspec.structs.replace(
+        location, revision=revision, read_state=receipts.state(location, revision)
+    )
+
+
+def _locate_file(location: FileLocation | None, receipts: _Receipts) -> FileLocation | None:
+    if location is None:
+        return None
+    return msgspec.structs.replace(location, read_state=receipts.state(location, ""))
+
+
+def _plan(action: LoadedAction, workspace: str) -> tuple[PlanStep, ...]:
+    steps: list[PlanStep] = []
+    for step in action.plan:
+        if step.working_directory:
+            steps.append(step)
+        elif isinstance(step, CommandStep):
+            steps.append(CommandStep(command=step.command, effect=step.effect, cwd=step.cwd, working_directory=workspace))
+        else:
+            assert isinstance(step, HandlerStep)
+            steps.append(HandlerStep(handler=step.handler, effect=step.effect, cwd=step.cwd, working_directory=workspace))
+    return tuple(steps)
+
+
+def _route_action(action: LoadedAction, revision: str, receipts: _Receipts) -> RouteAction:
+    if action.route_error is not None:
+        raise action.route_error
+    template = action.route_action
+    assert template is not None
+    return RouteAction(
+        id=template.id,
+        runner=template.runner,
+        effect=template.effect,
+        skill=_locate_file(template.skill, receipts),
+        input_schema=_locate_file(template.input_schema, receipts),
+        output_schema=_locate_file(template.output_schema, receipts),
+    )
+
+
+def _gate_plan(provider: Provider, key: str, workspace: str, revision: str, receipts: _Receipts) -> GateActionPlan:
+    action = provider.actions[key]
+    return GateActionPlan(action=_route_action(action, revision, receipts), command_plan=_plan(action, workspace))
+
+
+def resolve_candidate(
+    provider: Provider,
+    candidate: Candidate,
+    revision: str,
+    workspace: str,
+    receipts: _Receipts,
+) -> Route:
+    """Assemble the route of one candidate."""
+    graph_id = candidate.graph.id
+    node = candidate.node
+    info = provider.node_routes[(graph_id, node.id)]
+    delegated = candidate.resolution == "session-authority"
+    required_keys: tuple[str, ...] = info.required
+    recommended_keys: tuple[str, ...] = info.recommended
+    if delegated and (info.delegated_required is not None or info.delegated_recommended is not None):
+        required_keys = info.delegated_required or ()
+        recommended_keys = info.delegated_recommended or ()
+    required = [_locate(provider.resources[k].location, revision, receipts) for k in required_keys]
+    recommended = [_locate(provider.resources[k].location, revision, receipts) for k in recommended_keys]
+
+    route_action: RouteAction | None = None
+    command_plan: tuple[PlanStep, ...] = ()
+    gate: RouteGate | None = None
+    if node.is_action and info.action is not None:
+        loaded = provider.actions[info.action]
+        route_action = _route_action(loaded, revision, receipts)
+        command_plan = _plan(loaded, workspace)
+        if route_action.skill is not None:
+            required.insert(0, route_action.skill)
+    elif node.is_gate:
+        definition = node.definition.gate
+        assert definition is not None
+        policy = node.definition.delegated
+        inspection = info.inspection
+        resolution = info.resolution
+        if delegated and policy is not None:
+            if policy.inspection == "skip":
+                inspection = None
+            if info.delegated_resolution is not None:
+                resolution = info.delegated_resolution
+        gate = RouteGate(
+            id=definition.id,
+            prompt=definition.prompt,
+            authority=definition.authority,
+            delegatable=definition.delegatable,
+            resolution="session-authority" if delegated else "user",
+            inspection_action=_gate_plan(provider, inspection, workspace, revision, receipts) if inspection else None,
+            resolution_action=_gate_plan(provider, resolution, workspace, revision, receipts) if resolution else None,
+        )
+    return Route(
+        schema="agent-graph.route.v1",
+        provider=provider.manifest.id,
+        revision=revision,
+        route_id=candidate.route_id,
+        graph=graph_id,
+        node=node.id,
+        status_code=candidate.status_code,  # type: ignore[arg-type]
+        reason_code=node.reason_code,
+        hint=provider.hint(node.reason_code),
+        availability=candidate.availability,  # type: ignore[arg-type]
+        call_path=candidate.call_path,
+        action=route_action,
+        command_plan=command_plan,
+        resources=RouteResources(required=tuple(required), recommended=tuple(recommended)),
+        gate=gate,
+        diagnostics=(),
+        after_action=AfterAction(evaluate=True, record_node=candidate.state_key),
+    )
+
+
+def route(
+    provider: Provider,
+    graph: str,
+    route_id: str | None = None,
+    entry: str = "default",
+    *,
+    facts: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+    authorities: Iterable[str] | None = None,
+    revision: str | None = None,
+    workspace: str,
+    receipts: ReadReceipts | Mapping[str, Any] | None = None,
+) -> Route:
+    """Evaluate again and resolve ``route_id`` (the primary route when None).
+
+    Raises ``route-revision-stale`` when ``revision`` is given and differs,
+    ``route-stale`` when the route is no longer a candidate,
+    ``route-unavailable`` when ``route_id`` is None and there is no primary
+    route, and ``resource-receipts-provider-mismatch`` for receipts of another
+    Provider. ``workspace`` must be absolute.
+    """
+    evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
+    if revision is not None and evaluation.revision != revision:
+        raise AgentGraphError(
+            "route-revision-stale", f"Expected revision {show(revision)}, current revision is {evaluation.revision}"
+        )
+    if route_id is None:
+        if evaluation.primary_route is None:
+            raise AgentGraphError("route-unavailable", f"Graph {show(graph)} has no available route")
+        route_id = evaluation.primary_route.route_id
+    selected = next((c for c in candidates if c.route_id == route_id), None)
+    if selected is None:
+        raise AgentGraphError("route-stale", f"Route {show(route_id)} is not available at revision {evaluation.revision}")
+    indexed = _Receipts(receipts, provider)
+    return resolve_candidate(provider, selected, evaluation.revision, posixpath.normpath(workspace), indexed)

@@ -1,0 +1,109 @@
+"""Conveniences at the edge of the core: defaults that need the process environment.
+
+``route()`` here resolves the workspace (default: the current directory; a
+relative one against it) before calling the pure router, and the locate
+functions answer the ``resource locate`` and ``code locate`` questions.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .._core import route as _route
+from .._core.errors import AgentGraphError
+from .._core.model import (
+    CodeLocation,
+    FileLocation,
+    GraphActionLocation,
+    HostActionLocation,
+    ReadReceipts,
+    Route,
+)
+from .._core.provider import Provider
+
+
+def route(
+    provider: Provider,
+    graph: str,
+    route_id: str | None = None,
+    entry: str = "default",
+    *,
+    facts: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+    authorities: Iterable[str] | None = None,
+    revision: str | None = None,
+    workspace: str | None = None,
+    receipts: ReadReceipts | Mapping[str, Any] | None = None,
+) -> Route:
+    """Resolve one route of ``graph``/``entry`` into an ``agent-graph.route.v1``.
+
+    Evaluates again with the given state, then checks ``revision`` (when given,
+    ``route-revision-stale`` if the state changed) and that ``route_id`` is still
+    a candidate (``route-stale``); ``route_id=None`` takes the primary route.
+    ``workspace`` is where ``cwd: workspace`` Actions run (default: the current
+    directory). ``receipts`` (``agent-graph.resource-read-receipts.v1``) mark
+    resources the conversation already read as ``current``; they never change
+    which route is chosen. No file is read.
+    """
+    if workspace is None:
+        workspace = os.getcwd()
+    elif not isinstance(workspace, str):
+        raise AgentGraphError("argument-invalid", f"workspace must be a path string, not {type(workspace).__name__}")
+    elif not os.path.isabs(workspace):
+        workspace = os.path.abspath(workspace)
+    return _route.route(
+        provider,
+        graph,
+        route_id,
+        entry,
+        facts=facts,
+        outcomes=outcomes,
+        authorities=authorities,
+        revision=revision,
+        workspace=workspace,
+        receipts=receipts,
+    )
+
+
+def locate_resource(
+    provider: Provider, reference_or_id: str, revision: str | None = None
+) -> FileLocation | GraphActionLocation | HostActionLocation:
+    """The location of a resource, by ID or by Provider-relative path (``resource-missing`` otherwise)."""
+    import msgspec
+
+    from .loader import contained_path
+
+    path = provider.resources_by_id.get(reference_or_id)
+    if path is None:
+        try:
+            candidate = contained_path(provider.root, reference_or_id, "resource reference")
+        except AgentGraphError:
+            candidate = ""
+        if candidate in provider.resources:
+            path = candidate
+    if path is None:
+        raise AgentGraphError("resource-missing", f"Provider {provider.manifest.id} has no resource {reference_or_id}")
+    location = provider.resources[path].location
+    if revision is not None and not isinstance(location, FileLocation):
+        location = msgspec.structs.replace(location, revision=revision)
+    return location
+
+
+def locate_code(provider: Provider, code: str) -> CodeLocation:
+    """A Code Catalog entry with its document located (``code-missing`` otherwise)."""
+    entry = provider.codes.get(code)
+    if entry is None:
+        raise AgentGraphError("code-missing", f"Provider {provider.manifest.id} has no catalog entry for {code}")
+    document_path = provider.code_documents.get(code)
+    document = provider.resources[document_path].location if document_path else None
+    return CodeLocation(
+        schema="agent-graph.code-location.v1",
+        provider=provider.manifest.id,
+        code=entry.code,
+        kind=entry.kind,
+        summary=entry.summary,
+        severity=entry.severity,
+        document=document if isinstance(document, FileLocation) else None,
+    )

@@ -1,0 +1,1126 @@
+"""The Provider loader: files in, an immutable :class:`Provider` out.
+
+Implements behaviour.md §2–§4, §7 and the loading half of §10 and §11: path
+containment, parsing, schema and semantic validation in the protocol's order
+of checks, the Provider's file set and digests, and everything ``route()``
+needs precomputed. All storage access goes through an injected
+:class:`~agent_graph.FileSystem`; nothing here evaluates graphs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from .._core.canonical import digest_bytes, digest_value, sort_collated
+from .._core.errors import AgentGraphError
+from .._core.evaluate import collector_paused, utf16_key
+from .._core.ir import CompiledGraph
+from .._core.model import (
+    Action,
+    CodeCatalog,
+    CodeCatalogEntry,
+    CommandStep,
+    FileLocation,
+    FileResource,
+    Graph,
+    GraphActionLocation,
+    GraphActionResource,
+    HandlerStep,
+    HostActionInput,
+    HostActionLocation,
+    HostActionMaterialize,
+    HostActionResource,
+    MaterializeRef,
+    PlanStep,
+    ProviderManifest,
+    RouteAction,
+)
+from .._core.provider import LoadedAction, LoadedResource, NodeRoute, Provider
+from .._syntax import schema as _schema
+from .._syntax.parse import (
+    DEFAULT_MAX_FILE_BYTES,
+    MAX_ALIAS_COUNT,
+    MAX_DEPTH,
+    parse_front_matter,
+    parse_structured,
+)
+from .cache import CachedValue, LoadCache, open_cache
+from .fs import FileSystem, OSFileSystem
+
+LEGACY_LOCATION = "agent-graph.resource-location.v1"
+FILE_LOCATION = "agent-graph.resource-location.file.v1"
+RESOURCE_PROTOCOLS = {
+    "agent-graph.resource.file.v1": "resource-file",
+    "agent-graph.resource.graph-action.v1": "resource-graph-action",
+    "agent-graph.resource.host-action.v1": "resource-host-action",
+}
+LEGACY_RESOURCE = "agent-graph.resource.v1"
+STATIC_KINDS = frozenset({"procedure", "diagnostic", "template", "schema", "skill"})
+PROTOCOL_IDENTITY = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+\Z")
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
+_RUNTIMES = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
+
+#: Registry of Provider IDs to manifest paths, for ``provider:`` Skill locators.
+ProviderRegistry = Mapping[str, str]
+
+
+def shell_quote(value: str) -> str:
+    """Single-quote ``value`` for ``sh`` (a ``'`` is written ``'"'"'``)."""
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Explicit limits on what a Provider may be; a host may raise any of them.
+
+    ``max_file_bytes`` is the largest file read (``file-too-large``);
+    ``max_depth`` the deepest nesting of a YAML or JSON value and
+    ``max_alias_count`` the YAML alias budget (``parse-failed``); ``max_nodes``
+    the most nodes one Graph may have (``graph-too-large``); ``max_files`` the
+    most files a Provider's file set may hold (``provider-too-large``).
+    """
+
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_depth: int = MAX_DEPTH
+    max_alias_count: int = MAX_ALIAS_COUNT
+    max_nodes: int = 1_000_000
+    max_files: int = 100_000
+
+
+DEFAULT_LIMITS = Limits()
+#: The former name of :class:`Limits`.
+LoadLimits = Limits
+
+
+# ---------------------------------------------------------------- paths and files
+
+
+def contained_path(root: str, reference: str, label: str) -> str:
+    """Resolve a Provider-relative reference, refusing absolute paths and escapes."""
+    if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
+        raise AgentGraphError("absolute-path-forbidden", f"{label} must be relative: {reference}")
+    resolved = posixpath.normpath(posixpath.join(root, reference))
+    if not _inside(resolved, posixpath.normpath(root)):
+        raise AgentGraphError("path-outside-provider", f"{label} escapes the provider root: {reference}")
+    return resolved
+
+
+def _inside(path: str, root: str) -> bool:
+    """Whether normalised absolute ``path`` is ``root`` or below it (what ``relpath`` not leaving it means)."""
+    return path == root or path.startswith(root if root.endswith("/") else root + "/")
+
+
+class _Reader:
+    """Reads files once through the file system, with containment checks and limits.
+
+    With a :class:`~agent_graph._load.cache.LoadCache` (``store``), parsed values,
+    front-matter headers and passed schema checks are looked up by the file's
+    digest and written back by :meth:`flush`; without one, every file is parsed
+    and checked on each load.
+    """
+
+    def __init__(self, fs: FileSystem, root: str, limits: LoadLimits, store: LoadCache | None = None) -> None:
+        self.fs = fs
+        self.root = root
+        self.limits = limits
+        self.store = store
+        self.cache: dict[str, bytes] = {}
+        self.digests: dict[str, str] = {}
+        self.values: dict[str, CachedValue] = {}
+        self.headers: dict[str, CachedValue] = {}
+        self._real_root: str | None = None
+
+    def take_over(self, other: _Reader) -> None:
+        """Reuse what ``other`` (the reader that found the manifest) already read and parsed."""
+        self.cache.update(other.cache)
+        self.digests.update(other.digests)
+        self.values.update(other.values)
+        self.headers.update(other.headers)
+
+    def ensure_file(self, path: str, label: str) -> None:
+        if self.fs.kind(path) != "file":
+            raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
+
+    def ensure_contained(self, path: str, label: str) -> None:
+        self.ensure_file(path, label)
+        if self._real_root is None:
+            self._real_root = self.fs.realpath(self.root)
+        real = self.fs.realpath(path)
+        if not _inside(posixpath.normpath(real), posixpath.normpath(self._real_root)):
+            raise AgentGraphError("path-symlink-outside-provider", f"{label} resolves outside the provider root: {path}")
+
+    def read(self, path: str) -> bytes:
+        data = self.cache.get(path)
+        if data is not None:
+            return data
+        try:
+            size = self.fs.size(path)
+        except OSError as error:
+            raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+        if size > self.limits.max_file_bytes:
+            raise AgentGraphError(
+                "file-too-large", f"{path} is {size} bytes, over the limit of {self.limits.max_file_bytes} bytes"
+            )
+        try:
+            data = self.fs.read_bytes(path)
+        except OSError as error:
+            raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+        if len(data) > self.limits.max_file_bytes:
+            raise AgentGraphError(
+                "file-too-large", f"{path} is over the limit of {self.limits.max_file_bytes} bytes"
+            )
+        self.cache[path] = data
+        return data
+
+    def structured(self, path: str) -> Any:
+        limits = self.limits
+        data = self.read(path)
+        if self.store is None:
+            return parse_structured(
+                data,
+                path,
+                max_bytes=limits.max_file_bytes,
+                max_depth=limits.max_depth,
+                max_alias_count=limits.max_alias_count,
+            )
+        cached = self.values.get(path)
+        if cached is None:
+            variant = f"{'json' if path.lower().endswith('.json') else 'yaml'}:{limits.max_depth}:{limits.max_alias_count}"
+            digest = self.digest(path)
+            cached = self.store.lookup(digest, variant, len(data))
+            if cached is None:
+                value = parse_structured(
+                    data,
+                    path,
+                    max_bytes=limits.max_file_bytes,
+                    max_depth=limits.max_depth,
+                    max_alias_count=limits.max_alias_count,
+                )
+                cached = CachedValue(digest, variant, value, (), len(data), dirty=True)
+            self.values[path] = cached
+        return cached.value
+
+    def validate(self, name: str, value: Any, path: str) -> None:
+        """``_schema.validate(name, value, path)``, skipped when the cache knows this file's value passes."""
+        cached = self.values.get(path)
+        if cached is None or cached.value is not value:
+            _schema.validate(name, value, path)
+            return
+        if name not in cached.validated:
+            _schema.validate(name, value, path)
+            cached.validated.add(name)
+            cached.dirty = True
+
+    def validate_input(self, schema_path: str, schema: Any, value: Any, path: str, name: str) -> None:
+        """``_schema.validate_with_schema`` of a host-action resource's input (the file at ``path``).
+
+        Skipped when the cache knows that this resource file's input passed the
+        schema file with these very bytes: compiling a user schema costs more
+        than everything else a small Provider's load does.
+        """
+        cached = self.values.get(path)
+        marker = f"input:{self.digest(schema_path)}" if cached is not None else ""
+        if cached is not None and marker in cached.validated:
+            return
+        _schema.validate_with_schema(schema, value, path, name=name)
+        if cached is not None:
+            cached.validated.add(marker)
+            cached.dirty = True
+
+    def front_matter(self, path: str) -> dict[str, Any]:
+        """The front-matter header of a Markdown file (as ``parse_front_matter`` reads it)."""
+        if self.store is None:
+            return parse_front_matter(self.text(path), path)[0]
+        cached = self.headers.get(path)
+        if cached is None:
+            size = len(self.read(path))
+            digest = self.digest(path)
+            cached = self.store.lookup(digest, "front-matter", size)
+            if cached is None or type(cached.value) is not dict:
+                cached = CachedValue(digest, "front-matter", parse_front_matter(self.text(path), path)[0], (), size, True)
+            self.headers[path] = cached
+        header: dict[str, Any] = cached.value
+        return header
+
+    def flush(self) -> None:
+        """Write what this load learnt to the cache."""
+        if self.store is not None:
+            self.store.store_all([*self.values.values(), *self.headers.values()])
+
+    def text(self, path: str) -> str:
+        return self.read(path).decode("utf-8", errors="replace")
+
+    def digest(self, path: str) -> str:
+        digest = self.digests.get(path)
+        if digest is None:
+            digest = digest_bytes(self.read(path))
+            self.digests[path] = digest
+        return digest
+
+
+def _convert(value: Any, kind: type[Any], path: str) -> Any:
+    try:
+        return msgspec.convert(value, kind)
+    except msgspec.ValidationError as error:  # schema validation should have caught this
+        raise AgentGraphError("schema-invalid", f"{path}: {error}") from None
+
+
+# ---------------------------------------------------------------- graph semantics
+
+
+def validate_graph_semantics(graph: Graph) -> None:
+    """The semantic checks of one Graph, in the reference order (iterative, linear)."""
+    gid = graph.id
+    kinds: dict[str, str] = {}
+    for node in graph.nodes:
+        if node.id in kinds:
+            raise AgentGraphError("graph-node-duplicate", f"Graph {gid} contains duplicate node id: {node.id}")
+        kinds[node.id] = node.kind
+    if not any(node.kind == "terminal" for node in graph.nodes):
+        raise AgentGraphError("graph-terminal-missing", f"Graph {gid} must declare at least one terminal node")
+    for entry, target in graph.entrypoints.items():
+        if target not in kinds:
+            raise AgentGraphError("graph-entry-missing", f"Graph {gid} entry {entry} targets missing node {target}")
+    seen: set[tuple[str, str, str, tuple[str, ...]]] = set()
+    for edge in graph.edges:
+        if edge.from_ not in kinds or edge.to not in kinds:
+            raise AgentGraphError(
+                "graph-edge-node-missing", f"Graph {gid} edge {edge.from_} -> {edge.to} references a missing node"
+            )
+        if kinds[edge.from_] == "terminal":
+            raise AgentGraphError(
+                "graph-terminal-edge-invalid",
+                f"Graph {gid} terminal node cannot have outgoing edges: {edge.from_} -> {edge.to}",
+            )
+        key = (edge.kind or "flow", edge.from_, edge.to, edge.outcomes or ("completed",))
+        if key in seen:
+            raise AgentGraphError("graph-edge-duplicate", f"Graph {gid} contains duplicate edge {edge.from_} -> {edge.to}")
+        seen.add(key)
+        if edge.kind == "repeat" and kinds[edge.to] not in ("action", "gate"):
+            raise AgentGraphError(
+                "graph-repeat-target-invalid",
+                f"Graph {gid} repeat edge must target an action or gate: {edge.from_} -> {edge.to}",
+            )
+        if edge.kind == "gatedBy" and kinds[edge.from_] != "gate":
+            raise AgentGraphError(
+                "graph-gated-by-source-invalid", f"Graph {gid} gatedBy edge must start at a gate: {edge.from_} -> {edge.to}"
+            )
+    adjacency: dict[str, list[str]] = {}
+    for edge in graph.edges:
+        if edge.kind != "repeat":
+            adjacency.setdefault(edge.from_, []).append(edge.to)
+    cycle = find_cycle(list(kinds), adjacency)
+    if cycle is not None:
+        raise AgentGraphError(
+            "graph-flow-cycle",
+            f"Graph {gid} contains an implicit flow cycle; use a repeat edge: {' -> '.join(cycle)}",
+        )
+
+
+def find_cycle(order: list[str], adjacency: Mapping[str, list[str]]) -> list[str] | None:
+    """The first cycle a depth-first search finds, as ``[a, b, …, a]``, or None. Iterative."""
+    visited: set[str] = set()
+    visiting: dict[str, int] = {}
+    for start in order:
+        if start in visited:
+            continue
+        path: list[str] = [start]
+        visiting[start] = 0
+        iterators = [iter(adjacency.get(start, ()))]
+        while iterators:
+            advanced = False
+            for target in iterators[-1]:
+                if target in visiting:
+                    return [*path[visiting[target]:], target]
+                if target in visited:
+                    continue
+                visiting[target] = len(path)
+                path.append(target)
+                iterators.append(iter(adjacency.get(target, ())))
+                advanced = True
+                break
+            if not advanced:
+                done = path.pop()
+                del visiting[done]
+                visited.add(done)
+                iterators.pop()
+    return None
+
+
+# ---------------------------------------------------------------- the loader
+
+
+@dataclass
+class _State:
+    fs: FileSystem
+    root: str
+    reader: _Reader
+    manifest_path: str
+    files: dict[str, None] = field(default_factory=dict)
+    actions: dict[str, LoadedAction] = field(default_factory=dict)
+    action_ids: dict[str, str] = field(default_factory=dict)
+    action_files: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    resources: dict[str, LoadedResource] = field(default_factory=dict)
+    resource_ids: dict[str, str] = field(default_factory=dict)
+    resolved: dict[str, str] = field(default_factory=dict)
+    included_actions: dict[str, tuple[str, Action, tuple[str, ...]]] = field(default_factory=dict)
+
+    def contained(self, reference: str, label: str) -> str:
+        """:func:`contained_path` under the root, remembered per reference (graphs repeat them per node)."""
+        path = self.resolved.get(reference)
+        if path is None:
+            path = contained_path(self.root, reference, label)
+            self.resolved[reference] = path
+        return path
+
+    def add_file(self, path: str) -> None:
+        self.files[path] = None
+        if len(self.files) > self.reader.limits.max_files:
+            raise AgentGraphError(
+                "provider-too-large",
+                f"Provider file set exceeds the limit of {self.reader.limits.max_files} files",
+            )
+
+
+def _load_action_definition(state: _State, reference: str) -> tuple[str, Action]:
+    path = state.contained(reference, "action reference")
+    existing = state.actions.get(path)
+    if existing is not None:
+        return path, existing.definition
+    state.reader.ensure_contained(path, "action")
+    raw = state.reader.structured(path)
+    state.reader.validate("action", raw, path)
+    definition: Action = _convert(raw, Action, path)
+    previous = state.action_ids.get(definition.id)
+    if previous is not None and previous != path:
+        raise AgentGraphError(
+            "action-id-duplicate", f"Action id {definition.id} is declared by both {previous} and {path}"
+        )
+    state.action_ids[definition.id] = path
+    return path, definition
+
+
+def _action_files(state: _State, path: str, action: Action, label: str) -> tuple[str, ...]:
+    cached = state.action_files.get(path)
+    if cached is not None:
+        return cached
+    found: dict[str, None] = {path: None}
+    for reference in (action.entry, action.input_schema, action.output_schema, *(action.files or ())):
+        if not reference:
+            continue
+        resolved = contained_path(state.root, reference, label)
+        state.reader.ensure_contained(resolved, label)
+        found[resolved] = None
+    if action.skill:
+        skill_path = contained_path(state.root, action.skill, "agent skill reference")
+        state.reader.ensure_contained(skill_path, "agent skill")
+        skill_root = posixpath.dirname(skill_path)
+        if skill_root == state.root:
+            found[skill_path] = None
+        else:
+            for file in state.fs.list_files(skill_root):
+                found[file] = None
+    result = tuple(found)
+    state.action_files[path] = result
+    return result
+
+
+def _include_action(state: _State, reference: str, direct: dict[str, None], label: str) -> tuple[str, Action]:
+    included = state.included_actions.get(reference)
+    if included is None:
+        path, definition = _load_action_definition(state, reference)
+        if path not in state.actions:
+            # Registered with its route parts once the file set is known (see _finish_actions).
+            state.actions[path] = LoadedAction(path=path, definition=definition, files=(), route_action=None, plan=())
+        included = (path, definition, _action_files(state, path, definition, label))
+        state.included_actions[reference] = included
+    path, definition, files = included
+    for file in files:
+        if file not in direct:
+            state.add_file(file)
+            direct[file] = None
+    return path, definition
+
+
+def _front_matter_resource(state: _State, path: str) -> LoadedResource:
+    metadata = state.reader.front_matter(path)
+    rid = metadata.get("id")
+    kind = metadata.get("kind")
+    media_type = metadata.get("media-type")
+    if media_type is None:
+        media_type = metadata.get("mediaType")
+    if media_type is None:
+        media_type = "text/markdown"
+    if not isinstance(rid, str) or not isinstance(kind, str) or not isinstance(media_type, str):
+        raise AgentGraphError(
+            "resource-metadata-invalid", f"Resource {path} must declare string id, kind, and media-type"
+        )
+    if kind not in STATIC_KINDS:
+        raise AgentGraphError("resource-kind-invalid", f"Static resource {path} has unsupported kind: {kind}")
+    location = FileLocation(
+        schema=LEGACY_LOCATION, id=rid, kind=kind, media_type=media_type, digest="", file_path=path
+    )
+    return LoadedResource(
+        path=path,
+        content_path=path,
+        id=rid,
+        kind=kind,
+        media_type=media_type,
+        dynamic=False,
+        protocol="front-matter",
+        location=location,
+    )
+
+
+def _load_resource(state: _State, reference: str) -> LoadedResource:
+    path = contained_path(state.root, reference, "resource reference")
+    state.reader.ensure_contained(path, "resource")
+    extension = posixpath.splitext(path)[1].lower()
+    if extension in (".yaml", ".yml", ".json"):
+        candidate = state.reader.structured(path)
+        schema = candidate.get("schema") if isinstance(candidate, dict) else None
+        if schema == LEGACY_RESOURCE:
+            raise AgentGraphError(
+                "resource-schema-legacy",
+                f"{path} uses the 0.2 resource protocol agent-graph.resource.v1; "
+                "run `agent-graph migrate` to rewrite it as agent-graph.resource.file.v1 or .graph-action.v1",
+            )
+        if isinstance(schema, str) and schema in RESOURCE_PROTOCOLS:
+            state.reader.validate(RESOURCE_PROTOCOLS[schema], candidate, path)
+            if schema == "agent-graph.resource.file.v1":
+                file_definition: FileResource = _convert(candidate, FileResource, path)
+                content = contained_path(state.root, file_definition.path, "static resource content")
+                state.reader.ensure_contained(content, "static resource content")
+                location = FileLocation(
+                    schema=FILE_LOCATION,
+                    id=file_definition.id,
+                    kind=file_definition.kind,
+                    media_type=file_definition.media_type,
+                    digest="",
+                    file_path=content,
+                )
+                return LoadedResource(
+                    path=path,
+                    content_path=content,
+                    id=file_definition.id,
+                    kind=file_definition.kind,
+                    media_type=file_definition.media_type,
+                    dynamic=False,
+                    protocol=schema,
+                    location=location,
+                    definition=file_definition,
+                )
+            if schema == "agent-graph.resource.graph-action.v1":
+                graph_action: GraphActionResource = _convert(candidate, GraphActionResource, path)
+                return LoadedResource(
+                    path=path,
+                    content_path=path,
+                    id=graph_action.id,
+                    kind=graph_action.kind,
+                    media_type=graph_action.media_type,
+                    dynamic=True,
+                    protocol=schema,
+                    location=GraphActionLocation(
+                        schema="agent-graph.resource-location.graph-action.v1",
+                        id=graph_action.id,
+                        kind=graph_action.kind,
+                        media_type=graph_action.media_type,
+                        materialize=MaterializeRef(resource_id=graph_action.id),
+                    ),
+                    definition=graph_action,
+                    materializer=graph_action.materializer,
+                )
+            host_action: HostActionResource = _convert(candidate, HostActionResource, path)
+            return LoadedResource(
+                path=path,
+                content_path=path,
+                id=host_action.id,
+                kind=host_action.kind,
+                media_type=host_action.media_type,
+                dynamic=True,
+                protocol=schema,
+                location=HostActionLocation(
+                    schema="agent-graph.resource-location.host-action.v1",
+                    id=host_action.id,
+                    kind=host_action.kind,
+                    media_type=host_action.media_type,
+                    materialize=HostActionMaterialize(handler="", input=host_action.input, output_schema=""),
+                ),
+                definition=host_action,
+                materializer=host_action.materializer,
+            )
+    return _front_matter_resource(state, path)
+
+
+def _include_resource(state: _State, reference: str) -> LoadedResource:
+    path = state.contained(reference, "resource reference")
+    existing = state.resources.get(path)
+    if existing is not None:
+        return existing
+    resource = _load_resource(state, reference)
+    previous = state.resource_ids.get(resource.id)
+    if previous is not None and previous != resource.path:
+        raise AgentGraphError(
+            "resource-id-duplicate", f"Resource id {resource.id} is declared by both {previous} and {resource.path}"
+        )
+    state.resource_ids[resource.id] = resource.path
+    state.resources[resource.path] = resource
+    state.add_file(resource.path)
+    state.add_file(resource.content_path)
+    return resource
+
+
+def _check_host_materializer(state: _State, resource: LoadedResource, action_path: str, action: Action) -> LoadedResource:
+    """Host-action rules of §11: a read host Action with handler and two identified schemas; input validated."""
+    if action.runner != "host" or not action.handler or not action.input_schema or not action.output_schema:
+        raise AgentGraphError(
+            "materializer-runner-invalid",
+            f"Resource materializer {action.id} of host-action resource {resource.id} must be a host Action "
+            "with handler, inputSchema and outputSchema",
+        )
+    identities: list[str] = []
+    documents: list[Any] = []
+    schema_paths: list[str] = []
+    for reference in (action.input_schema, action.output_schema):
+        schema_path = contained_path(state.root, reference, "materializer referenced file")
+        schema_paths.append(schema_path)
+        document = state.reader.structured(schema_path)
+        identity = document.get("$id") if isinstance(document, dict) else None
+        if not isinstance(identity, str) or not PROTOCOL_IDENTITY.match(identity):
+            raise AgentGraphError(
+                "host-action-schema-identity-invalid",
+                f"Schema {schema_path} of host Action {action.id} must declare a versioned protocol identity in $id",
+            )
+        identities.append(identity)
+        documents.append(document)
+    definition: HostActionResource = resource.definition
+    if definition.input.schema != identities[0]:
+        raise AgentGraphError(
+            "host-action-input-schema-mismatch",
+            f"Resource {resource.id} input schema {definition.input.schema} does not match {identities[0]}",
+        )
+    try:
+        state.reader.validate_input(schema_paths[0], documents[0], definition.input.value, resource.path, identities[0])
+    except AgentGraphError as error:
+        if error.code != "schema-invalid":
+            raise
+        raise AgentGraphError(
+            "host-action-input-invalid",
+            f"Resource {resource.id} input does not match {identities[0]}",
+            error.diagnostics,
+        ) from None
+    location = HostActionLocation(
+        schema="agent-graph.resource-location.host-action.v1",
+        id=resource.id,
+        kind=resource.kind,
+        media_type=resource.media_type,
+        materialize=HostActionMaterialize(
+            handler=action.handler,
+            input=HostActionInput(schema=definition.input.schema, value=definition.input.value),
+            output_schema=identities[1],
+        ),
+    )
+    return dataclasses.replace(resource, location=location, materializer=action_path, output_schema=documents[1])
+
+
+def _node_resource_refs(refs: Any) -> tuple[str, ...]:
+    return tuple(refs) if refs else ()
+
+
+def load_provider(
+    manifest: str = "provider.yaml",
+    fs: FileSystem | None = None,
+    registry: ProviderRegistry | None = None,
+    *,
+    limits: Limits | None = None,
+    max_file_bytes: int | None = None,
+    cache: str | os.PathLike[str] | bool | None = None,
+) -> Provider:
+    """Load and validate a Provider from its manifest (or a bundle's ``manifest.json``).
+
+    ``fs`` is the file system to read through (the OS by default; pass a
+    :class:`~agent_graph.MemoryFileSystem` to load from memory). ``registry``
+    maps Provider IDs to manifest paths for ``provider:`` Skill locators when
+    ``manifest`` names a ``SKILL.md``. ``limits`` (a :class:`Limits`) bounds file
+    sizes, nesting, aliases, nodes and files; ``max_file_bytes`` is a shortcut
+    for its first field. Every failure raises
+    :class:`~agent_graph.AgentGraphError` with the protocol's code.
+
+    ``cache`` keeps parsed and schema-checked file contents between loads,
+    keyed by the digests of the files' bytes (every file is still read on every
+    load): a directory path, ``None`` (the default) for the platform cache
+    directory when reading from the operating system's file system, or
+    ``False`` for no cache. It never changes an answer; see
+    :mod:`agent_graph._load.cache`.
+    """
+    with collector_paused():
+        return _load(manifest, fs, registry, limits=limits, max_file_bytes=max_file_bytes, cache=cache)
+
+
+def _load(
+    manifest: str,
+    fs: FileSystem | None,
+    registry: ProviderRegistry | None,
+    *,
+    limits: Limits | None,
+    max_file_bytes: int | None,
+    cache: str | os.PathLike[str] | bool | None,
+) -> Provider:
+    store = open_cache(cache, os_file_system=fs is None or isinstance(fs, OSFileSystem))
+    fs = fs or OSFileSystem()
+    limits = limits or DEFAULT_LIMITS
+    if max_file_bytes is not None:
+        limits = Limits(
+            max_file_bytes=max_file_bytes,
+            max_depth=limits.max_depth,
+            max_alias_count=limits.max_alias_count,
+            max_nodes=limits.max_nodes,
+            max_files=limits.max_files,
+        )
+    initial = fs.absolute(manifest)
+    binding: tuple[str, str, str, str, str] | None = None
+    if initial.lower().endswith(".md"):
+        from .skill import locate_binding
+
+        binding = locate_binding(initial, registry, fs=fs, max_file_bytes=limits.max_file_bytes)
+        initial = binding[4]
+    bootstrap = _Reader(fs, posixpath.dirname(initial), limits, store)
+    bootstrap.ensure_file(initial, "provider manifest")
+    bundle = None
+    manifest_path = initial
+    parsed_initial = bootstrap.structured(initial)
+    if isinstance(parsed_initial, dict) and parsed_initial.get("schema") == "agent-graph.bundle.v1":
+        from .._toolchain.bundle import verify_bundle_manifest
+
+        bundle, manifest_path = verify_bundle_manifest(bootstrap, initial, parsed_initial)
+        bootstrap.ensure_file(manifest_path, "provider manifest")
+    root = posixpath.dirname(manifest_path)
+    reader = _Reader(fs, root, limits, store)
+    reader.take_over(bootstrap)
+    raw_manifest = parsed_initial if manifest_path == initial else reader.structured(manifest_path)
+    reader.validate("provider", raw_manifest, manifest_path)
+    provider_manifest: ProviderManifest = _convert(raw_manifest, ProviderManifest, manifest_path)
+    if bundle is not None and (
+        bundle.provider.id != provider_manifest.id or bundle.provider.version != provider_manifest.version
+    ):
+        raise AgentGraphError(
+            "bundle-provider-mismatch",
+            f"Bundle identifies {bundle.provider.id}@{bundle.provider.version}, but its Provider manifest "
+            f"identifies {provider_manifest.id}@{provider_manifest.version}",
+        )
+    state = _State(fs=fs, root=root, reader=reader, manifest_path=manifest_path)
+    state.add_file(manifest_path)
+
+    # Code Catalog.
+    codes: dict[str, CodeCatalogEntry] = {}
+    code_documents: dict[str, str] = {}
+    catalog_path: str | None = None
+    if provider_manifest.catalogs is not None and provider_manifest.catalogs.codes:
+        catalog_path = contained_path(root, provider_manifest.catalogs.codes, "code catalog reference")
+        reader.ensure_contained(catalog_path, "code catalog")
+        raw_catalog = reader.structured(catalog_path)
+        reader.validate("code-catalog", raw_catalog, catalog_path)
+        catalog: CodeCatalog = _convert(raw_catalog, CodeCatalog, catalog_path)
+        for entry in catalog.codes:
+            if entry.code in codes:
+                raise AgentGraphError("code-catalog-code-duplicate", f"Code catalog contains duplicate code: {entry.code}")
+            codes[entry.code] = entry
+        state.add_file(catalog_path)
+        for entry in catalog.codes:
+            if not entry.document:
+                continue
+            document_path = contained_path(root, entry.document, "code document reference")
+            if document_path not in state.resources:
+                resource = _load_resource(state, entry.document)
+                previous = state.resource_ids.get(resource.id)
+                if previous is not None and previous != resource.path:
+                    raise AgentGraphError(
+                        "resource-id-duplicate",
+                        f"Resource id {resource.id} is declared by both {previous} and {resource.path}",
+                    )
+                if resource.dynamic:
+                    raise AgentGraphError(
+                        "code-document-dynamic", f"Code {entry.code} must reference a static document resource"
+                    )
+                state.resource_ids[resource.id] = resource.path
+                state.resources[resource.path] = resource
+                state.add_file(resource.path)
+                state.add_file(resource.content_path)
+            code_documents[entry.code] = document_path
+
+    # Graphs, in manifest order.
+    graphs: dict[str, tuple[str, Graph]] = {}
+    graph_files: dict[str, dict[str, None]] = {}
+    for reference in provider_manifest.graphs:
+        graph_path = contained_path(root, reference, "graph reference")
+        reader.ensure_contained(graph_path, "graph")
+        raw_graph = reader.structured(graph_path)
+        nodes_value = raw_graph.get("nodes") if isinstance(raw_graph, dict) else None
+        if isinstance(nodes_value, list) and len(nodes_value) > limits.max_nodes:
+            raise AgentGraphError(
+                "graph-too-large",
+                f"{graph_path} has {len(nodes_value)} nodes, over the limit of {limits.max_nodes}",
+            )
+        reader.validate("graph", raw_graph, graph_path)
+        graph: Graph = _convert(raw_graph, Graph, graph_path)
+        validate_graph_semantics(graph)
+        if graph.id in graphs:
+            raise AgentGraphError(
+                "graph-id-duplicate", f"Provider {provider_manifest.id} contains duplicate graph id: {graph.id}"
+            )
+        graphs[graph.id] = (graph_path, graph)
+        graph_files[graph.id] = {graph_path: None}
+        state.add_file(graph_path)
+
+    # Per Graph, per node: Subgraphs, Actions, gate rules, resources.
+    dependencies: dict[str, dict[str, None]] = {}
+    node_routes: dict[tuple[str, str], NodeRoute] = {}
+    graph_resources: dict[str, dict[str, None]] = {}
+    for graph_id, (_graph_path, graph) in graphs.items():
+        direct = graph_files[graph_id]
+        children: dict[str, None] = {}
+        used_resources: dict[str, None] = {}
+        for node in graph.nodes:
+            action_key = inspection_key = resolution_key = delegated_key = None
+            if node.kind == "subgraph":
+                child_id = node.graph or ""
+                child = graphs.get(child_id)
+                if child is None:
+                    raise AgentGraphError("subgraph-missing", f"Graph {graph_id} references missing subgraph {child_id}")
+                if (node.entry or "") not in child[1].entrypoints:
+                    raise AgentGraphError(
+                        "subgraph-entry-missing", f"Graph {graph_id} references missing entry {child_id}#{node.entry}"
+                    )
+                children[child_id] = None
+            if node.kind == "action" and node.action:
+                action_key, _ = _include_action(state, node.action, direct, "action referenced file")
+            if node.kind == "gate":
+                gate = node.gate
+                if node.inspection_action:
+                    inspection_key, inspection = _include_action(
+                        state, node.inspection_action, direct, "gate inspection action referenced file"
+                    )
+                    if inspection.effect != "read":
+                        raise AgentGraphError(
+                            "gate-inspection-effect-invalid",
+                            f"Gate {graph_id}/{node.id} inspection Action {inspection.id} must use effect: read",
+                        )
+                if node.delegated is not None:
+                    if not (gate is not None and gate.delegatable is True and gate.authority):
+                        raise AgentGraphError(
+                            "gate-delegated-policy-invalid",
+                            f"Gate {graph_id}/{node.id} declares a delegated policy but is not delegatable "
+                            "with an authority",
+                        )
+                    if node.delegated.inspection == "skip" and not node.inspection_action:
+                        raise AgentGraphError(
+                            "gate-delegated-inspection-missing",
+                            f"Gate {graph_id}/{node.id} skips inspection on its delegated route "
+                            "but declares no inspectionAction",
+                        )
+                if node.resolution_action:
+                    resolution_key, resolution = _include_action(
+                        state, node.resolution_action, direct, "gate resolution action referenced file"
+                    )
+                    if resolution.effect == "read":
+                        raise AgentGraphError(
+                            "gate-resolution-effect-invalid",
+                            f"Gate {graph_id}/{node.id} resolution Action {resolution.id} must use effect: write or external",
+                        )
+                if node.delegated is not None and node.delegated.resolution_action:
+                    delegated_key, delegated_action = _include_action(
+                        state, node.delegated.resolution_action, direct, "gate resolution action referenced file"
+                    )
+                    if delegated_action.effect == "read":
+                        raise AgentGraphError(
+                            "gate-resolution-effect-invalid",
+                            f"Gate {graph_id}/{node.id} delegated resolution Action {delegated_action.id} "
+                            "must use effect: write or external",
+                        )
+            required: tuple[str, ...] = ()
+            recommended: tuple[str, ...] = ()
+            delegated_required: tuple[str, ...] | None = None
+            delegated_recommended: tuple[str, ...] | None = None
+            if node.kind in ("action", "gate"):
+                references: list[str] = []
+                if node.resources is not None:
+                    required = _node_resource_refs(node.resources.required)
+                    recommended = _node_resource_refs(node.resources.recommended)
+                    references.extend(required)
+                    references.extend(recommended)
+                if node.delegated is not None and node.delegated.resources is not None:
+                    delegated_required = _node_resource_refs(node.delegated.resources.required)
+                    delegated_recommended = _node_resource_refs(node.delegated.resources.recommended)
+                    references.extend(delegated_required)
+                    references.extend(delegated_recommended)
+                keys: dict[str, tuple[str, ...]] = {}
+                for reference in references:
+                    resource = _include_resource(state, reference)
+                    keys[reference] = (resource.path,)
+                    direct[resource.path] = None
+                    direct[resource.content_path] = None
+                    used_resources[resource.path] = None
+
+                def resolve(refs: tuple[str, ...] | None, keys: dict[str, tuple[str, ...]] = keys) -> Any:
+                    return None if refs is None else tuple(keys[r][0] for r in refs)
+
+                required = resolve(required)
+                recommended = resolve(recommended)
+                delegated_required = resolve(delegated_required)
+                delegated_recommended = resolve(delegated_recommended)
+            node_routes[(graph_id, node.id)] = NodeRoute(
+                action=action_key,
+                inspection=inspection_key,
+                resolution=resolution_key,
+                delegated_resolution=delegated_key,
+                required=required,
+                recommended=recommended,
+                delegated_required=delegated_required,
+                delegated_recommended=delegated_recommended,
+            )
+        dependencies[graph_id] = children
+        graph_resources[graph_id] = used_resources
+
+    cycle = find_cycle(list(dependencies), {k: list(v) for k, v in dependencies.items()})
+    if cycle is not None:
+        raise AgentGraphError("graph-recursion", f"Cross-graph recursion is not allowed: {' -> '.join(cycle)}")
+
+    if catalog_path is not None:
+        for graph_id, (_path, graph) in graphs.items():
+            for node in graph.nodes:
+                if node.kind not in ("action", "gate"):
+                    continue
+                catalog_entry = codes.get(node.reason_code or "")
+                if catalog_entry is None:
+                    raise AgentGraphError(
+                        "route-reason-code-missing",
+                        f"Graph {graph_id} node {node.id} reasonCode is not declared by the Provider code catalog: "
+                        f"{node.reason_code}",
+                    )
+                if catalog_entry.kind != "route-reason":
+                    raise AgentGraphError(
+                        "route-reason-code-kind-invalid",
+                        f"Graph {graph_id} node {node.id} reasonCode must use a route-reason catalog entry: "
+                        f"{node.reason_code}",
+                    )
+
+    # Materializers of dynamic resources.
+    for resource_path, resource in list(state.resources.items()):
+        if not resource.dynamic or resource.materializer is None:
+            continue
+        action_path, action = _load_action_definition(state, resource.materializer)
+        if action_path not in state.actions:
+            state.actions[action_path] = LoadedAction(
+                path=action_path, definition=action, files=(), route_action=None, plan=()
+            )
+            state.add_file(action_path)
+        if action.effect != "read":
+            raise AgentGraphError("materializer-effect-invalid", f"Resource materializer {action.id} must have effect: read")
+        if resource.protocol == "agent-graph.resource.host-action.v1":
+            materializer_files = _action_files(state, action_path, action, "materializer referenced file")
+            state.resources[resource_path] = _check_host_materializer(state, resource, action_path, action)
+        else:
+            if action.runner not in ("command", "script"):
+                raise AgentGraphError(
+                    "materializer-runner-invalid",
+                    f"Resource materializer {action.id} must use command or script runner",
+                )
+            materializer_files = _action_files(state, action_path, action, "materializer referenced file")
+            state.resources[resource_path] = dataclasses.replace(resource, materializer=action_path)
+        for file in materializer_files:
+            state.add_file(file)
+        for direct in graph_files.values():
+            if resource.path in direct:
+                for file in materializer_files:
+                    direct[file] = None
+
+    provider = _assemble(
+        state,
+        provider_manifest,
+        raw_manifest,
+        graphs,
+        graph_files,
+        dependencies,
+        node_routes,
+        codes,
+        code_documents,
+        catalog_path,
+        bundle,
+    )
+    if bundle is not None:
+        from .._toolchain.bundle import check_bundle_catalogs
+
+        check_bundle_catalogs(bundle, provider)
+    if binding is not None:
+        from .skill import check_binding
+
+        check_binding(provider, binding[0], binding[1], binding[2], binding[3])
+    reader.flush()
+    return provider
+
+
+def _assemble(
+    state: _State,
+    manifest: ProviderManifest,
+    raw_manifest: Any,
+    graphs: dict[str, tuple[str, Graph]],
+    graph_files: dict[str, dict[str, None]],
+    dependencies: dict[str, dict[str, None]],
+    node_routes: dict[tuple[str, str], NodeRoute],
+    codes: dict[str, CodeCatalogEntry],
+    code_documents: dict[str, str],
+    catalog_path: str | None,
+    bundle: Any,
+) -> Provider:
+    root = state.root
+    reader = state.reader
+    prefix = len(root.rstrip("/")) + 1
+
+    def rel(path: str) -> str:
+        return path[prefix:]
+
+    file_digests = {path: reader.digest(path) for path in state.files if path != state.manifest_path}
+    provider_files = sorted(file_digests, key=lambda p: utf16_key(rel(p)))
+    provider_digest = digest_value(
+        {"manifest": raw_manifest, "files": [[rel(p), file_digests[p]] for p in provider_files]}
+    )
+
+    # Graph closures, iteratively, children before parents.
+    closures: dict[str, set[str]] = {}
+    for start in graphs:
+        if start in closures:
+            continue
+        stack: list[tuple[str, bool]] = [(start, False)]
+        while stack:
+            gid, expanded = stack.pop()
+            if gid in closures:
+                continue
+            if not expanded:
+                stack.append((gid, True))
+                stack.extend((child, False) for child in dependencies[gid] if child not in closures)
+                continue
+            closure = set(graph_files[gid])
+            for child in dependencies[gid]:
+                closure |= closures[child]
+            closures[gid] = closure
+    compiled: dict[str, CompiledGraph] = {}
+    for gid, (graph_path, graph) in graphs.items():
+        relative_files = {rel(p): file_digests[p] for p in closures[gid]}
+        ordered = sort_collated(relative_files)
+        digest = digest_value(
+            {
+                "provider": {"id": manifest.id, "version": manifest.version},
+                "graph": gid,
+                "files": [[p, relative_files[p]] for p in ordered],
+            }
+        )
+        compiled[gid] = CompiledGraph(graph, graph_path, digest)
+
+    resources: dict[str, LoadedResource] = {}
+    for path, resource in state.resources.items():
+        location = resource.location
+        if isinstance(location, FileLocation):
+            location = msgspec.structs.replace(location, digest=file_digests[resource.content_path])
+            resource = dataclasses.replace(resource, location=location)
+        resources[path] = resource
+
+    actions = {path: _finish_action(state, loaded.path, loaded.definition, file_digests) for path, loaded in state.actions.items()}
+
+    return Provider(
+        manifest=manifest,
+        manifest_path=state.manifest_path,
+        root=root,
+        raw_manifest=raw_manifest,
+        graphs=compiled,
+        actions=actions,
+        resources=resources,
+        codes=codes,
+        code_documents=code_documents,
+        code_catalog_path=catalog_path,
+        files=tuple(state.files),
+        file_digests=file_digests,
+        graph_dependencies={gid: tuple(children) for gid, children in dependencies.items()},
+        digest=provider_digest,
+        node_routes=node_routes,
+        resources_by_id={resource.id: path for path, resource in resources.items()},
+        bundle=bundle,
+    )
+
+
+def _finish_action(state: _State, path: str, action: Action, digests: Mapping[str, str]) -> LoadedAction:
+    """Precompute the route ``action`` object and command plan of one Action."""
+    root = state.root
+    route_error: AgentGraphError | None = None
+
+    def schema_location(reference: str | None, direction: str) -> FileLocation | None:
+        if not reference:
+            return None
+        resolved = contained_path(root, reference, f"{direction} schema reference")
+        digest = digests.get(resolved) or state.reader.digest(resolved)
+        return FileLocation(
+            schema=LEGACY_LOCATION,
+            id=f"schema.{action.id}.{direction}",
+            kind="schema",
+            media_type="application/schema+json",
+            digest=digest,
+            file_path=resolved,
+        )
+
+    skill_location: FileLocation | None = None
+    route_action: RouteAction | None = None
+    try:
+        if action.runner == "agent" and action.skill:
+            skill_path = contained_path(root, action.skill, "agent skill reference")
+            metadata = state.reader.front_matter(skill_path)
+            name = metadata.get("name")
+            skill_location = FileLocation(
+                schema=LEGACY_LOCATION,
+                id=f"skill.{name if isinstance(name, str) else 'agent-skill'}",
+                kind="skill",
+                media_type="text/markdown",
+                digest=digests.get(skill_path) or state.reader.digest(skill_path),
+                file_path=skill_path,
+            )
+        route_action = RouteAction(
+            id=action.id,
+            runner=action.runner,
+            effect=action.effect,
+            skill=skill_location,
+            input_schema=schema_location(action.input_schema, "input"),
+            output_schema=schema_location(action.output_schema, "output"),
+        )
+    except AgentGraphError as error:
+        route_error = error
+    cwd = action.cwd or "workspace"
+    working = root if cwd == "provider" else ""
+    plan: tuple[PlanStep, ...]
+    if action.runner == "command":
+        plan = (CommandStep(command=action.command or "", effect=action.effect, cwd=cwd, working_directory=working),)
+    elif action.runner == "script":
+        entry = contained_path(root, action.entry or "", "script entry")
+        runtime = _RUNTIMES.get(action.runtime or "", action.runtime or "")
+        args = " ".join(shell_quote(a) for a in action.args or ())
+        command = f"{runtime} {shell_quote(entry)}" + (f" {args}" if args else "")
+        plan = (CommandStep(command=command, effect=action.effect, cwd=cwd, working_directory=working),)
+    elif action.runner == "host":
+        plan = (HandlerStep(handler=action.handler or "", effect=action.effect, cwd=cwd, working_directory=working),)
+    else:
+        plan = ()
+    return LoadedAction(
+        path=path,
+        definition=action,
+        files=state.action_files.get(path, (path,)),
+        route_action=route_action,
+        plan=plan,
+        route_error=route_error,
+    )
+
+

@@ -1,0 +1,163 @@
+"""Skill bindings: from a ``SKILL.md`` to the Provider, Graph and Entry it selects.
+
+A bound Skill declares ``metadata.agent-graph`` (a ``path:`` locator relative to
+the ``SKILL.md`` or a ``provider:`` locator a host registry resolves),
+``metadata.agent-graph.graph`` and ``metadata.agent-graph.entry``. The three are
+validated together; an Agent never infers them from prose. File access goes
+through the injected file system.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .._core.errors import AgentGraphError
+from .._core.model import SkillBinding
+from .._core.provider import Provider
+from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
+from .fs import FileSystem, OSFileSystem
+
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
+    if fs.kind(path) != "file":
+        raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
+    try:
+        if fs.size(path) > max_bytes:
+            raise AgentGraphError("file-too-large", f"{path} is over the limit of {max_bytes} bytes")
+        return fs.read_bytes(path).decode("utf-8", errors="replace")
+    except OSError as error:
+        raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+
+
+def read_skill_binding(skill_md: str, fs: FileSystem | None = None, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str, str, str]:
+    """The ``(locator, graph, entry)`` a ``SKILL.md`` declares, trimmed; ``skill-binding-missing`` if incomplete."""
+    fs = fs or OSFileSystem()
+    path = fs.absolute(skill_md)
+    metadata, _ = parse_front_matter(_read_text(fs, path, "skill", max_file_bytes), path)
+    extension = metadata.get("metadata")
+    if not isinstance(extension, Mapping):
+        raise AgentGraphError("skill-binding-missing", f"Skill {path} does not declare Agent Graph metadata")
+    values: list[str] = []
+    for key in ("agent-graph", "agent-graph.graph", "agent-graph.entry"):
+        value = extension.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise AgentGraphError("skill-binding-missing", f"Skill {path} does not declare metadata.{key}")
+        values.append(value.strip())
+    return values[0], values[1], values[2]
+
+
+def read_provider_registry(path: str, fs: FileSystem | None = None) -> dict[str, str]:
+    """Read a registry file: ``{providers: {id: manifest}}`` or ``{id: manifest}``, paths relative to the file."""
+    fs = fs or OSFileSystem()
+    absolute = fs.absolute(path)
+    if fs.kind(absolute) != "file":
+        raise AgentGraphError("file-missing", f"provider registry does not exist: {absolute}")
+    try:
+        size = fs.size(absolute)
+        if size > DEFAULT_MAX_FILE_BYTES:
+            raise AgentGraphError(
+                "file-too-large", f"{absolute} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+            )
+        data = fs.read_bytes(absolute)
+    except OSError as error:
+        raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
+    parsed = parse_structured(data, absolute)
+    if not isinstance(parsed, dict):
+        raise AgentGraphError("registry-invalid", f"Provider registry must be an object: {path}")
+    candidate: Any = parsed.get("providers", parsed)
+    if not isinstance(candidate, dict):
+        raise AgentGraphError("registry-invalid", f"Provider registry providers must be an object: {path}")
+    result: dict[str, str] = {}
+    base = posixpath.dirname(absolute)
+    for provider_id, manifest in candidate.items():
+        if not isinstance(manifest, str):
+            raise AgentGraphError("registry-invalid", f"Provider {provider_id} must map to a manifest path")
+        result[provider_id] = posixpath.normpath(posixpath.join(base, manifest))
+    return result
+
+
+def locate_binding(
+    skill_md: str,
+    registry: Mapping[str, str] | None = None,
+    *,
+    fs: FileSystem | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> tuple[str, str, str, str, str]:
+    """``(skill path, locator, graph, entry, manifest path)`` of a ``SKILL.md``, without loading the Provider."""
+    fs = fs or OSFileSystem()
+    path = fs.absolute(skill_md)
+    locator, graph, entry = read_skill_binding(path, fs, max_file_bytes=max_file_bytes)
+    if locator.startswith("path:"):
+        reference = locator[len("path:"):]
+        if not reference:
+            raise AgentGraphError("skill-locator-invalid", f"Skill path locator is empty: {path}")
+        if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
+            raise AgentGraphError("skill-locator-absolute", f"Skill path locator must be relative: {path}")
+        manifest_path = posixpath.normpath(posixpath.join(posixpath.dirname(path), reference))
+        if fs.kind(manifest_path) != "file":
+            raise AgentGraphError("file-missing", f"skill provider manifest does not exist: {manifest_path}")
+    elif locator.startswith("provider:"):
+        provider_id = locator[len("provider:"):]
+        registered = (registry or {}).get(provider_id)
+        if not registered:
+            raise AgentGraphError(
+                "provider-unresolved", f"Provider {provider_id} is not available; supply a host registry or --registry"
+            )
+        manifest_path = fs.absolute(registered)
+    else:
+        raise AgentGraphError("skill-locator-invalid", f"Unsupported agent-graph locator in {path}: {locator}")
+    if fs.kind(manifest_path) != "file":
+        raise AgentGraphError("file-missing", f"registered provider manifest does not exist: {manifest_path}")
+    return path, locator, graph, entry, manifest_path
+
+
+def check_binding(provider: Provider, path: str, locator: str, graph: str, entry: str) -> None:
+    """The checks a loaded Provider must pass for a binding."""
+    if locator.startswith("provider:") and provider.manifest.id != locator[len("provider:"):]:
+        raise AgentGraphError(
+            "provider-id-mismatch",
+            f"Registry key {locator[len('provider:'):]} resolved to Provider {provider.manifest.id}",
+        )
+    compiled = provider.graphs.get(graph)
+    if compiled is None:
+        raise AgentGraphError("skill-graph-missing", f"Skill {path} selects missing Graph {graph}")
+    if entry not in compiled.entrypoints:
+        raise AgentGraphError("skill-entry-missing", f"Skill {path} selects missing Entry {graph}#{entry}")
+
+
+def resolve_skill_binding(
+    skill_md: str,
+    registry: Mapping[str, str] | None = None,
+    *,
+    fs: FileSystem | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> SkillBinding:
+    """Resolve a ``SKILL.md`` binding: load its Provider and check the Graph and Entry exist.
+
+    ``registry`` maps Provider IDs to manifest paths for ``provider:`` locators.
+    Codes: ``skill-binding-missing``, ``skill-locator-invalid``,
+    ``skill-locator-absolute``, ``provider-unresolved``, ``provider-id-mismatch``,
+    ``skill-graph-missing``, ``skill-entry-missing`` (and any load error).
+    """
+    from .loader import load_provider
+
+    fs = fs or OSFileSystem()
+    path, locator, graph, entry, manifest_path = locate_binding(
+        skill_md, registry, fs=fs, max_file_bytes=max_file_bytes
+    )
+    provider = load_provider(manifest_path, fs=fs, max_file_bytes=max_file_bytes)
+    check_binding(provider, path, locator, graph, entry)
+    return SkillBinding(
+        schema="agent-graph.skill-binding.v1",
+        skill_path=path,
+        locator=locator,
+        graph=graph,
+        entry=entry,
+        manifest_path=manifest_path,
+        provider=provider.manifest.id,
+    )

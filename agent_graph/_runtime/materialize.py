@@ -1,0 +1,340 @@
+"""Graph-action materialization: the one place agent-graph runs Provider code (behaviour.md §12).
+
+``materialize_resource`` runs the ``read`` command or script Action behind an
+``agent-graph.resource.graph-action.v1`` resource and stores what it prints
+in a content-addressed cache. This module is an adapter: it spawns a
+process, reads the process environment and writes files. It knows nothing
+of evaluation, routing, Runs or the command line.
+
+The process:
+
+* gets only ``PATH``, ``PATHEXT``, ``SYSTEMROOT``, ``WINDIR``, ``COMSPEC``,
+  ``TMPDIR``, ``TMP``, ``TEMP``, ``LANG``, ``LC_ALL``, ``LC_CTYPE`` and ``TZ``
+  from the parent environment, then the variables the host passes
+  explicitly, then ``AGENT_GRAPH_PROVIDER_ROOT``, ``AGENT_GRAPH_WORKSPACE``,
+  ``AGENT_GRAPH_REVISION`` and ``AGENT_GRAPH_INPUT`` (the input as JSON,
+  ``null`` by default), which nothing can override;
+* runs under ``sh -c`` for a command runner, or as ``<runtime> <entry>
+  <args…>`` for a script runner (node, bun, python3, sh), in the Provider
+  root for ``cwd: provider`` and in the workspace otherwise;
+* runs in a new session (its own process group) with stdin closed. If it
+  runs longer than the timeout, or prints more than the stdout or stderr
+  limit, the whole group is killed and nothing is written
+  (``materializer-timeout``, ``materializer-output-limit``,
+  ``materializer-error-limit``). A non-zero exit is ``materializer-failed``.
+  Processes the materializer left behind in its group are killed when it
+  ends.
+
+The cache: stdout is stored byte for byte as ``<cache>/<hex>.<ext>`` where
+``<hex>`` is the hex part of the content digest (``sha256`` of those bytes),
+so equal content shares one file; ``<ext>`` is ``.json``, ``.md``, ``.txt``
+or ``.bin`` from the media type. Beside it, ``<hex>.receipt.json``
+(``agent-graph.materialization.v1``) names the Provider, resource, revision,
+digest, media type and file. Both are written atomically, content first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from .._core.canonical import digest_bytes
+from .._core.errors import AgentGraphError
+from .._core.model import GraphActionLocation, MaterializeRef
+from .._load.atomic import write_bytes_atomic
+
+__all__ = [
+    "DEFAULT_MAX_ERROR_BYTES",
+    "DEFAULT_MAX_OUTPUT_BYTES",
+    "DEFAULT_TIMEOUT",
+    "INHERITED_VARIABLES",
+    "cache_extension",
+    "materialize_resource",
+    "materializer_environment",
+]
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_ERROR_BYTES = 1024 * 1024
+INHERITED_VARIABLES: tuple[str, ...] = (
+    "PATH",
+    "PATHEXT",
+    "SYSTEMROOT",
+    "WINDIR",
+    "COMSPEC",
+    "TMPDIR",
+    "TMP",
+    "TEMP",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+)
+RECEIPT_SCHEMA = "agent-graph.materialization.v1"
+LOCATION_SCHEMA = "agent-graph.resource-location.graph-action.v1"
+REVISION_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
+_RUNTIMES = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CHUNK = 65536
+
+
+def cache_extension(media_type: str) -> str:
+    """``.json``, ``.md``, ``.txt`` or ``.bin`` for a media type."""
+    lowered = media_type.lower()
+    if "json" in lowered:
+        return ".json"
+    if "markdown" in lowered:
+        return ".md"
+    if lowered.startswith("text/"):
+        return ".txt"
+    return ".bin"
+
+
+def materializer_environment(
+    provider_root: str,
+    workspace: str,
+    revision: str,
+    input_value: Any = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    inherited: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The complete environment of a materializer process.
+
+    ``inherited`` is the parent environment (default ``os.environ``), of
+    which only :data:`INHERITED_VARIABLES` pass; ``env`` holds the host's
+    explicit extra variables; the four ``AGENT_GRAPH_*`` variables come last.
+    """
+    parent = os.environ if inherited is None else inherited
+    result = {name: parent[name] for name in INHERITED_VARIABLES if name in parent}
+    for name, value in (env or {}).items():
+        if not isinstance(name, str) or not _VARIABLE_NAME.fullmatch(name) or not isinstance(value, str):
+            raise AgentGraphError("materializer-env-invalid", f"Invalid environment variable for a materializer: {name!r}")
+        result[name] = value
+    try:
+        encoded_input = json.dumps(input_value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise AgentGraphError("json-invalid", f"Materializer input is not JSON: {error}") from None
+    result["AGENT_GRAPH_PROVIDER_ROOT"] = provider_root
+    result["AGENT_GRAPH_WORKSPACE"] = workspace
+    result["AGENT_GRAPH_REVISION"] = revision
+    result["AGENT_GRAPH_INPUT"] = encoded_input
+    return result
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL every process of the materializer's group, then reap the materializer."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        process.kill()
+    process.wait()
+
+
+def _wait_and_clear_group(process: subprocess.Popen[bytes], deadline: float, label: str, timeout: float) -> int:
+    """Wait for the materializer to exit, kill what it left in its group, return its status."""
+    if hasattr(os, "waitid"):
+        # Wait without reaping: while the materializer is a zombie its process
+        # group ID cannot be reused, so killing the group cannot hit a stranger.
+        while os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is None:
+            if time.monotonic() >= deadline:
+                _kill_group(process)
+                raise AgentGraphError(
+                    "materializer-timeout", f"Materializer {label} ran longer than {timeout:g} s and was stopped"
+                )
+            time.sleep(0.002)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        return process.wait()
+    try:  # pragma: no cover - platforms without waitid
+        status = process.wait(max(deadline - time.monotonic(), 0.0))
+    except subprocess.TimeoutExpired:  # pragma: no cover
+        _kill_group(process)
+        raise AgentGraphError(
+            "materializer-timeout", f"Materializer {label} ran longer than {timeout:g} s and was stopped"
+        ) from None
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # pragma: no cover
+        os.killpg(process.pid, signal.SIGKILL)
+    return status  # pragma: no cover
+
+
+def _run(
+    argv: list[str],
+    cwd: str,
+    environment: dict[str, str],
+    label: str,
+    timeout: float,
+    max_output: int,
+    max_error: int,
+) -> bytes:
+    """Run one materializer; its stdout, or an AgentGraphError after killing its group."""
+    try:
+        process = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as error:
+        raise AgentGraphError("materializer-failed", f"Materializer {label} could not start: {error}") from None
+    assert process.stdout is not None and process.stderr is not None
+    output = bytearray()
+    errors = bytearray()
+    deadline = time.monotonic() + timeout
+    selector = selectors.DefaultSelector()
+    try:
+        selector.register(process.stdout, selectors.EVENT_READ, "stdout")
+        selector.register(process.stderr, selectors.EVENT_READ, "stderr")
+        open_streams = 2
+        while open_streams:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                _kill_group(process)
+                raise AgentGraphError(
+                    "materializer-timeout", f"Materializer {label} ran longer than {timeout:g} s and was stopped"
+                )
+            for key, _ in selector.select(remaining):
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    open_streams -= 1
+                    continue
+                if key.data == "stdout":
+                    output += chunk
+                    if len(output) > max_output:
+                        _kill_group(process)
+                        raise AgentGraphError(
+                            "materializer-output-limit",
+                            f"Materializer {label} printed more than {max_output} bytes on stdout and was stopped",
+                        )
+                else:
+                    errors += chunk
+                    if len(errors) > max_error:
+                        _kill_group(process)
+                        raise AgentGraphError(
+                            "materializer-error-limit",
+                            f"Materializer {label} printed more than {max_error} bytes on stderr and was stopped",
+                        )
+        status = _wait_and_clear_group(process, deadline, label, timeout)
+    finally:
+        selector.close()
+        process.stdout.close()
+        process.stderr.close()
+        if process.returncode is None:
+            _kill_group(process)
+    if status != 0:
+        message = errors.decode("utf-8", "replace").strip()
+        raise AgentGraphError(
+            "materializer-failed",
+            f"Materializer {label} exited with status {status}" + (f": {message[-2000:]}" if message else ""),
+        )
+    return bytes(output)
+
+
+def _find_resource(provider: Any, reference_or_id: str) -> Any:
+    from .._load.api import locate_resource
+
+    location = locate_resource(provider, reference_or_id)
+    return provider.resources[provider.resources_by_id[location.id]]
+
+
+def materialize_resource(
+    provider: Any,
+    reference_or_id: str,
+    *,
+    cache: str,
+    revision: str,
+    workspace: str | None = None,
+    input: Any = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
+    max_error_bytes: int = DEFAULT_MAX_ERROR_BYTES,
+    inherited_env: Mapping[str, str] | None = None,
+) -> GraphActionLocation:
+    """Run the materializer of a graph-action resource and cache its output.
+
+    ``reference_or_id`` is the resource ID or Provider-relative path;
+    ``revision`` the revision of the route that selected it
+    (``revision-invalid`` unless it matches ``^sha256:[0-9a-f]{64}$``);
+    ``workspace`` defaults to the current directory; ``input`` is passed as
+    ``AGENT_GRAPH_INPUT``; ``env`` adds host variables. Returns the
+    ``agent-graph.resource-location.graph-action.v1`` location with
+    ``revision``, ``digest`` and ``filePath``. Raises ``resource-missing``,
+    ``resource-static`` (nothing to run), ``materializer-runner-invalid``
+    (a host-action resource: the host materializes it), the limit codes and
+    ``materializer-failed``.
+    """
+    if not isinstance(revision, str) or not REVISION_PATTERN.fullmatch(revision):
+        raise AgentGraphError("revision-invalid", f"Dynamic resource revision is invalid: {revision!r}")
+    if sys.platform == "win32":  # pragma: no cover - POSIX process groups are required
+        raise AgentGraphError("materializer-unsupported", "Materialization needs POSIX process groups")
+    if timeout <= 0 or max_output_bytes < 0 or max_error_bytes < 0:
+        raise AgentGraphError("argument-invalid", "Materializer limits must be positive")
+    resource = _find_resource(provider, reference_or_id)
+    if not resource.dynamic or resource.materializer is None:
+        raise AgentGraphError("resource-static", f"Resource {resource.id} is static and needs no materialization")
+    action = provider.actions[resource.materializer].definition
+    if resource.protocol == "agent-graph.resource.host-action.v1" or action.runner not in ("command", "script"):
+        raise AgentGraphError(
+            "materializer-runner-invalid",
+            f"Resource {resource.id} is materialized by host handler {action.handler}, not by agent-graph; "
+            "validate the host's result with validate_host_action_result",
+        )
+    if action.effect != "read":
+        raise AgentGraphError("materializer-effect-invalid", f"Materializer {action.id} must have effect: read")
+    from .._load.loader import contained_path
+
+    root = provider.root
+    workspace_path = os.path.abspath(workspace if workspace is not None else os.getcwd())
+    if action.runner == "command":
+        argv = ["sh", "-c", action.command or ""]
+    else:
+        entry = contained_path(root, action.entry or "", "materializer entry")
+        argv = [_RUNTIMES.get(action.runtime or "", action.runtime or ""), entry, *(action.args or ())]
+    cwd = root if action.cwd == "provider" else workspace_path
+    if not os.path.isdir(cwd):
+        raise AgentGraphError("workspace-missing", f"Materializer working directory does not exist: {cwd}")
+    environment = materializer_environment(root, workspace_path, revision, input, env=env, inherited=inherited_env)
+    content = _run(argv, cwd, environment, action.id, timeout, max_output_bytes, max_error_bytes)
+
+    digest = digest_bytes(content)
+    token = digest.split(":", 1)[1]
+    cache_dir = os.path.abspath(cache)
+    file_path = os.path.join(cache_dir, token + cache_extension(resource.media_type))
+    write_bytes_atomic(file_path, content)
+    receipt = {
+        "schema": RECEIPT_SCHEMA,
+        "provider": provider.manifest.id,
+        "resource": resource.id,
+        "revision": revision,
+        "digest": digest,
+        "mediaType": resource.media_type,
+        "file": file_path,
+    }
+    receipt_bytes = json.dumps(receipt, ensure_ascii=False, indent=2).encode("utf-8") + b"\n"
+    write_bytes_atomic(os.path.join(cache_dir, token + ".receipt.json"), receipt_bytes)
+    location: GraphActionLocation = msgspec.structs.replace(
+        resource.location,
+        schema=LOCATION_SCHEMA,
+        revision=revision,
+        materialize=MaterializeRef(resource_id=resource.id),
+        digest=digest,
+        file_path=file_path,
+        read_state=None,
+    )
+    return location

@@ -1,0 +1,171 @@
+"""Graph tests (``agent-graph.test.v1``): declarative expectations over evaluate and route.
+
+A test evaluates ``graph``/``entry`` with ``state``; every present ``expect``
+field is compared and a failure is written ``<field>: expected X, received Y``
+(behaviour.md §8). Tests never execute Actions. Files are found and read
+through the injected file system.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import msgspec
+
+from .._core.errors import AgentGraphError
+from .._core.evaluate import evaluate
+from .._core.model import GateActionPlan, Route, TestCase, TestResult
+from .._core.provider import Provider
+from .._core.route import route
+from .._load.fs import FileSystem, OSFileSystem
+from .._syntax import schema as _schema
+from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_structured
+
+_TEST_FILE = re.compile(r"\.(?:ya?ml|json)$", re.IGNORECASE)
+_NONE = "<none>"
+
+
+def _js(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def discover_tests(path: str, fs: FileSystem | None = None) -> list[str]:
+    """The test files at ``path``: the file itself, or every ``.yaml``/``.yml``/``.json`` below a directory."""
+    fs = fs or OSFileSystem()
+    absolute = fs.absolute(path)
+    kind = fs.kind(absolute)
+    if kind is None:
+        raise AgentGraphError("test-path-missing", f"Graph test path does not exist: {absolute}")
+    if kind == "file":
+        return [absolute]
+    return [f for f in fs.list_files(absolute) if _TEST_FILE.search(f)]
+
+
+def _step_field(plan: GateActionPlan | Route | None, name: str) -> Any:
+    steps = plan.command_plan if plan is not None else ()
+    if not steps:
+        return None
+    return getattr(steps[0], name, None)
+
+
+def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: str = "/") -> TestResult:
+    """Run one parsed test case against a loaded Provider."""
+    state = case.state
+    facts = state.facts if state and state.facts is not None else {}
+    outcomes = state.outcomes if state and state.outcomes is not None else {}
+    authorities = list(state.authorities) if state and state.authorities is not None else []
+    expect = case.expect
+    failures: list[str] = []
+    evaluation = evaluate(provider, case.graph, case.entry, facts=facts, outcomes=outcomes, authorities=authorities)
+    primary = evaluation.primary_route
+
+    def compare(label: str, expected: Any, actual: Any) -> None:
+        if expected is not None and actual != expected:
+            failures.append(f"{label}: expected {expected}, received {actual if actual is not None else _NONE}")
+
+    if evaluation.status_code != expect.status_code:
+        failures.append(f"statusCode: expected {expect.status_code}, received {evaluation.status_code}")
+    compare("primaryNode", expect.primary_node, primary.node if primary else None)
+    compare("primaryReasonCode", expect.primary_reason_code, primary.reason_code if primary else None)
+    if expect.alternative_nodes is not None:
+        actual_nodes = [r.node for r in evaluation.alternative_routes]
+        if actual_nodes != list(expect.alternative_nodes):
+            failures.append(f"alternativeNodes: expected {_js(list(expect.alternative_nodes))}, received {_js(actual_nodes)}")
+    compare("availability", expect.availability, primary.availability if primary else None)
+    compare("outcome", expect.outcome, evaluation.outcome)
+    for code in expect.diagnostics_include or ():
+        if not any(d.code == code for d in evaluation.diagnostics):
+            failures.append(f"diagnostic missing: {code}")
+    route_fields = (
+        expect.command,
+        expect.handler,
+        expect.required_resources,
+        expect.recommended_resources,
+        expect.gate_resolution,
+        expect.inspection_command,
+        expect.inspection_handler,
+        expect.inspection_skill,
+        expect.inspection_input_schema,
+        expect.resolution_command,
+        expect.resolution_handler,
+        expect.resolution_skill,
+        expect.resolution_input_schema,
+        expect.record_node,
+    )
+    if any(value is not None for value in route_fields):
+        if primary is None:
+            failures.append("route assertions require a primary route")
+        else:
+            resolved = route(
+                provider,
+                case.graph,
+                primary.route_id,
+                case.entry,
+                facts=facts,
+                outcomes=outcomes,
+                authorities=authorities,
+                revision=evaluation.revision,
+                workspace=workspace,
+            )
+            compare("command", expect.command, _step_field(resolved, "command"))
+            compare("handler", expect.handler, _step_field(resolved, "handler"))
+            for label, expected, locations in (
+                ("requiredResources", expect.required_resources, resolved.resources.required),
+                ("recommendedResources", expect.recommended_resources, resolved.resources.recommended),
+            ):
+                ids = [loc.id for loc in locations]
+                if expected is not None and ids != list(expected):
+                    failures.append(f"{label}: expected {_js(list(expected))}, received {_js(ids)}")
+            gate = resolved.gate
+            compare("gateResolution", expect.gate_resolution, gate.resolution if gate else None)
+            for prefix, plan in (
+                ("inspection", gate.inspection_action if gate else None),
+                ("resolution", gate.resolution_action if gate else None),
+            ):
+                action = plan.action if plan else None
+                compare(f"{prefix}Command", getattr(expect, f"{prefix}_command"), _step_field(plan, "command"))
+                compare(f"{prefix}Handler", getattr(expect, f"{prefix}_handler"), _step_field(plan, "handler"))
+                compare(
+                    f"{prefix}Skill",
+                    getattr(expect, f"{prefix}_skill"),
+                    action.skill.id if action and action.skill else None,
+                )
+                compare(
+                    f"{prefix}InputSchema",
+                    getattr(expect, f"{prefix}_input_schema"),
+                    action.input_schema.id if action and action.input_schema else None,
+                )
+            compare("recordNode", expect.record_node, resolved.after_action.record_node)
+    return TestResult(name=case.name, path=path, passed=not failures, failures=tuple(failures))
+
+
+def run_graph_tests(
+    provider: Provider, path: str, *, fs: FileSystem | None = None, workspace: str | None = None
+) -> list[TestResult]:
+    """Run every graph test at ``path`` (a file or a directory searched recursively).
+
+    Codes: ``test-path-missing``, ``test-cases-empty``, and ``parse-failed`` /
+    ``schema-invalid`` for a malformed test file.
+    """
+    fs = fs or OSFileSystem()
+    files = discover_tests(path, fs)
+    if not files:
+        raise AgentGraphError("test-cases-empty", f"No YAML or JSON graph test cases found: {fs.absolute(path)}")
+    results: list[TestResult] = []
+    for file in files:
+        try:
+            size = fs.size(file)
+            if size > DEFAULT_MAX_FILE_BYTES:
+                raise AgentGraphError(
+                    "file-too-large", f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                )
+            data = fs.read_bytes(file)
+        except OSError as error:
+            raise AgentGraphError("file-read-failed", f"Cannot read {file}: {error}") from None
+        raw = parse_structured(data, file)
+        _schema.validate("test-case", raw, file)
+        case = msgspec.convert(raw, TestCase)
+        results.append(run_test_case(provider, case, file, workspace=workspace or fs.absolute(".")))
+    return results

@@ -1,0 +1,343 @@
+"""Writing Provider sources: a small YAML writer, safe file creation and ``init``.
+
+``dump_yaml`` turns JSON data into block-style YAML 1.2 that both this
+library's reader and the TypeScript toolchain's read back as the same value;
+``edit_or_dump`` keeps an author's file (comments, layout) when a small text
+edit gives the intended value and writes it fresh otherwise.
+``init_provider`` creates a minimal, valid Provider that passes its own graph
+tests. Writers here refuse to replace anything that exists. This module knows
+nothing of evaluation; it writes only through :mod:`agent_graph._load.atomic`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .._core.canonical import canonical_json, js_number
+from .._core.errors import AgentGraphError
+from .._load.atomic import write_bytes_atomic
+from .._syntax.parse import parse_json, parse_yaml
+
+__all__ = [
+    "dump_yaml",
+    "edit_or_dump",
+    "init_provider",
+    "slug",
+    "write_new_files",
+    "yaml_scalar",
+]
+
+# ---------------------------------------------------------------- YAML writing
+
+_PLAIN = re.compile(r"[A-Za-z0-9_./^~(][A-Za-z0-9 _./^~()=+<>@%,:;!?*&'\"-]*")
+# Characters a YAML double-quoted scalar must escape beyond what JSON escapes.
+_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+_SIMPLE = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
+_KEYWORDS = frozenset({"null", "true", "false"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_plain(text: str) -> bool:
+    if _SIMPLE.fullmatch(text):
+        # Starts with a letter, '_' or '/', no spaces: only the core schema's words read as something else.
+        return text.lower() not in _KEYWORDS
+    if not _PLAIN.fullmatch(text) or text.endswith((" ", ":")) or " #" in text or ": " in text:
+        return False
+    try:
+        return bool(parse_yaml(f"k: {text}\n") == {"k": text})
+    except AgentGraphError:
+        return False
+
+
+def _quoted(text: str) -> str:
+    encoded = json.dumps(text, ensure_ascii=False)
+    return _YAML_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+
+
+def yaml_scalar(value: Any) -> str:
+    """One scalar (or empty collection) written as YAML: plain when that reads back the same, else quoted."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and value != value:
+            return ".nan"
+        if isinstance(value, float) and value in (float("inf"), float("-inf")):
+            return ".inf" if value > 0 else "-.inf"
+        return js_number(value)
+    if isinstance(value, str):
+        return value if _is_plain(value) else _quoted(value)
+    if isinstance(value, Mapping) and not value:
+        return "{}"
+    if isinstance(value, (list, tuple)) and not value:
+        return "[]"
+    raise TypeError(f"not a YAML scalar: {type(value).__name__}")
+
+
+def _is_collection(value: Any) -> bool:
+    return isinstance(value, (Mapping, list, tuple)) and bool(value)
+
+
+def dump_yaml(value: Any) -> str:
+    """JSON data as block-style YAML (mappings keep their key order; iterative, any depth)."""
+    lines: list[str] = []
+    # Tasks: (value, indent, prefix of the first line or None for plain indentation).
+    stack: list[tuple[Any, int, str | None]] = [(value, 0, None)]
+    while stack:
+        node, indent, first = stack.pop()
+        pad = " " * indent
+        if isinstance(node, _Line):
+            lines.append(node)
+            continue
+        if not _is_collection(node):
+            lines.append((first if first is not None else pad) + yaml_scalar(node))
+            continue
+        pending: list[tuple[Any, int, str | None]] = []
+        if isinstance(node, Mapping):
+            for position, (key, item) in enumerate(node.items()):
+                prefix = first if position == 0 and first is not None else pad
+                head = f"{prefix}{yaml_scalar(str(key))}:"
+                if _is_collection(item):
+                    pending.append((_Line(head), 0, None))
+                    pending.append((item, indent + 2, None))
+                else:
+                    pending.append((_Line(f"{head} {yaml_scalar(item)}"), 0, None))
+        else:
+            for position, item in enumerate(node):
+                prefix = (first if position == 0 and first is not None else pad) + "- "
+                if _is_collection(item):
+                    pending.append((item, indent + 2, prefix))
+                else:
+                    pending.append((_Line(prefix + yaml_scalar(item)), 0, None))
+        stack.extend(reversed(pending))
+    return "".join(line + "\n" for line in lines)
+
+
+class _Line(str):
+    """An already formatted output line (a task marker for :func:`dump_yaml`)."""
+
+
+def _same(left: Any, right: Any) -> bool:
+    try:
+        return canonical_json(left) == canonical_json(right)
+    except (TypeError, ValueError):
+        return False
+
+
+def edit_or_dump(
+    text: str, expected: Any, edits: Iterable[Callable[[str], str | None]], *, path: str = "<string>"
+) -> str:
+    """Apply the first text edit whose result parses to ``expected``; otherwise write ``expected`` fresh.
+
+    Edits keep comments and layout of hand-written files; the fallback keeps
+    the value right when the layout is one the edits do not understand. A
+    ``path`` ending in ``.json`` is read and written as JSON, anything else as YAML.
+    """
+    is_json = path.lower().endswith(".json")
+    for edit in edits:
+        try:
+            candidate = edit(text)
+        except (ValueError, IndexError):
+            candidate = None
+        if candidate is None:
+            continue
+        try:
+            parsed = parse_json(candidate, path) if is_json else parse_yaml(candidate, path)
+        except AgentGraphError:
+            continue
+        if _same(parsed, expected):
+            return candidate
+    if is_json:
+        return json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+    return dump_yaml(expected)
+
+
+# ---------------------------------------------------------------- identifiers and files
+
+
+def slug(value: str) -> str:
+    """A protocol identifier from free text: lower case, ``[a-z0-9._-]``, letter or digit at both ends."""
+    normalized = re.sub(r"[^a-z0-9._-]+", "-", value.lower())
+    normalized = re.sub(r"\.{2,}", "-", normalized)
+    normalized = re.sub(r"^[^a-z0-9]+|[^a-z0-9]+$", "", normalized)
+    if not normalized:
+        raise AgentGraphError("id-invalid", f"Cannot derive an id from {value!r}")
+    if len(normalized) > 160:
+        raise AgentGraphError("id-invalid", f"The id derived from {value!r} is longer than 160 characters")
+    return normalized
+
+
+def ensure_absent(paths: Iterable[str], code: str, what: str) -> None:
+    """Raise ``code`` when any path already exists (a file, a directory or a link)."""
+    for path in paths:
+        if os.path.lexists(path):
+            raise AgentGraphError(code, f"{what} refuses to replace existing content: {path}")
+        parent = os.path.dirname(path)
+        while parent and not os.path.lexists(parent):
+            parent = os.path.dirname(parent) if os.path.dirname(parent) != parent else ""
+        if parent and not os.path.isdir(parent):
+            raise AgentGraphError(code, f"{what} cannot create {path}: {parent} is not a directory")
+
+
+def write_new_files(files: Mapping[str, str | bytes], code: str, what: str) -> list[str]:
+    """Create every file (absolute paths), after checking that none exists; return the paths written."""
+    ensure_absent(files, code, what)
+    written = []
+    for path, content in files.items():
+        write_bytes_atomic(path, content.encode("utf-8") if isinstance(content, str) else content)
+        written.append(path)
+    return written
+
+
+# ---------------------------------------------------------------- init
+
+_GRAPH = """\
+# The starter Graph: one Agent Skill action, then done.
+# Add Actions, Gates and recovery edges here; pin each behaviour with a test in tests/.
+schema: agent-graph.graph.v1
+id: main
+description: Starter graph that delegates one action to an Agent Skill.
+entrypoints:
+  default: work
+nodes:
+  - id: work
+    kind: action
+    description: Perform the work
+    reasonCode: route.main.work
+    action: actions/work.yaml
+    resources:
+      required: [resources/procedure.md]
+  - id: done
+    kind: terminal
+    description: The work is done
+    terminalOutcome: completed
+edges:
+  - { from: work, to: done, outcomes: [completed] }
+"""
+
+_ACTION = """\
+schema: agent-graph.action.v1
+id: work
+description: The Agent performs the work with the getting-started Skill.
+runner: agent
+effect: write
+skill: skills/getting-started/SKILL.md
+"""
+
+_SKILL = """\
+---
+name: getting-started
+description: Complete the current task using the route and resources supplied by Agent Graph.
+metadata:
+  agent-graph: path:../../provider.yaml
+  agent-graph.graph: main
+  agent-graph.entry: default
+---
+
+# Getting started
+
+Do not plan the steps yourself. Evaluate the Graph, resolve the primary Route,
+read every required resource marked `read-required`, do exactly what the Route
+says, then record an explicit Outcome under `afterAction.recordNode` and
+evaluate again.
+"""
+
+_PROCEDURE = """\
+---
+id: procedure.start
+kind: procedure
+media-type: text/markdown
+---
+
+# Procedure
+
+Replace this resource with the context an Agent needs only when a Route selects it.
+"""
+
+_CODES = """\
+schema: agent-graph.code-catalog.v1
+codes:
+  - code: route.main.work
+    kind: route-reason
+    summary: The requested work is ready to perform.
+    document: resources/procedure.md
+"""
+
+_TEST_START = """\
+schema: agent-graph.test.v1
+name: starter route is actionable
+graph: main
+entry: default
+expect:
+  statusCode: actionable
+  primaryNode: work
+  primaryReasonCode: route.main.work
+  availability: immediate
+  requiredResources: [skill.getting-started, procedure.start]
+  recordNode: main/work
+"""
+
+_TEST_DONE = """\
+schema: agent-graph.test.v1
+name: recorded work completes the graph
+graph: main
+entry: default
+state:
+  outcomes:
+    main/work: completed
+expect:
+  statusCode: complete
+  outcome: completed
+"""
+
+
+def init_files(provider_id: str) -> dict[str, str]:
+    """The files ``init`` writes, by Provider-relative path."""
+    identifier = slug(provider_id)
+    name = provider_id.strip() or identifier
+    manifest = dump_yaml(
+        {
+            "schema": "agent-graph.provider.v1",
+            "id": identifier,
+            "version": "0.1.0",
+            "name": name[:120],
+            "graphs": ["graphs/main.yaml"],
+            "catalogs": {"codes": "codes.yaml"},
+            "compatibility": {"agentGraph": "^0.3.0"},
+        }
+    )
+    return {
+        "provider.yaml": manifest,
+        "graphs/main.yaml": _GRAPH,
+        "actions/work.yaml": _ACTION,
+        "skills/getting-started/SKILL.md": _SKILL,
+        "resources/procedure.md": _PROCEDURE,
+        "codes.yaml": _CODES,
+        "tests/01-start.yaml": _TEST_START,
+        "tests/02-done.yaml": _TEST_DONE,
+    }
+
+
+def init_provider(directory: str, provider_id: str) -> str:
+    """Create a minimal Provider in ``directory``; return the absolute path of its ``provider.yaml``.
+
+    The Provider has an agent Action bound to a Skill whose ``SKILL.md``
+    declares the ``path:`` locator, Graph and Entry, a procedure resource, a
+    Code Catalog and two passing graph tests. Nothing is written when any of
+    the files exists already (``provider-target-exists``); an ID that yields
+    no identifier is ``id-invalid``.
+    """
+    root = os.path.abspath(directory)
+    files = {os.path.join(root, *relative.split("/")): text for relative, text in init_files(provider_id).items()}
+    write_new_files(files, "provider-target-exists", "Provider initialization")
+    return os.path.join(root, "provider.yaml")
