@@ -104,7 +104,7 @@ def measure(
 ) -> list[float]:
     """Seconds per call of ``fn``: samples until ``budget`` seconds are spent (between ``least`` and ``most``)."""
     gc.collect()
-    # Warm up (lazy imports, caches, frame plans, which come after 64 evaluations of a frame): up to 100
+    # Warm up (lazy imports, the Provider's caches): up to 100
     # calls or ``warm_up`` seconds, at least 3 calls. The batch size then comes from a warm call.
     warm_until = time.perf_counter() + warm_up
     for index in range(100):
@@ -320,18 +320,7 @@ class Suite:
             lambda: ag.digest_value(mixed), budget=self.budget())))
 
     def scaling(self) -> None:
-        """Growth with size, on the worklist: frame plans (a constant factor, for graphs of up to 256 reachable
-        nodes) would speed up the smallest sizes only and hide how the algorithm grows."""
-        from agent_graph._core import evaluate as _evaluate
-
-        planned_after = _evaluate.PLAN_AFTER
-        _evaluate.PLAN_AFTER = 1 << 62
-        try:
-            self._scaling()
-        finally:
-            _evaluate.PLAN_AFTER = planned_after
-
-    def _scaling(self) -> None:
+        """Growth with size."""
         import agent_graph as ag
 
         for shape in SHAPES:

@@ -317,20 +317,31 @@ def test_the_default_directory_follows_the_platform_conventions(monkeypatch: pyt
     assert default_directory() is None
 
 
-def test_the_default_cache_is_used_for_the_os_file_system_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_library_writes_no_cache_unless_asked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(_cache.sys, "platform", "linux")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     files = _provider_files()
     manifest = _write(tmp_path / "p", files)
-    load_provider(manifest)
+    before = sorted(p for p in tmp_path.rglob("*"))
+    load_provider(manifest)  # the default: nothing written anywhere
+    load_provider(manifest, cache=False)
+    assert sorted(p for p in tmp_path.rglob("*")) == before
+    assert open_cache(None) is None and open_cache(False) is None
+    load_provider(manifest, cache=True)  # opting in: the platform cache directory
     assert _entries(tmp_path / "xdg" / "agent-graph")
     memory = ag.MemoryFileSystem({f"/m/{k}": v for k, v in files.items()})
-    assert open_cache(None, os_file_system=False) is None
-    before = len(_entries(tmp_path / "xdg"))
-    load_provider("/m/provider.yaml", fs=memory)
-    assert len(_entries(tmp_path / "xdg")) == before
     load_provider("/m/provider.yaml", fs=memory, cache=str(tmp_path / "named"))
     assert _entries(tmp_path / "named")  # a named directory serves any file system
+
+
+def test_the_command_line_uses_the_platform_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from agent_graph._cli.main import main
+
+    monkeypatch.setattr(_cache.sys, "platform", "linux")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    manifest = _write(tmp_path / "p", _provider_files())
+    assert main(["validate", "--manifest", str(manifest), "--format", "json"]) == 0
+    assert _entries(tmp_path / "xdg" / "agent-graph")
 
 
 def test_other_code_uses_other_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

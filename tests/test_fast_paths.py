@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agent_graph as ag
+from agent_graph._core.cache import EVALUATIONS_REMEMBERED, FACT_TEXTS_BUDGET, EvaluationCache
 from agent_graph._core.canonical import (
     _canonical_bytes,
     _normalize,
@@ -401,10 +402,13 @@ def test_plain_floats_print_the_same_through_msgspec(value: dict[str, float]) ->
 # --------------------------------------------------------------------------- the revision's fact texts
 
 
+_MEMO = EvaluationCache()
+
+
 def _revision_text(facts: Any) -> tuple[bytes, bool]:
     from agent_graph._core.canonical import revision_bytes_exact
 
-    return revision_bytes_exact("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"])
+    return revision_bytes_exact("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"], _MEMO)
 
 
 def _state_text(facts: Any) -> bytes:
@@ -422,15 +426,14 @@ def test_revision_texts_are_canonical_the_first_time_and_every_time_after(facts:
 
 
 def test_a_fact_text_gets_its_plain_copy_on_second_sight() -> None:
-    from agent_graph._core import canonical as _canonical
 
     facts = {"step": {"done": True, "at": "2026-11-01", "note": "second sight"}}
     text = msgspec.json.encode(facts["step"], order="sorted")
     _revision_text(facts)
-    assert _canonical._FACT_TEXTS["step"] == (text, None)  # a one-off value costs no copy
+    assert _MEMO.fact_texts["step"] == (text, None)  # a one-off value costs no copy
     _revision_text(facts)
-    assert _canonical._FACT_TEXTS["step"] == (text, facts["step"])
-    assert _canonical._FACT_TEXTS["step"][1] is not facts["step"]  # a copy: changing the facts cannot change it
+    assert _MEMO.fact_texts["step"] == (text, facts["step"])
+    assert _MEMO.fact_texts["step"][1] is not facts["step"]  # a copy: changing the facts cannot change it
     facts["step"]["done"] = 1.0  # equal to True in Python; msgspec writes 1.0, canonical JSON 1
     assert _revision_text(facts) == (_state_text(facts), False)
     facts["step"]["done"] = False
@@ -438,13 +441,12 @@ def test_a_fact_text_gets_its_plain_copy_on_second_sight() -> None:
 
 
 def test_facts_parsed_again_from_json_are_taken_from_the_memo() -> None:
-    from agent_graph._core import canonical as _canonical
 
     document = '{"release": {"plan": {"done": true}, "tags": ["a", "b"]}, "turn": 3}'
     for _ in range(3):
         facts = msgspec.json.decode(document)
         assert _revision_text(facts) == (_state_text(facts), True)
-    assert _canonical._FACT_TEXTS["release"][1] == facts["release"]
+    assert _MEMO.fact_texts["release"][1] == facts["release"]
 
 
 def test_a_fact_value_changed_in_place_is_read_again() -> None:
@@ -464,23 +466,21 @@ def test_a_fact_value_changed_in_place_is_read_again() -> None:
 
 def test_collation_equal_keys_are_never_taken_from_the_memo() -> None:
     """Keys that collate equal keep each object's own order, which its sorted text does not show."""
-    from agent_graph._core import canonical as _canonical
 
     one = {"tied": {"ab": 1, "a\x01b": 2}}
     two = {"tied": {"a\x01b": 2, "ab": 1}}
     for facts in (one, two, one, two):
         assert _revision_text(facts) == (_state_text(facts), facts is two)
-    assert "tied" not in _canonical._FACT_TEXTS
+    assert "tied" not in _MEMO.fact_texts
 
 
 def test_the_fact_text_memo_stays_within_its_budget() -> None:
-    from agent_graph._core import canonical as _canonical
 
     for turn in range(2000):
         facts = {f"log{turn}": {"turn": turn, "note": "n" * 200}}
         assert _revision_text(facts)[0] == _state_text(facts)
-    assert _canonical._fact_texts_size <= _canonical._FACT_TEXTS_BUDGET
-    assert sum(len(text) for text, _ in _canonical._FACT_TEXTS.values()) == _canonical._fact_texts_size
+    assert _MEMO.fact_texts_size <= FACT_TEXTS_BUDGET
+    assert sum(len(text) for text, _ in _MEMO.fact_texts.values()) == _MEMO.fact_texts_size
 
 
 def test_shared_and_cyclic_facts_end_quickly() -> None:
@@ -634,10 +634,9 @@ def test_answers_with_a_detail_are_not_shared_and_the_memo_stays_small() -> None
     first.diagnostics[-1].detail["returned"] = 99
     second = ag.evaluate(provider, "fan", facts={"go": True})
     assert second is not first and second.diagnostics[-1].detail == {"available": 5, "returned": 3}
-    graph = provider.graphs["fan"]
-    for turn in range(40):
+    for turn in range(2 * EVALUATIONS_REMEMBERED):
         ag.evaluate(provider, "fan", facts={"turn": turn})
-    assert len(graph.evaluations) <= 16
+        assert len(provider.cache.evaluations) <= EVALUATIONS_REMEMBERED
 
 
 # --------------------------------------------------------------------------- many candidates
@@ -696,24 +695,22 @@ def test_a_wide_fan_out_ranks_every_alternative_as_before() -> None:
         assert evaluation.primary_route is not None and evaluation.primary_route.route_id == candidates[0].route_id
 
 
-def test_large_evaluations_leave_the_garbage_collector_as_they_found_it() -> None:
+def test_evaluating_and_loading_leave_the_garbage_collector_alone() -> None:
+    """No library call switches the process-wide collector off, unless asked (``pause_gc=True``)."""
     import gc
 
-    from agent_graph._core.evaluate import PAUSE_COLLECTOR_FROM
+    from agent_graph._load.loader import collector_paused
     from tests import providers as P
 
-    provider = P.build(P.chain("main", PAUSE_COLLECTOR_FROM + 10))
-    assert gc.isenabled()
-    assert ag.evaluate(provider, "main").primary_route is not None
-    assert gc.isenabled()
-    gc.disable()
+    provider = P.build(P.chain("main", 3000))
+    seen: list[bool] = []
+    gc.callbacks.append(lambda phase, info: seen.append(gc.isenabled()))
     try:
-        ag.evaluate(provider, "main", facts={"changed": True})
-        assert not gc.isenabled()
+        assert gc.isenabled()
+        assert ag.evaluate(provider, "main").primary_route is not None
+        assert gc.isenabled()
     finally:
-        gc.enable()
-    from agent_graph._core.evaluate import collector_paused
-
+        gc.callbacks.pop()
     with pytest.raises(RuntimeError), collector_paused():
         assert not gc.isenabled()
         raise RuntimeError("inside")

@@ -78,9 +78,13 @@ class Context:
 
             binding = self.binding()
             if binding is not None:
-                self._provider = load_provider(self.skill or "", registry=self.registry())
+                self._provider = load_provider(
+                    self.skill or "", registry=self.registry(), cache=True, pause_gc=True
+                )
             else:
-                self._provider = load_provider(self.manifest)
+                # The command line keeps the on-disk load cache and pauses the collector while loading:
+                # it is a whole process of its own, unlike a host that imports the library.
+                self._provider = load_provider(self.manifest, cache=True, pause_gc=True)
         return self._provider
 
 

@@ -61,6 +61,8 @@ from typing import Any
 
 import msgspec
 
+from .cache import FACT_TEXT_MAX, FACT_TEXTS_BUDGET, EvaluationCache
+
 __all__ = [
     "canonical_json",
     "collation_key",
@@ -839,24 +841,21 @@ def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
 #: same text is seen a second time (one-off values cost no copy). A value equal to the copy has the
 #: copy's shape, so encoding it is bounded (even if it shares objects), and when msgspec then writes the
 #: same text the value has that canonical text: facts that stay as they were, from turn to turn or
-#: parsed again from JSON, are not walked again.
-_FACT_TEXTS: dict[str, tuple[bytes, Any]] = {}
-_FACT_TEXT_MAX = 16 * 1024  # longer texts are not remembered
-_FACT_TEXTS_BUDGET = 256 * 1024  # the memo is emptied when its texts add up to more
-_fact_texts_size = 0
+#: parsed again from JSON, are not walked again. The table belongs to the caller (a Provider's
+#: :class:`~agent_graph._core.cache.EvaluationCache`), bounded by its ``FACT_TEXTS_BUDGET``.
 _SORTED = msgspec.json.Encoder(order="sorted")
 _PLAIN = msgspec.json.Decoder()
 _ENCODE_ERRORS = (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError)
 
 
-def _remembered_fact_text(key: str, value: dict[str, Any] | list[Any]) -> bytes | None:
+def _remembered_fact_text(memo: EvaluationCache, key: str, value: dict[str, Any] | list[Any]) -> bytes | None:
     """The text remembered under a top-level fact key if ``value`` has it, else None.
 
     The value is compared with the remembered plain copy before it is
     encoded: a value shared exponentially (or cyclic) would make msgspec write
     without end, and one equal to the copy has the copy's size.
     """
-    entry = _FACT_TEXTS.get(key)
+    entry = memo.fact_texts.get(key)
     if entry is None or entry[1] is None:
         return None
     try:
@@ -868,26 +867,26 @@ def _remembered_fact_text(key: str, value: dict[str, Any] | list[Any]) -> bytes 
     return text if text == entry[0] else None  # the same text also tells True from 1.0
 
 
-def _remember_fact_text(key: str, text: bytes) -> None:
+def _remember_fact_text(memo: EvaluationCache, key: str, text: bytes) -> None:
     """Keep a text found canonical, keys collating apart, under its top-level fact key (a copy on second sight)."""
-    global _fact_texts_size
-    if len(text) > _FACT_TEXT_MAX:
+    if len(text) > FACT_TEXT_MAX:
         return
-    entry = _FACT_TEXTS.get(key)
+    table = memo.fact_texts
+    entry = table.get(key)
     if entry is not None and entry[0] == text:
         if entry[1] is None:  # seen twice: worth a copy
-            _FACT_TEXTS[key] = (text, _PLAIN.decode(text))
+            table[key] = (text, _PLAIN.decode(text))
         return
     if entry is not None:
-        _fact_texts_size -= len(entry[0])
-    if _fact_texts_size + len(text) > _FACT_TEXTS_BUDGET:
-        _FACT_TEXTS.clear()
-        _fact_texts_size = 0
-    _FACT_TEXTS[key] = (text, None)
-    _fact_texts_size += len(text)
+        memo.fact_texts_size -= len(entry[0])
+    if memo.fact_texts_size + len(text) > FACT_TEXTS_BUDGET:
+        table.clear()
+        memo.fact_texts_size = 0
+    table[key] = (text, None)
+    memo.fact_texts_size += len(text)
 
 
-def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
+def _facts_on_fast_path(facts: dict[Any, Any], memo: EvaluationCache) -> dict[str, Any] | None:
     """``facts`` with each object or array value replaced by its canonical text (``msgspec.Raw``), or None.
 
     Objects and arrays not remembered from an earlier call are walked
@@ -906,7 +905,7 @@ def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
     for key, value in facts.items():
         kind = type(value)
         if kind is dict or kind is list:
-            text = _remembered_fact_text(key, value) if key in _FACT_TEXTS else None
+            text = _remembered_fact_text(memo, key, value) if key in memo.fact_texts else None
             if text is None:
                 unknown.append((key, value))
             else:
@@ -935,20 +934,20 @@ def _facts_on_fast_path(facts: dict[Any, Any]) -> dict[str, Any] | None:
             except _ENCODE_ERRORS:  # a lone surrogate
                 return None
             if verdict == _KEYS_APART:
-                _remember_fact_text(key, text)
+                _remember_fact_text(memo, key, text)
             result[key] = raw(text)
     return result
 
 
 def revision_bytes_exact(
-    provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any
+    provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any, memo: EvaluationCache
 ) -> tuple[bytes, bool]:
     """``canonical_bytes_exact({provider, graphId, entry, facts, outcomes, authorities})``.
 
     ``outcomes`` (keys to outcome strings) and ``authorities`` (a list of
     strings) are normalized by the evaluator, so only their own few keys and
     types are looked at before the facts, whose top-level objects and arrays
-    are compared with ``_FACT_TEXTS`` first.
+    are compared with the texts ``memo`` remembers first.
     """
     state = {
         "authorities": authorities,
@@ -966,7 +965,7 @@ def revision_bytes_exact(
         and (not authorities or all(type(item) is str for item in authorities))
         and (not outcomes or _outcomes_are_canonical(outcomes))
     ):
-        fast_facts = _facts_on_fast_path(facts)
+        fast_facts = _facts_on_fast_path(facts, memo)
         if fast_facts is not None:
             try:  # these six keys sort alike both ways
                 return _SORTED.encode({**state, "facts": fast_facts}), True
@@ -1024,3 +1023,11 @@ def digest_bytes(data: bytes) -> str:
 def digest_value(value: object) -> str:
     """``"sha256:"`` + hex sha256 of the UTF-8 bytes of :func:`canonical_json` of ``value``."""
     return "sha256:" + hashlib.sha256(_canonical_bytes(value)).hexdigest()
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key giving JavaScript's default (UTF-16 code unit) string order.
+
+    Always bytes, so ASCII and non-ASCII strings compare with each other.
+    """
+    return text.encode("utf-16-be", "surrogatepass")

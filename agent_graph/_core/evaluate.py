@@ -9,18 +9,16 @@ Nothing here reads files, the clock or the environment.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
 import heapq
 import math
-import weakref
-from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-from .canonical import digest_value, revision_bytes_exact
+from .cache import EvaluationCache
+from .canonical import digest_value, revision_bytes_exact, utf16_key
 from .errors import AgentGraphError, Diagnostic
 from .ir import (
     ABSENT,
@@ -33,7 +31,6 @@ from .ir import (
     requires_message,
 )
 from .model import Evaluation, RouteSummary
-from .plan import build_plan
 from .provider import Provider
 
 MAX_ALTERNATIVE_ROUTES = 3
@@ -181,14 +178,6 @@ def show(value: Any, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def utf16_key(text: str) -> bytes:
-    """Sort key giving JavaScript's default (UTF-16 code unit) string order.
-
-    Always bytes, so ASCII and non-ASCII strings compare with each other.
-    """
-    return text.encode("utf-16-be", "surrogatepass")
-
-
 def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
     """De-duplicated and sorted by code units, as the reference sorts them."""
     if authorities is None:
@@ -242,23 +231,22 @@ def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return facts
 
 
-def compute_revision(
-    graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
-) -> str:
+def _revision(
+    graph: CompiledGraph,
+    entry: str,
+    facts: Mapping[str, Any],
+    outcomes: Mapping[str, Any],
+    authorities: list[str],
+    memo: EvaluationCache,
+) -> tuple[str, bool]:
     """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``.
 
-    Facts or outcomes that are not plain JSON data (a set, bytes, a non-string
-    key, a cycle) are ``json-invalid``.
+    Also whether the revision determines the state (see
+    :func:`~.canonical.canonical_bytes_exact`). Facts or outcomes that are not
+    plain JSON data (a set, bytes, a non-string key, a cycle) are ``json-invalid``.
     """
-    return _revision(graph, entry, facts, outcomes, authorities)[0]
-
-
-def _revision(
-    graph: CompiledGraph, entry: str, facts: Mapping[str, Any], outcomes: Mapping[str, Any], authorities: list[str]
-) -> tuple[str, bool]:
-    """The revision, and whether it determines the state (see :func:`~._canonical.canonical_bytes_exact`)."""
     try:
-        text, exact = revision_bytes_exact(graph.digest, graph.id, entry, facts, outcomes, authorities)
+        text, exact = revision_bytes_exact(graph.digest, graph.id, entry, facts, outcomes, authorities, memo)
     except (TypeError, ValueError) as error:
         raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
     return "sha256:" + hashlib.sha256(text).hexdigest(), exact
@@ -373,7 +361,7 @@ class _Frame:
 
 
 class _Context:
-    __slots__ = ("authorities", "facts", "outcomes", "plan_budget", "provider", "revision", "settled", "settled_path")
+    __slots__ = ("authorities", "facts", "outcomes", "provider", "revision", "settled", "settled_path", "state_keys")
 
     def __init__(
         self,
@@ -391,8 +379,8 @@ class _Context:
         # When set, the frame at ``settled_path`` stores its settled outcomes here (node ID → outcome, reached order).
         self.settled: dict[str, Any] | None = None
         self.settled_path: tuple[str, ...] | None = None
-        # Graph nodes whose frame plans this evaluation may still compile (see PLAN_NODES_PER_EVALUATION).
-        self.plan_budget = PLAN_NODES_PER_EVALUATION
+        # The Provider's remembered state keys per frame (see frame_state_keys).
+        self.state_keys = provider.cache.state_keys
 
 
 def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
@@ -462,15 +450,6 @@ def _run_frames(
         frames.append(child)
         reply = None
 
-
-#: Frames of one graph and entry are settled by the worklist this many times, for every started 128
-#: nodes of the graph, before a plan is written for them: compiling a plan costs about as much as
-#: that many settlings, so a host that evaluates a few times never pays for one.
-PLAN_AFTER = 64
-
-#: Nodes of graphs whose frame plans one evaluation may compile (the first plan it needs is always
-#: compiled): a Provider of many graphs spreads the compiling over several evaluations.
-PLAN_NODES_PER_EVALUATION = 256
 
 #: What the worklist's settling gives: outcomes by node index; the reached order; diagnostics
 #: (settling's, then the unfinished children's, each in reached order); the pending or waiting-user
@@ -669,7 +648,7 @@ def _settle_worklist(
 def _open_frame(
     ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
 ) -> _Run | _Frame:
-    """A frame to run (a plan or the worklist), or its answer when step 1 already decides it."""
+    """A frame to run on the worklist, or its answer when step 1 already decides it."""
     if graph.id in stack:
         chain = " -> ".join((*stack, graph.id))
         return _Frame(
@@ -686,21 +665,20 @@ def _open_frame(
             [],
             [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
         )
-    state_keys = graph.state_keys(call_path)
-    entry_index = graph.index[entry_id]
-    plan = graph.plans.get(entry_index, 0)
-    if type(plan) is int:  # the number of times the worklist settled this frame so far
-        if plan >= PLAN_AFTER * (1 + len(graph.nodes) // 128) and ctx.plan_budget > 0:
-            ctx.plan_budget -= len(graph.nodes)
-            plan = build_plan(graph, entry_index, _PLAN_HELPERS)  # None: this graph keeps to the worklist
-            graph.plans[entry_index] = plan
-        else:
-            graph.plans[entry_index] = plan + 1
-            plan = None
-    if plan is None or (ctx.settled is not None and ctx.settled_path == call_path):  # overlays list reached order
-        return _worklist_frame(ctx, graph, entry, entry_index, call_path, stack, state_keys)
-    frame: _Run | _Frame = plan(ctx, call_path, stack, state_keys, entry)
-    return frame  # a plan without Subgraph nodes answers at once
+    state_keys = ctx.state_keys.get((graph.id, call_path))
+    if state_keys is None:
+        state_keys = frame_state_keys(graph, call_path)
+        ctx.provider.cache.remember_state_keys((graph.id, call_path), state_keys)
+    return _worklist_frame(ctx, graph, entry, graph.index[entry_id], call_path, stack, state_keys)
+
+
+def frame_state_keys(graph: CompiledGraph, call_path: tuple[str, ...]) -> tuple[str, ...]:
+    """Every node's state key (``frameKey/nodeId``) in the frame at ``call_path``, by node index.
+
+    The frame key is the call path's items and the graph ID joined by ``>``.
+    """
+    prefix = (">".join((*call_path, graph.id))) + "/"
+    return tuple(prefix + node.id for node in graph.nodes)
 
 
 def _worklist_frame(
@@ -790,19 +768,6 @@ def finish_frame(
     return _Frame("blocked", None, [], diagnostics)
 
 
-#: What a frame plan (``_plan``) calls for the rules it does not write out.
-_PLAN_HELPERS: Mapping[str, Any] = {
-    "Frame": _Frame,
-    "MISSING": _MISSING,
-    "open_frame": _open_frame,
-    "Diagnostic": Diagnostic,
-    "facts_match": facts_match,
-    "finish_frame": finish_frame,
-    "lookup_fact": lookup_fact,
-    "scalar_equals": scalar_equals,
-}
-
-
 def settled_outcomes(
     provider: Provider,
     graph: CompiledGraph,
@@ -841,38 +806,6 @@ def summarize(provider: Provider, candidate: Candidate) -> RouteSummary:
     )
 
 
-#: Evaluations remembered per compiled graph, by revision.
-EVALUATIONS_REMEMBERED = 16
-#: Graphs this large are evaluated with the cyclic garbage collector paused.
-PAUSE_COLLECTOR_FROM = 2048
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector, and restore its state after (errors included).
-
-    Loading a large Provider, or evaluating a large graph, allocates objects by
-    the hundred thousand and makes no garbage cycles; a full collection in the
-    middle would walk every object of the process again (as much as half the
-    time of loading 100,000 nodes or ranking 100,000 candidates).
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def remember(memo: dict[str, Any], revision: str, value: Any) -> None:
-    """Keep ``value`` under ``revision`` in a small per-graph memo (cleared when full)."""
-    if len(memo) >= EVALUATIONS_REMEMBERED:
-        memo.clear()
-    memo[revision] = value
-
-
 def evaluate_with_candidates(
     provider: Provider,
     graph_id: str,
@@ -888,19 +821,16 @@ def evaluate_with_candidates(
     fact_values = normalize_facts(facts)
     outcome_values = normalize_outcomes(outcomes)
     authority_list = normalize_authorities(authorities)
-    revision, exact = _revision(graph, entry, fact_values, outcome_values, authority_list)
+    cache = provider.cache
+    revision, exact = _revision(graph, entry, fact_values, outcome_values, authority_list, cache)
     if exact:
         # The revision digests everything an evaluation depends on; when its text
-        # determines the state, the same revision has the same answer.
-        remembered = graph.evaluations.get(revision)
-        if remembered is not None and remembered[0]() is provider:
-            return remembered[1], list(remembered[2])
+        # determines the state, the same revision of this Provider has the same answer.
+        remembered = cache.evaluations.get((graph_id, revision))
+        if remembered is not None:
+            return remembered[0], list(remembered[1])
     ctx = _Context(provider, fact_values, outcome_values, frozenset(authority_list), revision)
-    if len(graph.nodes) >= PAUSE_COLLECTOR_FROM:
-        with collector_paused():
-            frame = _run_frames(ctx, graph, entry)
-    else:
-        frame = _run_frames(ctx, graph, entry)
+    frame = _run_frames(ctx, graph, entry)
     candidates = frame.candidates
     diagnostics = list(frame.diagnostics)
     alternatives = len(candidates) - 1
@@ -926,7 +856,7 @@ def evaluate_with_candidates(
         diagnostics=tuple(diagnostics),
     )
     if exact and (not diagnostics or all(d.detail is None for d in diagnostics)):  # a detail is a mutable dict: not shared
-        remember(graph.evaluations, revision, (weakref.ref(provider), evaluation, tuple(candidates)))
+        cache.remember_evaluation((graph_id, revision), (evaluation, tuple(candidates)))
     return evaluation, candidates
 
 

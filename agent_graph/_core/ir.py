@@ -120,16 +120,13 @@ class CompiledGraph:
     """
 
     __slots__ = (
-        "_state_keys",
         "definition",
         "digest",
         "entrypoints",
-        "evaluations",
         "id",
         "index",
         "nodes",
         "path",
-        "plans",
         "repeat_edges",
     )
 
@@ -170,21 +167,3 @@ class CompiledGraph:
         self.index: Mapping[str, int] = index
         self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
         self.repeat_edges: Sequence[tuple[int, int, frozenset[str]]] = tuple(repeat_edges)
-        self._state_keys: dict[tuple[str, ...], tuple[str, ...]] = {}
-        #: Recent evaluations of this graph by revision (filled by the evaluator).
-        self.evaluations: dict[str, Any] = {}
-        #: Frame plans by entry node index (filled by the evaluator; see ``_plan``).
-        self.plans: dict[int, Any] = {}
-
-    def state_keys(self, call_path: tuple[str, ...]) -> tuple[str, ...]:
-        """Every node's state key (``frameKey/nodeId``) in the frame at ``call_path``, by node index.
-
-        Made once per call path: the frame key is the call path's items and the
-        graph ID joined by ``>``.
-        """
-        keys = self._state_keys.get(call_path)
-        if keys is None:
-            prefix = (">".join((*call_path, self.id))) + "/"
-            keys = tuple(prefix + node.id for node in self.nodes)
-            self._state_keys[call_path] = keys
-        return keys

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cache import EvaluationCache
 from .errors import AgentGraphError
 from .ir import CompiledGraph
 from .model import (
@@ -103,6 +104,8 @@ class Provider:
     node_routes: Mapping[tuple[str, str], NodeRoute] = field(default_factory=dict)
     resources_by_id: Mapping[str, str] = field(default_factory=dict)
     bundle: Any = None
+    #: What evaluations remember (bounded; never part of an answer). See :class:`EvaluationCache`.
+    cache: EvaluationCache = field(default_factory=EvaluationCache, init=False, repr=False, compare=False)
 
     @property
     def id(self) -> str:

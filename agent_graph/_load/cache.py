@@ -219,18 +219,16 @@ def _write(path: str, data: bytes) -> None:
         raise
 
 
-def open_cache(cache: CachePath | bool | None, *, os_file_system: bool) -> LoadCache | None:
+def open_cache(cache: CachePath | bool | None) -> LoadCache | None:
     """The cache ``load_provider(cache=…)`` asks for.
 
-    ``False``: none. A path: that directory. ``None`` or ``True``: the platform
-    cache directory, but only for Providers read from the operating system's
-    file system (a host reading from memory gets no disk cache unless it names one).
+    ``None`` or ``False``: none (the library writes nothing unless asked). A
+    path: that directory. ``True``: the platform cache directory (none when
+    there is no home to put it in).
     """
-    if cache is False:
+    if cache is None or cache is False:
         return None
-    if cache is None or cache is True:
-        if not os_file_system:
-            return None
+    if cache is True:
         directory = default_directory()
         return LoadCache(directory) if directory else None
     return LoadCache(cache)

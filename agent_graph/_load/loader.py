@@ -9,19 +9,20 @@ needs precomputed. All storage access goes through an injected
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from .._core.canonical import digest_bytes, digest_value, sort_collated
+from .._core.canonical import digest_bytes, digest_value, sort_collated, utf16_key
 from .._core.errors import AgentGraphError
-from .._core.evaluate import collector_paused, utf16_key
 from .._core.ir import CompiledGraph
 from .._core.model import (
     Action,
@@ -643,6 +644,7 @@ def load_provider(
     limits: Limits | None = None,
     max_file_bytes: int | None = None,
     cache: str | os.PathLike[str] | bool | None = None,
+    pause_gc: bool = False,
 ) -> Provider:
     """Load and validate a Provider from its manifest (or a bundle's ``manifest.json``).
 
@@ -654,15 +656,40 @@ def load_provider(
     for its first field. Every failure raises
     :class:`~agent_graph.AgentGraphError` with the protocol's code.
 
-    ``cache`` keeps parsed and schema-checked file contents between loads,
-    keyed by the digests of the files' bytes (every file is still read on every
-    load): a directory path, ``None`` (the default) for the platform cache
-    directory when reading from the operating system's file system, or
-    ``False`` for no cache. It never changes an answer; see
-    :mod:`agent_graph._load.cache`.
+    Nothing is written unless asked. ``cache`` opts in to keeping parsed and
+    schema-checked file contents between loads, keyed by the digests of the
+    files' bytes (every file is still read on every load): a directory path, or
+    ``True`` for the platform cache directory; ``None`` or ``False`` (the
+    default) keeps nothing. It never changes an answer, but whoever can write
+    the cache folder can change what a Provider loads as: see
+    :mod:`agent_graph._load.cache` and docs/security.md.
+
+    ``pause_gc=True`` pauses Python's cyclic garbage collector while loading
+    (restored after, errors included). It is process-wide, so it is off by
+    default; it pays for very large Providers (the command line uses it).
     """
-    with collector_paused():
-        return _load(manifest, fs, registry, limits=limits, max_file_bytes=max_file_bytes, cache=cache)
+    if pause_gc:
+        with collector_paused():
+            return _load(manifest, fs, registry, limits=limits, max_file_bytes=max_file_bytes, cache=cache)
+    return _load(manifest, fs, registry, limits=limits, max_file_bytes=max_file_bytes, cache=cache)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector, and restore its state after (errors included).
+
+    Loading a large Provider allocates objects by the hundred thousand and makes
+    no garbage cycles; a full collection in the middle would walk every object
+    of the process again. Only used when the caller asks (``pause_gc=True``).
+    """
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _load(
@@ -674,7 +701,7 @@ def _load(
     max_file_bytes: int | None,
     cache: str | os.PathLike[str] | bool | None,
 ) -> Provider:
-    store = open_cache(cache, os_file_system=fs is None or isinstance(fs, OSFileSystem))
+    store = open_cache(cache)
     fs = fs or OSFileSystem()
     limits = limits or DEFAULT_LIMITS
     if max_file_bytes is not None:
@@ -698,7 +725,7 @@ def _load(
     manifest_path = initial
     parsed_initial = bootstrap.structured(initial)
     if isinstance(parsed_initial, dict) and parsed_initial.get("schema") == "agent-graph.bundle.v1":
-        from .._toolchain.bundle import verify_bundle_manifest
+        from .bundle import verify_bundle_manifest
 
         bundle, manifest_path = verify_bundle_manifest(bootstrap, initial, parsed_initial)
         bootstrap.ensure_file(manifest_path, "provider manifest")
@@ -956,7 +983,7 @@ def _load(
         bundle,
     )
     if bundle is not None:
-        from .._toolchain.bundle import check_bundle_catalogs
+        from .bundle import check_bundle_catalogs
 
         check_bundle_catalogs(bundle, provider)
     if binding is not None:

@@ -41,8 +41,9 @@ from typing import Any
 
 import msgspec
 
+from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
-from .._core.evaluate import normalize_authorities, utf16_key
+from .._core.evaluate import normalize_authorities
 from .._core.model import OUTCOMES, OutcomeRecord, Run, RunEvent
 from .._load.atomic import write_bytes_atomic
 from .._syntax import schema as _schema
