@@ -25,17 +25,11 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at st
 if TYPE_CHECKING:
     from ._core.canonical import (
         canonical_json as canonical_json,
-    )
-    from ._core.canonical import (
         digest_bytes as digest_bytes,
-    )
-    from ._core.canonical import (
         digest_value as digest_value,
     )
     from ._core.errors import (
         AgentGraphError as AgentGraphError,
-    )
-    from ._core.errors import (
         Diagnostic as Diagnostic,
     )
     from ._core.evaluate import (
@@ -43,59 +37,23 @@ if TYPE_CHECKING:
     )
     from ._core.model import (
         OUTCOMES as OUTCOMES,
-    )
-    from ._core.model import (
         Action as Action,
-    )
-    from ._core.model import (
         Bundle as Bundle,
-    )
-    from ._core.model import (
         CodeCatalog as CodeCatalog,
-    )
-    from ._core.model import (
         CodeLocation as CodeLocation,
-    )
-    from ._core.model import (
         Evaluation as Evaluation,
-    )
-    from ._core.model import (
         FileLocation as FileLocation,
-    )
-    from ._core.model import (
         Graph as Graph,
-    )
-    from ._core.model import (
         GraphActionLocation as GraphActionLocation,
-    )
-    from ._core.model import (
         HostActionLocation as HostActionLocation,
-    )
-    from ._core.model import (
         HostActionResult as HostActionResult,
-    )
-    from ._core.model import (
         ProviderManifest as ProviderManifest,
-    )
-    from ._core.model import (
         ReadReceipts as ReadReceipts,
-    )
-    from ._core.model import (
         Route as Route,
-    )
-    from ._core.model import (
         RouteSummary as RouteSummary,
-    )
-    from ._core.model import (
         Run as Run,
-    )
-    from ._core.model import (
         SkillBinding as SkillBinding,
-    )
-    from ._core.model import (
         TestCase as TestCase,
-    )
-    from ._core.model import (
         TestResult as TestResult,
     )
     from ._core.provider import (
@@ -103,41 +61,23 @@ if TYPE_CHECKING:
     )
     from ._load.api import (
         locate_code as locate_code,
-    )
-    from ._load.api import (
         locate_resource as locate_resource,
-    )
-    from ._load.api import (
         route as route,
     )
     from ._load.fs import (
         FileSystem as FileSystem,
-    )
-    from ._load.fs import (
         MemoryFileSystem as MemoryFileSystem,
-    )
-    from ._load.fs import (
         OSFileSystem as OSFileSystem,
     )
     from ._load.loader import (
         Limits as Limits,
-    )
-    from ._load.loader import (
         load_provider as load_provider,
-    )
-    from ._load.skill import (
         resolve_skill_binding as resolve_skill_binding,
     )
     from ._runtime.host_action import (
         host_action_input_digest as host_action_input_digest,
-    )
-    from ._runtime.host_action import (
         host_action_output_digest as host_action_output_digest,
-    )
-    from ._runtime.host_action import (
         host_action_read_receipt as host_action_read_receipt,
-    )
-    from ._runtime.host_action import (
         validate_host_action_result as validate_host_action_result,
     )
     from ._runtime.materialize import (
@@ -145,8 +85,6 @@ if TYPE_CHECKING:
     )
     from ._runtime.runs import (
         RunStore as RunStore,
-    )
-    from ._runtime.runs import (
         run_evaluation_input as run_evaluation_input,
     )
     from ._runtime.testing import (
@@ -160,11 +98,7 @@ if TYPE_CHECKING:
     )
     from ._toolchain.importers import (
         import_scripts as import_scripts,
-    )
-    from ._toolchain.importers import (
         import_skill as import_skill,
-    )
-    from ._toolchain.importers import (
         import_workflow as import_workflow,
     )
     from ._toolchain.migrate import (
@@ -216,7 +150,7 @@ _EXPORTS: dict[str, str] = {
     "OSFileSystem": "_load.fs",
     "Limits": "_load.loader",
     "load_provider": "_load.loader",
-    "resolve_skill_binding": "_load.skill",
+    "resolve_skill_binding": "_load.loader",
     "host_action_input_digest": "_runtime.host_action",
     "host_action_output_digest": "_runtime.host_action",
     "host_action_read_receipt": "_runtime.host_action",

@@ -12,8 +12,7 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._core.errors import AgentGraphError
-from agent_graph._load import cache as _cache
-from agent_graph._load import loader as _loader
+from agent_graph._load import cache as _cache, loader as _loader
 from agent_graph._load.cache import LoadCache, default_directory, open_cache
 from agent_graph._load.loader import load_provider
 

@@ -20,8 +20,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import agent_graph as ag
 from agent_graph._core.cache import EVALUATIONS_REMEMBERED, FACT_TEXTS_BUDGET, EvaluationCache

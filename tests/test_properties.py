@@ -30,8 +30,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 import agent_graph as ag
 from agent_graph._core.evaluate import evaluate_with_candidates, facts_match
@@ -41,8 +40,7 @@ from agent_graph._runtime.runs import RunStore
 from agent_graph._syntax import schema as _schema
 from agent_graph._syntax.parse import parse_json, parse_structured, parse_yaml
 
-from . import load_fixtures
-from . import strategies as S
+from . import load_fixtures, strategies as S
 
 FUZZING = os.environ.get("AGENT_GRAPH_FUZZ") == "1"
 EXAMPLES = int(os.environ.get("AGENT_GRAPH_EXAMPLES", "100"))

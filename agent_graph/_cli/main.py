@@ -387,7 +387,7 @@ def cmd_inspect_provider(args: argparse.Namespace, ctx: Context) -> tuple[Any, l
 
 
 def cmd_inspect_skill(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
-    from .._load.skill import resolve_skill_binding
+    from .._load.loader import resolve_skill_binding
 
     binding = resolve_skill_binding(args.skill_md, ctx.registry())
     answer = msgspec.to_builtins(binding)

@@ -73,7 +73,7 @@ def locate_resource(
     """The location of a resource, by ID or by Provider-relative path (``resource-missing`` otherwise)."""
     import msgspec
 
-    from .loader import contained_path
+    from .fs import contained_path
 
     path = provider.resources_by_id.get(reference_or_id)
     if path is None:

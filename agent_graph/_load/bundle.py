@@ -11,7 +11,7 @@ the loader's reader; nothing here writes. Building a bundle is the toolchain's
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -20,15 +20,19 @@ from .._core.errors import AgentGraphError
 from .._core.model import Bundle
 from .._core.provider import Provider
 from .._syntax import schema as _schema
+from .fs import contained_path
 
-if TYPE_CHECKING:
-    from .loader import _Reader
+
+class _Reader(Protocol):
+    """What verification needs of the loader's reader: contained, bounded reads."""
+
+    def ensure_contained(self, path: str, label: str) -> None: ...
+
+    def read(self, path: str) -> bytes: ...
 
 
 def verify_bundle_manifest(reader: _Reader, path: str, parsed: dict[str, Any]) -> tuple[Bundle, str]:
     """Check a bundle manifest and its files; return it and the Provider manifest path inside it."""
-    from .loader import contained_path
-
     _schema.validate("bundle", parsed, path)
     unsigned = {key: value for key, value in parsed.items() if key != "digest"}
     if digest_value(unsigned) != parsed.get("digest"):
@@ -59,8 +63,6 @@ def verify_bundle_manifest(reader: _Reader, path: str, parsed: dict[str, Any]) -
 
 def expected_catalogs(provider: Provider) -> dict[str, list[tuple[str, str]]]:
     """The ``(id, path)`` pairs of the graphs, actions, resources and schemas a Provider reaches."""
-    from .loader import contained_path
-
     rel = provider.relative
     schemas: dict[str, str] = {}
     for action in provider.actions.values():

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat as stat_module
 from collections.abc import Iterable, Mapping
 from typing import Literal, Protocol, runtime_checkable
+
+from .._core.errors import AgentGraphError
 
 EntryKind = Literal["file", "directory", "other"]
 
@@ -223,7 +226,6 @@ def read_regular_file(path: str, label: str, max_bytes: int = DEFAULT_READ_LIMIT
     is opened, so nothing blocks); a file over ``max_bytes`` is ``file-too-large``
     before it is read; an unreadable one is ``file-read-failed``.
     """
-    from .._core.errors import AgentGraphError
 
     try:
         info = os.stat(path)
@@ -241,3 +243,23 @@ def read_regular_file(path: str, label: str, max_bytes: int = DEFAULT_READ_LIMIT
     if len(data) > max_bytes:
         raise AgentGraphError("file-too-large", f"{path} is over the limit of {max_bytes} bytes")
     return data
+
+
+# ---------------------------------------------------------------- Provider-relative paths
+
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def contained_path(root: str, reference: str, label: str) -> str:
+    """Resolve a Provider-relative reference, refusing absolute paths and escapes."""
+    if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
+        raise AgentGraphError("absolute-path-forbidden", f"{label} must be relative: {reference}")
+    resolved = posixpath.normpath(posixpath.join(root, reference))
+    if not inside(resolved, posixpath.normpath(root)):
+        raise AgentGraphError("path-outside-provider", f"{label} escapes the provider root: {reference}")
+    return resolved
+
+
+def inside(path: str, root: str) -> bool:
+    """Whether normalised absolute ``path`` is ``root`` or below it (what ``relpath`` not leaving it means)."""
+    return path == root or path.startswith(root if root.endswith("/") else root + "/")

@@ -43,6 +43,7 @@ from .._core.model import (
     PlanStep,
     ProviderManifest,
     RouteAction,
+    SkillBinding,
 )
 from .._core.provider import LoadedAction, LoadedResource, NodeRoute, Provider
 from .._syntax import schema as _schema
@@ -54,7 +55,8 @@ from .._syntax.parse import (
     parse_structured,
 )
 from .cache import CachedValue, LoadCache, open_cache
-from .fs import FileSystem, OSFileSystem
+from .fs import FileSystem, OSFileSystem, contained_path, inside
+from .skill import check_binding, locate_binding
 
 LEGACY_LOCATION = "agent-graph.resource-location.v1"
 FILE_LOCATION = "agent-graph.resource-location.file.v1"
@@ -66,7 +68,6 @@ RESOURCE_PROTOCOLS = {
 LEGACY_RESOURCE = "agent-graph.resource.v1"
 STATIC_KINDS = frozenset({"procedure", "diagnostic", "template", "schema", "skill"})
 PROTOCOL_IDENTITY = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+\Z")
-_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 _RUNTIMES = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
 
 #: Registry of Provider IDs to manifest paths, for ``provider:`` Skill locators.
@@ -102,21 +103,6 @@ LoadLimits = Limits
 
 
 # ---------------------------------------------------------------- paths and files
-
-
-def contained_path(root: str, reference: str, label: str) -> str:
-    """Resolve a Provider-relative reference, refusing absolute paths and escapes."""
-    if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
-        raise AgentGraphError("absolute-path-forbidden", f"{label} must be relative: {reference}")
-    resolved = posixpath.normpath(posixpath.join(root, reference))
-    if not _inside(resolved, posixpath.normpath(root)):
-        raise AgentGraphError("path-outside-provider", f"{label} escapes the provider root: {reference}")
-    return resolved
-
-
-def _inside(path: str, root: str) -> bool:
-    """Whether normalised absolute ``path`` is ``root`` or below it (what ``relpath`` not leaving it means)."""
-    return path == root or path.startswith(root if root.endswith("/") else root + "/")
 
 
 class _Reader:
@@ -155,7 +141,7 @@ class _Reader:
         if self._real_root is None:
             self._real_root = self.fs.realpath(self.root)
         real = self.fs.realpath(path)
-        if not _inside(posixpath.normpath(real), posixpath.normpath(self._real_root)):
+        if not inside(posixpath.normpath(real), posixpath.normpath(self._real_root)):
             raise AgentGraphError("path-symlink-outside-provider", f"{label} resolves outside the provider root: {path}")
 
     def read(self, path: str) -> bytes:
@@ -715,7 +701,6 @@ def _load(
     initial = fs.absolute(manifest)
     binding: tuple[str, str, str, str, str] | None = None
     if initial.lower().endswith(".md"):
-        from .skill import locate_binding
 
         binding = locate_binding(initial, registry, fs=fs, max_file_bytes=limits.max_file_bytes)
         initial = binding[4]
@@ -987,7 +972,6 @@ def _load(
 
         check_bundle_catalogs(bundle, provider)
     if binding is not None:
-        from .skill import check_binding
 
         check_binding(provider, binding[0], binding[1], binding[2], binding[3])
     reader.flush()
@@ -1151,3 +1135,32 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
     )
 
 
+def resolve_skill_binding(
+    skill_md: str,
+    registry: Mapping[str, str] | None = None,
+    *,
+    fs: FileSystem | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> SkillBinding:
+    """Resolve a ``SKILL.md`` binding: load its Provider and check the Graph and Entry exist.
+
+    ``registry`` maps Provider IDs to manifest paths for ``provider:`` locators.
+    Codes: ``skill-binding-missing``, ``skill-locator-invalid``,
+    ``skill-locator-absolute``, ``provider-unresolved``, ``provider-id-mismatch``,
+    ``skill-graph-missing``, ``skill-entry-missing`` (and any load error).
+    """
+    fs = fs or OSFileSystem()
+    path, locator, graph, entry, manifest_path = locate_binding(
+        skill_md, registry, fs=fs, max_file_bytes=max_file_bytes
+    )
+    provider = load_provider(manifest_path, fs=fs, max_file_bytes=max_file_bytes)
+    check_binding(provider, path, locator, graph, entry)
+    return SkillBinding(
+        schema="agent-graph.skill-binding.v1",
+        skill_path=path,
+        locator=locator,
+        graph=graph,
+        entry=entry,
+        manifest_path=manifest_path,
+        provider=provider.manifest.id,
+    )

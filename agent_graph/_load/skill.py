@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core.errors import AgentGraphError
-from .._core.model import SkillBinding
 from .._core.provider import Provider
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
 from .fs import FileSystem, OSFileSystem
@@ -128,36 +127,3 @@ def check_binding(provider: Provider, path: str, locator: str, graph: str, entry
         raise AgentGraphError("skill-graph-missing", f"Skill {path} selects missing Graph {graph}")
     if entry not in compiled.entrypoints:
         raise AgentGraphError("skill-entry-missing", f"Skill {path} selects missing Entry {graph}#{entry}")
-
-
-def resolve_skill_binding(
-    skill_md: str,
-    registry: Mapping[str, str] | None = None,
-    *,
-    fs: FileSystem | None = None,
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-) -> SkillBinding:
-    """Resolve a ``SKILL.md`` binding: load its Provider and check the Graph and Entry exist.
-
-    ``registry`` maps Provider IDs to manifest paths for ``provider:`` locators.
-    Codes: ``skill-binding-missing``, ``skill-locator-invalid``,
-    ``skill-locator-absolute``, ``provider-unresolved``, ``provider-id-mismatch``,
-    ``skill-graph-missing``, ``skill-entry-missing`` (and any load error).
-    """
-    from .loader import load_provider
-
-    fs = fs or OSFileSystem()
-    path, locator, graph, entry, manifest_path = locate_binding(
-        skill_md, registry, fs=fs, max_file_bytes=max_file_bytes
-    )
-    provider = load_provider(manifest_path, fs=fs, max_file_bytes=max_file_bytes)
-    check_binding(provider, path, locator, graph, entry)
-    return SkillBinding(
-        schema="agent-graph.skill-binding.v1",
-        skill_path=path,
-        locator=locator,
-        graph=graph,
-        entry=entry,
-        manifest_path=manifest_path,
-        provider=provider.manifest.id,
-    )

@@ -79,7 +79,7 @@ def _envelope() -> dict[str, Any]:
 
 def _output_schema_document(location: HostActionLocation, provider: Any) -> Any:
     """The output JSON Schema of the materializer behind ``location`` in ``provider``."""
-    from .._load.loader import contained_path
+    from .._load.fs import contained_path
     from .._syntax.parse import parse_structured
 
     path = provider.resources_by_id.get(location.id)

@@ -297,7 +297,7 @@ def materialize_resource(
         )
     if action.effect != "read":
         raise AgentGraphError("materializer-effect-invalid", f"Materializer {action.id} must have effect: read")
-    from .._load.loader import contained_path
+    from .._load.fs import contained_path
 
     root = provider.root
     workspace_path = os.path.abspath(workspace if workspace is not None else os.getcwd())

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from .schema import ecma_regex
+from .patterns import ecma_regex
 
 __all__ = ["GenerationError", "load_generated", "python_source"]
 

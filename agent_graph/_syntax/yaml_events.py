@@ -32,7 +32,7 @@ from ruamel.yaml.scanner import Scanner, ScannerError
 from ruamel.yaml.tokens import DocumentEndToken, StreamEndToken
 
 from .._core.errors import AgentGraphError
-from .parse import (
+from .scalars import (
     _BREAKS,
     _COMMENT_MAY_FOLLOW,
     _COMMENT_OR_END,

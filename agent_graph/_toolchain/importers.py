@@ -183,7 +183,7 @@ def _register_reasons(target: _Target, reasons: Sequence[tuple[str, str]]) -> No
     reference = catalogs.get("codes") if isinstance(catalogs, Mapping) else None
     if not isinstance(reference, str):
         return
-    from .._load.loader import contained_path
+    from .._load.fs import contained_path
 
     path = contained_path(target.root.replace(os.sep, "/"), reference, "code catalog reference")
     data = _read_bytes(path, "code catalog")

@@ -77,7 +77,7 @@ def _read(path: str, label: str) -> tuple[str, Any]:
 
 
 def _contained(root: str, reference: Any, label: str) -> str:
-    from .._load.loader import contained_path
+    from .._load.fs import contained_path
 
     if not isinstance(reference, str) or not reference:
         raise AgentGraphError("schema-invalid", f"{label} must be a non-empty relative path")

@@ -1,0 +1,202 @@
+"""The architecture, checked: layers, a core without I/O, no import cycles, one table of public names.
+
+The same rules run as import-linter contracts (``lint-imports``, configured in
+pyproject.toml); these tests keep them in the plain test suite too and add what
+import-linter does not check: calls such as ``open()`` in the core, imports
+inside functions, and the agreement of ``__all__`` with the type checkers' view.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import agent_graph
+
+PACKAGE = Path(agent_graph.__file__).resolve().parent
+#: Lowest first; a layer may import itself and the layers before it.
+LAYERS = ("_core", "_syntax", "_load", "_runtime", "_toolchain", "_cli")
+#: Standard-library modules the core may not import: no I/O, no clock, no environment, no processes.
+CORE_BANNED_MODULES = frozenset(
+    {"os", "io", "sys", "subprocess", "time", "datetime", "threading", "socket", "tempfile", "shutil",
+     "pathlib", "glob", "signal", "multiprocessing", "asyncio", "gc", "random", "uuid", "importlib",
+     "ruamel", "fastjsonschema", "builtins"}
+)
+#: Built-in calls the core may not make: file and console I/O, and code made at run time.
+CORE_BANNED_CALLS = frozenset({"open", "print", "input", "exec", "eval", "compile", "__import__", "breakpoint"})
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(relative.parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, int]]:
+    """Every module ``module`` imports (at any depth in the file), resolved to absolute names, with lines."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found.append((target, node.lineno))
+            for alias in node.names:  # ``from . import x`` may name a submodule
+                candidate = f"{target}.{alias.name}"
+                if candidate in MODULES:
+                    found.append((candidate, node.lineno))
+    return found
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if len(parts) >= 2 and parts[0] == "agent_graph" and parts[1] in LAYERS:
+        return LAYERS.index(parts[1])
+    return None
+
+
+def test_the_folder_tree_is_the_layers() -> None:
+    flat = sorted(m for m in MODULES if m.count(".") == 1 and m.split(".")[1].startswith("_") and m.split(".")[1] not in LAYERS)
+    assert flat == ["agent_graph.__main__"], "private modules belong in a layer folder"
+    for layer in LAYERS:
+        assert f"agent_graph.{layer}" in MODULES
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) is not None))
+def test_a_layer_imports_only_the_layers_below_it(module: str) -> None:
+    own = _layer(module)
+    assert own is not None
+    for target, line in _imports(module, MODULES[module]):
+        if target == "agent_graph" or target.startswith("agent_graph."):
+            other = _layer(target)
+            assert other is not None and other <= own, (
+                f"{module} (line {line}) imports {target}: a layer imports only itself and the layers below it"
+            )
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("agent_graph._core")))
+def test_the_core_does_no_io(module: str) -> None:
+    path = MODULES[module]
+    for target, line in _imports(module, path):
+        top = target.split(".")[0]
+        assert top not in CORE_BANNED_MODULES, f"{module} (line {line}) imports {target}: the core does no I/O"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            assert node.func.id not in CORE_BANNED_CALLS, f"{module} (line {node.lineno}) calls {node.func.id}()"
+        if isinstance(node, ast.Global):
+            pytest.fail(f"{module} (line {node.lineno}) rebinds a module global: caches belong to their owner")
+
+
+def test_the_core_check_catches_a_banned_import(tmp_path: Path) -> None:
+    """The checks above would fail on a core module that reads a file or the clock."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import time\n\ndef f():\n    from os import path\n    return open(path.sep)\n", encoding="utf-8")
+    imported = {target for target, _ in _imports("agent_graph._core.bad", bad)}
+    assert {"time", "os"} <= imported
+    calls = {n.func.id for n in ast.walk(ast.parse(bad.read_text())) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert "open" in calls & CORE_BANNED_CALLS
+
+
+def test_there_are_no_import_cycles() -> None:
+    graph = {
+        module: sorted({t for t, _ in _imports(module, path) if t in MODULES and t != module and t != "agent_graph"})
+        for module, path in MODULES.items()
+    }
+    # Tarjan's strongly connected components, iteratively.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, position = work.pop()
+            if position == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack.add(node)
+            children = graph[node]
+            if position < len(children):
+                work.append((node, position + 1))
+                child = children[position]
+                if child not in index:
+                    work.append((child, 0))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    cycles.append(sorted(component))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    assert cycles == [], f"import cycles: {cycles}"
+
+
+def test_public_names_are_listed_once_and_agree_with_the_type_checkers_view() -> None:
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    typed: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom)
+                for alias in statement.names:
+                    assert alias.asname == alias.name, f"{alias.name} must be re-exported as itself"
+                    typed[alias.name] = (statement.module or "")
+    exports = agent_graph._EXPORTS
+    assert typed == exports
+    assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", *exports])
+    for name in agent_graph.__all__:
+        assert getattr(agent_graph, name) is not None
+
+
+def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """``__version__``, the installed metadata, ``--version`` and the toolchain version come from one place."""
+    import importlib.metadata
+    import re
+
+    from agent_graph._cli.main import main
+    from agent_graph._core.semver import TOOLCHAIN_VERSION
+    from agent_graph._core.version import __version__
+
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^dynamic = \["version"\]$', pyproject, re.M)
+    assert 'path = "agent_graph/_core/version.py"' in pyproject
+    assert not re.search(r"^version = ", pyproject, re.M)
+    assert agent_graph.__version__ == __version__ == TOOLCHAIN_VERSION
+    assert importlib.metadata.version("agent-graph") == __version__
+    try:
+        status = main(["--version"])
+    except SystemExit as stop:
+        status = stop.code  # type: ignore[assignment]
+    assert status in (0, None)
+    assert __version__ in capsys.readouterr().out
