@@ -13,14 +13,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
 from agent_graph._core.evaluate import evaluate_with_candidates
 from agent_graph._syntax.parse import parse_front_matter, parse_structured, parse_yaml
-from tests import load_fixtures
-from tests import strategies as S
+from tests import load_fixtures, strategies as S
 
 EXAMPLES = int(os.environ.get("AGENT_GRAPH_EXAMPLES", "200"))
 FUZZ = settings(
