@@ -1,4 +1,8 @@
-"""Quality gates: ``nox -s tests lint typecheck`` (and ``bench``, ``fuzz`` where present)."""
+"""Quality gates, one session each: ``nox`` runs the default set; ``nox -l`` lists them all.
+
+Interpreters are found as ``python3.10`` … ``python3.13`` on ``PATH`` (with pyenv:
+``PYENV_VERSION=3.11.7:3.10.13:3.12.1:3.13.0``, as ``.ci/run`` sets it).
+"""
 
 from __future__ import annotations
 
@@ -6,30 +10,63 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck"]
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+#: The oldest release of each runtime dependency that pyproject.toml allows (``deps-oldest``).
+OLDEST = ["msgspec==0.18.6", "ruamel.yaml==0.18.0", "fastjsonschema==2.22.1"]
+LINTED = ("agent_graph", "tests", "benchmarks", "fuzz", "noxfile.py")
+
+nox.options.sessions = ["tests", "lint", "typecheck", "layers"]
 nox.options.reuse_existing_virtualenvs = True
 
 
-@nox.session
+def _existing(paths: tuple[str, ...]) -> list[str]:
+    return [path for path in paths if Path(path).exists()]
+
+
+@nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
-    """The test suite, vectors included when ../shared/vectors is present."""
+    """The test suite on each supported Python (vectors included when ../shared/vectors is present)."""
     session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(name="deps-oldest", python="3.10")
+def deps_oldest(session: nox.Session) -> None:
+    """The suite with the oldest allowed release of every runtime dependency."""
+    session.install("-e", ".[test]")
+    session.install(*OLDEST)
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(name="deps-newest", python="3.13")
+def deps_newest(session: nox.Session) -> None:
+    """The suite with the newest allowed release of every runtime dependency."""
+    session.install("--upgrade", "--upgrade-strategy", "eager", "-e", ".[test]")
     session.run("pytest", *session.posargs)
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff over the package, tests and tooling."""
-    session.install("ruff")
-    paths = [p for p in ("agent_graph", "tests", "benchmarks", "fuzz", "noxfile.py") if Path(p).exists()]
+    """ruff (check and format), and vulture for dead code."""
+    session.install("ruff", "vulture")
+    paths = _existing(LINTED)
     session.run("ruff", "check", *paths)
+    session.run("ruff", "format", "--check", *paths)
+    session.run("vulture", "agent_graph", "--min-confidence", "80", "--exclude", "agent_graph/_syntax/validators.py")
 
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over the package."""
-    session.install("-e", ".", "mypy", "pytest")
+    session.install("-e", ".[test]", "mypy")
     session.run("mypy", "--strict", "agent_graph")
+
+
+@nox.session
+def layers(session: nox.Session) -> None:
+    """The import-layer contracts of pyproject.toml (import-linter)."""
+    session.install("-e", ".", "import-linter")
+    session.run("lint-imports")
 
 
 @nox.session
@@ -44,3 +81,13 @@ def fuzz(session: nox.Session) -> None:
     """Hypothesis-driven fuzzing of loading and evaluation (a few minutes)."""
     session.install("-e", ".[test]")
     session.run("python", "-m", "fuzz", *session.posargs)
+
+
+@nox.session
+def schemas(session: nox.Session) -> None:
+    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates)."""
+    session.install("-e", ".")
+    if "--write" in session.posargs:
+        session.run("python", "-m", "agent_graph._toolchain.schemagen")
+    else:
+        session.run("python", "-m", "agent_graph._toolchain.schemagen", "--check")

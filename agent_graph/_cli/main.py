@@ -603,12 +603,6 @@ def split_globals(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     return found, rest
 
 
-def _render(value: Any) -> Any:
-    if isinstance(value, msgspec.Struct):
-        return msgspec.to_builtins(value)
-    return value
-
-
 def _write(stream: Any, text: str) -> None:
     """Write ``text``; characters the stream cannot encode (lone surrogates from undecodable
     arguments or file names) are written as ``\\uXXXX`` escapes, which JSON strings read back."""

@@ -39,14 +39,6 @@ def _expected_provider(ctx: Any) -> str | None:
     return identity
 
 
-def _run_lines(run: Any, path: str) -> list[str]:
-    return [
-        f"Run: {run.id} ({run.provider} {run.graph}#{run.entry})",
-        f"State: {os.path.abspath(path)}",
-        f"Events: {len(run.events)}, last: {run.events[-1].type}" if run.events else "Events: 0",
-    ]
-
-
 # ---------------------------------------------------------------- run commands
 
 

@@ -41,7 +41,7 @@ class _Missing:
 
     __slots__ = ()
 
-    def get(self, key: object, default: object = None) -> _Missing:
+    def get(self, key: object, _default: object = None) -> _Missing:
         return self
 
     def __repr__(self) -> str:
@@ -112,21 +112,13 @@ def scalar_equals(left: Any, right: Any) -> bool:
     return False
 
 
-def _check(facts: Mapping[str, Any], test: FactTest) -> bool:
-    value = lookup_fact(facts, test.segments)
-    if test.mode == EXISTS:
-        return value is not _MISSING
-    if test.mode == ABSENT:
-        return value is _MISSING
-    assert test.mode == EQUALS
-    return value is not _MISSING and scalar_equals(value, test.value)
-
-
 def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> bool:
     """True when every check passes (an absent list passes).
 
-    The same as :func:`_check` on each test, with the common case inlined:
-    plain dicts along the path, and ``equals`` between two strings or two booleans.
+    Each test looks its path up (:func:`lookup_fact`), then ``exists`` passes
+    when a value is there, ``absent`` when none is, and ``equals`` when one is
+    and :func:`scalar_equals` holds. Plain dicts along the path, and ``equals``
+    between two strings or two booleans, are written out inline (the hot path).
     """
     if tests is None:
         return True

@@ -12,7 +12,7 @@ import os
 import posixpath
 import re
 import stat as stat_module
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Literal, Protocol, runtime_checkable
 
 from .._core.errors import AgentGraphError
@@ -207,12 +207,6 @@ class MemoryFileSystem:
                 found.append(path)
         found.sort()
         return found
-
-
-def iter_relative(root: str, paths: Iterable[str]) -> list[str]:
-    """``paths`` made relative to ``root`` with ``/`` separators."""
-    prefix = root.rstrip("/\\")
-    return [p[len(prefix) + 1:].replace("\\", "/") for p in paths]
 
 
 #: The largest file :func:`read_regular_file` reads unless told otherwise (as the loader's default).

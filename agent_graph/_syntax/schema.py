@@ -859,28 +859,6 @@ def _compile_user_schema(schema: Mapping[str, Any] | bool, name: str) -> Callabl
         ) from exc
 
 
-_fast_path_exact: bool | None = None
-
-
-def _user_fast_path_is_exact() -> bool:
-    """Whether the installed fastjsonschema tells booleans from numbers in ``const`` and ``enum``.
-
-    Older releases compare with ``==`` (so ``true`` would pass ``const: 1``); with
-    those, a value the compiled validator accepts is checked again by the collector.
-    """
-    global _fast_path_exact
-    if _fast_path_exact is None:
-        exact = True
-        for probe, value in (({"const": True}, 1), ({"const": 1}, True), ({"enum": [0]}, False)):
-            try:
-                _compile_user_schema(probe, "probe")(value)
-            except Exception:
-                continue
-            exact = False
-        _fast_path_exact = exact
-    return _fast_path_exact
-
-
 def validate_with_schema(schema: Mapping[str, Any] | bool, value: object, path: str, *, name: str) -> None:
     """Check ``value`` against a user-supplied draft-07 ``schema`` (named ``name`` in messages).
 
@@ -904,9 +882,7 @@ def validate_with_schema(schema: Mapping[str, Any] | bool, value: object, path: 
     failure: Exception | None
     try:
         check(value)
-        if _user_fast_path_is_exact():
-            return
-        failure = None
+        return
     except JsonSchemaException as exc:
         failure = exc
     except RecursionError:
