@@ -34,7 +34,7 @@ D1 = "sha256:" + "ab" * 32
 STAMP = "2026-03-01T12:30:45.123Z"
 
 STATIC_LOCATION = {
-    "schema": "agent-graph.resource-location.v1",
+    "schema": "agent-graph.resource-location.file.v1",
     "id": "skill.worker",
     "kind": "skill",
     "mediaType": "text/markdown",
@@ -248,7 +248,9 @@ EXAMPLES: dict[str, Any] = {
         "input": {"schema": "acme.report-request/v1", "value": None},
         "description": "Host context",
     },
-    "resource-location": FILE_LOCATION,
+    "resource-location-file": FILE_LOCATION,
+    "resource-location-graph-action": GRAPH_ACTION_LOCATION,
+    "resource-location-host-action": HOST_ACTION_LOCATION,
     "resource-read-receipts": {
         "schema": "agent-graph.resource-read-receipts.v1",
         "provider": "company/release",
@@ -359,6 +361,7 @@ FREE_FORM = {
     "host-action-result": {"/output/inline"},
     "inspect": {"/graphs/0/entrypoints"},
     "test-case": {"/state/facts", "/state/outcomes"},
+    "resource-location-host-action": {"/materialize/input/value"},
     "bundle": {"/graphDependencies"},
 }
 
@@ -526,17 +529,34 @@ def test_schema_file_is_our_own_draft_07(name: str) -> None:
             assert node.get("additionalProperties") is False, f"{name}{pointer} must refuse unknown fields"
 
 
-def test_embedded_location_definitions_match_resource_location() -> None:
-    locations = schema_document("resource-location")
-    definitions = locations["definitions"]
-    root = {k: v for k, v in locations.items() if k not in ("$schema", "$id", "title", "description", "definitions")}
+LOCATION_SCHEMAS = {
+    "fileLocation": "resource-location-file",
+    "graphActionLocation": "resource-location-graph-action",
+    "hostActionLocation": "resource-location-host-action",
+}
+
+
+def test_embedded_location_definitions_match_the_location_schemas() -> None:
     route = schema_document("route")["definitions"]
-    assert route["resourceLocation"] == root
-    for name, definition in definitions.items():
-        assert route[name] == definition, name
     code = schema_document("code-location")["definitions"]
-    for name in ("staticLocation", "fileLocation", "digest", "readState", "staticKind"):
-        assert code[name] == definitions[name], name
+    assert route["resourceLocation"]["oneOf"] == [{"$ref": f"#/definitions/{name}"} for name in LOCATION_SCHEMAS]
+    assert "staticLocation" not in route and "staticLocation" not in code
+    for definition, name in LOCATION_SCHEMAS.items():
+        document = schema_document(name)
+        body = {k: v for k, v in document.items() if k not in ("$schema", "$id", "title", "description", "definitions")}
+        assert {k: v for k, v in route[definition].items() if k != "description"} == body, name
+        assert route[definition]["description"] == document["description"], name
+        for helper, value in document["definitions"].items():
+            assert route[helper] == value, (name, helper)
+    assert code["fileLocation"] == route["fileLocation"]
+
+
+def test_no_schema_admits_the_0_2_location_identity() -> None:
+    legacy = {**FILE_LOCATION, "schema": "agent-graph.resource-location.v1"}
+    assert _diagnostics("resource-location-file", legacy)
+    assert _diagnostics("route", _set(EXAMPLES["route"], "/resources/recommended", [legacy]))
+    for name in SCHEMA_NAMES:
+        assert "agent-graph.resource-location.v1" not in schema_path(name).read_text(encoding="utf-8"), name
 
 
 def test_schema_document_returns_a_fresh_copy() -> None:
@@ -604,11 +624,8 @@ def test_wrong_schema_identity_is_rejected(name: str) -> None:
     example = EXAMPLES[name]
     broken = {**example, "schema": example["schema"].replace(".v1", ".v2")}
     diagnostics = _diagnostics(name, broken)
-    assert any(message.startswith("/schema ") for _, message in diagnostics) or name == "resource-location"
-    if name == "resource-location":
-        assert ("schema.enum", "/schema must be equal to one of the allowed values") in diagnostics
-    else:
-        assert ("schema.const", "/schema must be equal to constant") in diagnostics
+    assert any(message.startswith("/schema ") for _, message in diagnostics)
+    assert ("schema.const", "/schema must be equal to constant") in diagnostics
 
 
 ID_FIELDS = [
@@ -856,16 +873,24 @@ def test_validation_never_fills_in_defaults() -> None:
 # --------------------------------------------------------------------------- resource protocols
 
 
-@pytest.mark.parametrize("location", [STATIC_LOCATION, FILE_LOCATION, GRAPH_ACTION_LOCATION, HOST_ACTION_LOCATION])
-def test_each_location_envelope_is_accepted(location: dict[str, Any]) -> None:
-    _ok("resource-location", location)
+@pytest.mark.parametrize(
+    ("name", "location"),
+    [
+        ("resource-location-file", STATIC_LOCATION),
+        ("resource-location-file", FILE_LOCATION),
+        ("resource-location-graph-action", GRAPH_ACTION_LOCATION),
+        ("resource-location-host-action", HOST_ACTION_LOCATION),
+    ],
+)
+def test_each_location_envelope_is_accepted(name: str, location: dict[str, Any]) -> None:
+    _ok(name, location)
     _ok("route", _set(EXAMPLES["route"], "/resources/recommended", [location]))
     _ok("route", _set(EXAMPLES["route"], "/action/outputSchema", location))
 
 
 def test_location_envelope_problems_are_one_diagnostic() -> None:
-    assert _diagnostics("resource-location", {**FILE_LOCATION, "materialize": {"resourceId": "x"}}) == [
-        ("schema.oneOf", "/ must match exactly one schema in oneOf")
+    assert _diagnostics("resource-location-file", {**FILE_LOCATION, "materialize": {"resourceId": "x"}}) == [
+        ("schema.additionalProperties", "/ must NOT have additional properties")
     ]
     assert _diagnostics("route", _set(EXAMPLES["route"], "/resources/required/1/extra", 1)) == [
         ("schema.oneOf", "/resources/required/1 must match exactly one schema in oneOf")
@@ -874,18 +899,19 @@ def test_location_envelope_problems_are_one_diagnostic() -> None:
 
 def test_location_envelope_rules() -> None:
     materialized = {**GRAPH_ACTION_LOCATION, "digest": D1, "filePath": "/cache/abc.json"}
-    _ok("resource-location", materialized)
-    assert _diagnostics("resource-location", {**GRAPH_ACTION_LOCATION, "digest": D1})
-    assert _diagnostics("resource-location", {**STATIC_LOCATION, "kind": "context-view"})
-    assert _diagnostics("resource-location", {k: v for k, v in FILE_LOCATION.items() if k != "digest"})
+    _ok("resource-location-graph-action", materialized)
+    assert _diagnostics("resource-location-graph-action", {**GRAPH_ACTION_LOCATION, "digest": D1})
+    assert _diagnostics("resource-location-file", {**STATIC_LOCATION, "kind": "context-view"})
+    assert _diagnostics("resource-location-file", {k: v for k, v in FILE_LOCATION.items() if k != "digest"})
+    assert _diagnostics("resource-location-file", GRAPH_ACTION_LOCATION)
     bad_output = copy.deepcopy(HOST_ACTION_LOCATION)
     bad_output["materialize"]["output_schema"] = "acme.report-context"
-    assert _diagnostics("resource-location", bad_output)
+    assert _diagnostics("resource-location-host-action", bad_output)
     camel = copy.deepcopy(HOST_ACTION_LOCATION)
     camel["materialize"]["outputSchema"] = camel["materialize"].pop("output_schema")
-    assert _diagnostics("resource-location", camel)
+    assert _diagnostics("resource-location-host-action", camel)
     for kind in ("procedure", "diagnostic", "template", "schema", "skill", "context-view"):
-        _ok("resource-location", {**HOST_ACTION_LOCATION, "kind": kind})
+        _ok("resource-location-host-action", {**HOST_ACTION_LOCATION, "kind": kind})
 
 
 def test_resource_descriptor_kinds() -> None:
@@ -997,7 +1023,11 @@ def test_vector_routes_and_evaluations_validate() -> None:
     if not cases_file.is_file():
         pytest.skip("shared vectors are not available")
     count = 0
-    for case in json.loads(cases_file.read_text(encoding="utf-8")):
+    # read the recorded 0.2 location identity as 0.3.1's file location (see the vectors' README)
+    text = cases_file.read_text(encoding="utf-8").replace(
+        '"agent-graph.resource-location.v1"', '"agent-graph.resource-location.file.v1"'
+    )
+    for case in json.loads(text):
         if "evaluation" in case:
             validate("evaluation", case["evaluation"], "evaluation")
             count += 1

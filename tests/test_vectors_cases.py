@@ -27,10 +27,16 @@ CASES = _cases()
 _PROVIDERS: dict[str, ag.Provider] = {}
 
 
+# The recording toolchain (0.2.6) gave static file locations the 0.2 identity; in 0.3.1 every
+# static file location is the file protocol with the same fields (behaviour.md §11).
+RECORDED_LOCATION = '"agent-graph.resource-location.v1"'
+FILE_LOCATION = '"agent-graph.resource-location.file.v1"'
+
+
 def _placeholders(value: Any, root: str) -> Any:
-    """Replace the recorded ``{root}`` placeholder by the Provider root."""
+    """Replace the recorded ``{root}`` placeholder by the Provider root and the 0.2 location identity."""
     text = json.dumps(value)
-    return json.loads(text.replace("{root}", root))
+    return json.loads(text.replace("{root}", root).replace(RECORDED_LOCATION, FILE_LOCATION))
 
 
 def _provider(manifest: str) -> ag.Provider:

@@ -299,7 +299,7 @@ class MaterializeRef(_Wire, frozen=True, kw_only=True):
 
 
 class FileLocation(_Wire, frozen=True, kw_only=True):
-    """A static file: ``agent-graph.resource-location.v1`` (Markdown, Skills, schemas) or ``….file.v1``."""
+    """``agent-graph.resource-location.file.v1``: a static file (Markdown resource, Skill, JSON Schema, file descriptor)."""
 
     schema: str
     id: str

@@ -59,7 +59,6 @@ from .cache import CachedValue, LoadCache, open_cache
 from .fs import FileSystem, OSFileSystem, contained_path, inside
 from .skill import check_binding, locate_binding
 
-LEGACY_LOCATION = "agent-graph.resource-location.v1"
 FILE_LOCATION = "agent-graph.resource-location.file.v1"
 RESOURCE_PROTOCOLS = {
     "agent-graph.resource.file.v1": "resource-file",
@@ -372,7 +371,7 @@ def _front_matter_resource(state: _State, path: str) -> LoadedResource:
     if kind not in STATIC_KINDS:
         raise AgentGraphError("resource-kind-invalid", f"Static resource {path} has unsupported kind: {kind}")
     location = FileLocation(
-        schema=LEGACY_LOCATION, id=rid, kind=kind, media_type=media_type, digest="", file_path=path
+        schema=FILE_LOCATION, id=rid, kind=kind, media_type=media_type, digest="", file_path=path
     )
     return LoadedResource(
         path=path,
@@ -996,7 +995,7 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
         resolved = contained_path(root, reference, f"{direction} schema reference")
         digest = digests.get(resolved) or state.reader.digest(resolved)
         return FileLocation(
-            schema=LEGACY_LOCATION,
+            schema=FILE_LOCATION,
             id=f"schema.{action.id}.{direction}",
             kind="schema",
             media_type="application/schema+json",
@@ -1012,7 +1011,7 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
             metadata = state.reader.front_matter(skill_path)
             name = metadata.get("name")
             skill_location = FileLocation(
-                schema=LEGACY_LOCATION,
+                schema=FILE_LOCATION,
                 id=f"skill.{name if isinstance(name, str) else 'agent-skill'}",
                 kind="skill",
                 media_type="text/markdown",

@@ -4,7 +4,7 @@ Do not edit: change a schema, then regenerate (``--check`` reports a stale modul
 """
 
 GENERATED_WITH = 'fastjsonschema 2.22.3'
-SCHEMAS_DIGEST = 'sha256:1eb9fe75d9dd7c7b001ed92188c4b2f29571d4f2377b244ae4804d0abceac25b'
+SCHEMAS_DIGEST = 'sha256:c5245a5222d6309689ce6f1866cd9aee5b91401db2b13c5a580f3f8290736d70'
 
 from decimal import Decimal
 import re
@@ -720,38 +720,9 @@ def validate_code_location(data, custom_formats={}, name_prefix=None):
         if "document" in data_keys:
             data_keys.remove("document")
             data__document = data["document"]
-            _code_location__definitions_documentlocation(data__document, custom_formats, (name_prefix or "data") + ".document")
+            _code_location__definitions_filelocation(data__document, custom_formats, (name_prefix or "data") + ".document")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
-    return data
-
-def _code_location__definitions_documentlocation(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
-    data_one_of_count1 = 0
-    if data_one_of_count1 < 2:
-        try:
-            _code_location__definitions_staticlocation(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 < 2:
-        try:
-            _code_location__definitions_filelocation(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='oneOf')
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
-        data_keys = set(data.keys())
-        if "schema" in data_keys:
-            data_keys.remove("schema")
-            data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be one of ['agent-graph.resource-location.v1', 'agent-graph.resource-location.file.v1']", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='enum')
     return data
 
 def _code_location__definitions_filelocation(data, custom_formats={}, name_prefix=None):
@@ -827,63 +798,6 @@ def _code_location__definitions_digest(data, custom_formats={}, name_prefix=None
 def _code_location__definitions_statickind(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill'):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
-    return data
-
-def _code_location__definitions_staticlocation(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'digest', 'filePath']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
-        data_keys = set(data.keys())
-        if "schema" in data_keys:
-            data_keys.remove("schema")
-            data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            if not isinstance(data__id, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='type')
-            if isinstance(data__id, str):
-                data__id_len = len(data__id)
-                if data__id_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be longer than or equal to 1 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='minLength')
-        if "kind" in data_keys:
-            data_keys.remove("kind")
-            data__kind = data["kind"]
-            _code_location__definitions_statickind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
-        if "mediaType" in data_keys:
-            data_keys.remove("mediaType")
-            data__mediaType = data["mediaType"]
-            if not isinstance(data__mediaType, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
-            if isinstance(data__mediaType, str):
-                data__mediaType_len = len(data__mediaType)
-                if data__mediaType_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
-        if "digest" in data_keys:
-            data_keys.remove("digest")
-            data__digest = data["digest"]
-            _code_location__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
-        if "filePath" in data_keys:
-            data_keys.remove("filePath")
-            data__filePath = data["filePath"]
-            if not isinstance(data__filePath, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be string", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='type')
-            if isinstance(data__filePath, str):
-                data__filePath_len = len(data__filePath)
-                if data__filePath_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be longer than or equal to 1 characters", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='minLength')
-        if "readState" in data_keys:
-            data_keys.remove("readState")
-            data__readState = data["readState"]
-            _code_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
-        if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
 
 def _code_location__definitions_severity(data, custom_formats={}, name_prefix=None):
@@ -2815,61 +2729,22 @@ def _resource_host_action__definitions_identifier(data, custom_formats={}, name_
     return data
 
 
-# ---------------------------------------------------------------------- resource-location.schema.json
+# ---------------------------------------------------------------------- resource-location-file.schema.json
 
-def validate_resource_location(data, custom_formats={}, name_prefix=None):
+def validate_resource_location_file(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
-    data_one_of_count1 = 0
-    if data_one_of_count1 < 2:
-        try:
-            _resource_location__definitions_staticlocation(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 < 2:
-        try:
-            _resource_location__definitions_filelocation(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 < 2:
-        try:
-            _resource_location__definitions_graphactionlocation(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 < 2:
-        try:
-            _resource_location__definitions_hostactionlocation(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='oneOf')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType']) - data.keys()
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'digest', 'filePath']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
         data_keys = set(data.keys())
         if "schema" in data_keys:
             data_keys.remove("schema")
             data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.graph-action.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.host-action.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be one of ['agent-graph.resource-location.v1', 'agent-graph.resource-location.file.v1', 'agent-graph.resource-location.graph-action.v1', 'agent-graph.resource-location.host-action.v1']", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='enum')
-    return data
-
-def _resource_location__definitions_hostactionlocation(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'materialize']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
-        data_keys = set(data.keys())
-        if "schema" in data_keys:
-            data_keys.remove("schema")
-            data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.host-action.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.host-action.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.file.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
@@ -2882,7 +2757,7 @@ def _resource_location__definitions_hostactionlocation(data, custom_formats={}, 
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            _resource_location__definitions_resourcekind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            _resource_location_file__definitions_statickind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
         if "mediaType" in data_keys:
             data_keys.remove("mediaType")
             data__mediaType = data["mediaType"]
@@ -2892,82 +2767,33 @@ def _resource_location__definitions_hostactionlocation(data, custom_formats={}, 
                 data__mediaType_len = len(data__mediaType)
                 if data__mediaType_len < 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
-        if "revision" in data_keys:
-            data_keys.remove("revision")
-            data__revision = data["revision"]
-            _resource_location__definitions_digest(data__revision, custom_formats, (name_prefix or "data") + ".revision")
-        if "materialize" in data_keys:
-            data_keys.remove("materialize")
-            data__materialize = data["materialize"]
-            if not isinstance(data__materialize, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must be object", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='type')
-            data__materialize_is_dict = isinstance(data__materialize, dict)
-            if data__materialize_is_dict:
-                data__materialize__missing_keys = set(['handler', 'input', 'output_schema']) - data__materialize.keys()
-                if data__materialize__missing_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must contain " + (str(sorted(data__materialize__missing_keys)) + " properties"), value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='required')
-                data__materialize_keys = set(data__materialize.keys())
-                if "handler" in data__materialize_keys:
-                    data__materialize_keys.remove("handler")
-                    data__materialize__handler = data__materialize["handler"]
-                    if not isinstance(data__materialize__handler, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.handler must be string", value=data__materialize__handler, name="" + (name_prefix or "data") + ".materialize.handler", definition=None, rule='type')
-                    if isinstance(data__materialize__handler, str):
-                        data__materialize__handler_len = len(data__materialize__handler)
-                        if data__materialize__handler_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.handler must be longer than or equal to 1 characters", value=data__materialize__handler, name="" + (name_prefix or "data") + ".materialize.handler", definition=None, rule='minLength')
-                if "input" in data__materialize_keys:
-                    data__materialize_keys.remove("input")
-                    data__materialize__input = data__materialize["input"]
-                    _resource_location__definitions_protocolinput(data__materialize__input, custom_formats, (name_prefix or "data") + ".materialize.input")
-                if "output_schema" in data__materialize_keys:
-                    data__materialize_keys.remove("output_schema")
-                    data__materialize__outputschema = data__materialize["output_schema"]
-                    _resource_location__definitions_protocolidentity(data__materialize__outputschema, custom_formats, (name_prefix or "data") + ".materialize.output_schema")
-                if data__materialize_keys:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must not contain "+str(data__materialize_keys)+" properties", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='additionalProperties')
+        if "digest" in data_keys:
+            data_keys.remove("digest")
+            data__digest = data["digest"]
+            _resource_location_file__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
+        if "filePath" in data_keys:
+            data_keys.remove("filePath")
+            data__filePath = data["filePath"]
+            if not isinstance(data__filePath, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be string", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='type')
+            if isinstance(data__filePath, str):
+                data__filePath_len = len(data__filePath)
+                if data__filePath_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be longer than or equal to 1 characters", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='minLength')
         if "readState" in data_keys:
             data_keys.remove("readState")
             data__readState = data["readState"]
-            _resource_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
+            _resource_location_file__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
 
-def _resource_location__definitions_readstate(data, custom_formats={}, name_prefix=None):
+def _resource_location_file__definitions_readstate(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'read-required' or isinstance(data, str) and data == 'current'):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['read-required', 'current']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
     return data
 
-def _resource_location__definitions_protocolidentity(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
-    if isinstance(data, str):
-        if not REGEX_PATTERNS['^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$'].search(data):
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
-    return data
-
-def _resource_location__definitions_protocolinput(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['schema', 'value']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
-        data_keys = set(data.keys())
-        if "schema" in data_keys:
-            data_keys.remove("schema")
-            data__schema = data["schema"]
-            _resource_location__definitions_protocolidentity(data__schema, custom_formats, (name_prefix or "data") + ".schema")
-        if "value" in data_keys:
-            data_keys.remove("value")
-            data__value = data["value"]
-        if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
-    return data
-
-def _resource_location__definitions_digest(data, custom_formats={}, name_prefix=None):
+def _resource_location_file__definitions_digest(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
     if isinstance(data, str):
@@ -2975,12 +2801,15 @@ def _resource_location__definitions_digest(data, custom_formats={}, name_prefix=
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^sha256:[a-f0-9]{64}$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
     return data
 
-def _resource_location__definitions_resourcekind(data, custom_formats={}, name_prefix=None):
-    if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill' or isinstance(data, str) and data == 'context-view'):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill', 'context-view']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
+def _resource_location_file__definitions_statickind(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
     return data
 
-def _resource_location__definitions_graphactionlocation(data, custom_formats={}, name_prefix=None):
+
+# ---------------------------------------------------------------------- resource-location-graph-action.schema.json
+
+def validate_resource_location_graph_action(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
     data_is_dict = isinstance(data, dict)
@@ -3026,7 +2855,7 @@ def _resource_location__definitions_graphactionlocation(data, custom_formats={},
         if "revision" in data_keys:
             data_keys.remove("revision")
             data__revision = data["revision"]
-            _resource_location__definitions_digest(data__revision, custom_formats, (name_prefix or "data") + ".revision")
+            _resource_location_graph_action__definitions_digest(data__revision, custom_formats, (name_prefix or "data") + ".revision")
         if "materialize" in data_keys:
             data_keys.remove("materialize")
             data__materialize = data["materialize"]
@@ -3052,7 +2881,7 @@ def _resource_location__definitions_graphactionlocation(data, custom_formats={},
         if "digest" in data_keys:
             data_keys.remove("digest")
             data__digest = data["digest"]
-            _resource_location__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
+            _resource_location_graph_action__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
         if "filePath" in data_keys:
             data_keys.remove("filePath")
             data__filePath = data["filePath"]
@@ -3065,25 +2894,41 @@ def _resource_location__definitions_graphactionlocation(data, custom_formats={},
         if "readState" in data_keys:
             data_keys.remove("readState")
             data__readState = data["readState"]
-            _resource_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
+            _resource_location_graph_action__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
 
-def _resource_location__definitions_filelocation(data, custom_formats={}, name_prefix=None):
+def _resource_location_graph_action__definitions_readstate(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'read-required' or isinstance(data, str) and data == 'current'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['read-required', 'current']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
+    return data
+
+def _resource_location_graph_action__definitions_digest(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^sha256:[a-f0-9]{64}$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^sha256:[a-f0-9]{64}$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+
+# ---------------------------------------------------------------------- resource-location-host-action.schema.json
+
+def validate_resource_location_host_action(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'digest', 'filePath']) - data.keys()
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'materialize']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
         data_keys = set(data.keys())
         if "schema" in data_keys:
             data_keys.remove("schema")
             data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.file.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.host-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.host-action.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
@@ -3096,7 +2941,7 @@ def _resource_location__definitions_filelocation(data, custom_formats={}, name_p
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            _resource_location__definitions_statickind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            _resource_location_host_action__definitions_resourcekind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
         if "mediaType" in data_keys:
             data_keys.remove("mediaType")
             data__mediaType = data["mediaType"]
@@ -3106,87 +2951,92 @@ def _resource_location__definitions_filelocation(data, custom_formats={}, name_p
                 data__mediaType_len = len(data__mediaType)
                 if data__mediaType_len < 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
-        if "digest" in data_keys:
-            data_keys.remove("digest")
-            data__digest = data["digest"]
-            _resource_location__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
-        if "filePath" in data_keys:
-            data_keys.remove("filePath")
-            data__filePath = data["filePath"]
-            if not isinstance(data__filePath, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be string", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='type')
-            if isinstance(data__filePath, str):
-                data__filePath_len = len(data__filePath)
-                if data__filePath_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be longer than or equal to 1 characters", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='minLength')
+        if "revision" in data_keys:
+            data_keys.remove("revision")
+            data__revision = data["revision"]
+            _resource_location_host_action__definitions_digest(data__revision, custom_formats, (name_prefix or "data") + ".revision")
+        if "materialize" in data_keys:
+            data_keys.remove("materialize")
+            data__materialize = data["materialize"]
+            if not isinstance(data__materialize, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must be object", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='type')
+            data__materialize_is_dict = isinstance(data__materialize, dict)
+            if data__materialize_is_dict:
+                data__materialize__missing_keys = set(['handler', 'input', 'output_schema']) - data__materialize.keys()
+                if data__materialize__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must contain " + (str(sorted(data__materialize__missing_keys)) + " properties"), value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='required')
+                data__materialize_keys = set(data__materialize.keys())
+                if "handler" in data__materialize_keys:
+                    data__materialize_keys.remove("handler")
+                    data__materialize__handler = data__materialize["handler"]
+                    if not isinstance(data__materialize__handler, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.handler must be string", value=data__materialize__handler, name="" + (name_prefix or "data") + ".materialize.handler", definition=None, rule='type')
+                    if isinstance(data__materialize__handler, str):
+                        data__materialize__handler_len = len(data__materialize__handler)
+                        if data__materialize__handler_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.handler must be longer than or equal to 1 characters", value=data__materialize__handler, name="" + (name_prefix or "data") + ".materialize.handler", definition=None, rule='minLength')
+                if "input" in data__materialize_keys:
+                    data__materialize_keys.remove("input")
+                    data__materialize__input = data__materialize["input"]
+                    _resource_location_host_action__definitions_protocolinput(data__materialize__input, custom_formats, (name_prefix or "data") + ".materialize.input")
+                if "output_schema" in data__materialize_keys:
+                    data__materialize_keys.remove("output_schema")
+                    data__materialize__outputschema = data__materialize["output_schema"]
+                    _resource_location_host_action__definitions_protocolidentity(data__materialize__outputschema, custom_formats, (name_prefix or "data") + ".materialize.output_schema")
+                if data__materialize_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must not contain "+str(data__materialize_keys)+" properties", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='additionalProperties')
         if "readState" in data_keys:
             data_keys.remove("readState")
             data__readState = data["readState"]
-            _resource_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
+            _resource_location_host_action__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
 
-def _resource_location__definitions_statickind(data, custom_formats={}, name_prefix=None):
-    if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill'):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
+def _resource_location_host_action__definitions_readstate(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'read-required' or isinstance(data, str) and data == 'current'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['read-required', 'current']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
     return data
 
-def _resource_location__definitions_staticlocation(data, custom_formats={}, name_prefix=None):
+def _resource_location_host_action__definitions_protocolidentity(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+def _resource_location_host_action__definitions_protocolinput(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'digest', 'filePath']) - data.keys()
+        data__missing_keys = set(['schema', 'value']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
         data_keys = set(data.keys())
         if "schema" in data_keys:
             data_keys.remove("schema")
             data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            if not isinstance(data__id, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='type')
-            if isinstance(data__id, str):
-                data__id_len = len(data__id)
-                if data__id_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be longer than or equal to 1 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='minLength')
-        if "kind" in data_keys:
-            data_keys.remove("kind")
-            data__kind = data["kind"]
-            _resource_location__definitions_statickind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
-        if "mediaType" in data_keys:
-            data_keys.remove("mediaType")
-            data__mediaType = data["mediaType"]
-            if not isinstance(data__mediaType, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
-            if isinstance(data__mediaType, str):
-                data__mediaType_len = len(data__mediaType)
-                if data__mediaType_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
-        if "digest" in data_keys:
-            data_keys.remove("digest")
-            data__digest = data["digest"]
-            _resource_location__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
-        if "filePath" in data_keys:
-            data_keys.remove("filePath")
-            data__filePath = data["filePath"]
-            if not isinstance(data__filePath, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be string", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='type')
-            if isinstance(data__filePath, str):
-                data__filePath_len = len(data__filePath)
-                if data__filePath_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be longer than or equal to 1 characters", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='minLength')
-        if "readState" in data_keys:
-            data_keys.remove("readState")
-            data__readState = data["readState"]
-            _resource_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
+            _resource_location_host_action__definitions_protocolidentity(data__schema, custom_formats, (name_prefix or "data") + ".schema")
+        if "value" in data_keys:
+            data_keys.remove("value")
+            data__value = data["value"]
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _resource_location_host_action__definitions_digest(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^sha256:[a-f0-9]{64}$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^sha256:[a-f0-9]{64}$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+def _resource_location_host_action__definitions_resourcekind(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill' or isinstance(data, str) and data == 'context-view'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill', 'context-view']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
     return data
 
 
@@ -3572,11 +3422,6 @@ def _route__definitions_resourcelocation(data, custom_formats={}, name_prefix=No
     data_one_of_count1 = 0
     if data_one_of_count1 < 2:
         try:
-            _route__definitions_staticlocation(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 < 2:
-        try:
             _route__definitions_filelocation(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -3601,8 +3446,8 @@ def _route__definitions_resourcelocation(data, custom_formats={}, name_prefix=No
         if "schema" in data_keys:
             data_keys.remove("schema")
             data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.graph-action.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.host-action.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be one of ['agent-graph.resource-location.v1', 'agent-graph.resource-location.file.v1', 'agent-graph.resource-location.graph-action.v1', 'agent-graph.resource-location.host-action.v1']", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='enum')
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.graph-action.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.host-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be one of ['agent-graph.resource-location.file.v1', 'agent-graph.resource-location.graph-action.v1', 'agent-graph.resource-location.host-action.v1']", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='enum')
     return data
 
 def _route__definitions_hostactionlocation(data, custom_formats={}, name_prefix=None):
@@ -3871,63 +3716,6 @@ def _route__definitions_filelocation(data, custom_formats={}, name_prefix=None):
 def _route__definitions_statickind(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill'):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
-    return data
-
-def _route__definitions_staticlocation(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'digest', 'filePath']) - data.keys()
-        if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
-        data_keys = set(data.keys())
-        if "schema" in data_keys:
-            data_keys.remove("schema")
-            data__schema = data["schema"]
-            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.v1'):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            if not isinstance(data__id, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='type')
-            if isinstance(data__id, str):
-                data__id_len = len(data__id)
-                if data__id_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be longer than or equal to 1 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='minLength')
-        if "kind" in data_keys:
-            data_keys.remove("kind")
-            data__kind = data["kind"]
-            _route__definitions_statickind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
-        if "mediaType" in data_keys:
-            data_keys.remove("mediaType")
-            data__mediaType = data["mediaType"]
-            if not isinstance(data__mediaType, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
-            if isinstance(data__mediaType, str):
-                data__mediaType_len = len(data__mediaType)
-                if data__mediaType_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
-        if "digest" in data_keys:
-            data_keys.remove("digest")
-            data__digest = data["digest"]
-            _route__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
-        if "filePath" in data_keys:
-            data_keys.remove("filePath")
-            data__filePath = data["filePath"]
-            if not isinstance(data__filePath, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be string", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='type')
-            if isinstance(data__filePath, str):
-                data__filePath_len = len(data__filePath)
-                if data__filePath_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be longer than or equal to 1 characters", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='minLength')
-        if "readState" in data_keys:
-            data_keys.remove("readState")
-            data__readState = data["readState"]
-            _route__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
-        if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
     return data
 
 def _route__definitions_commandplan(data, custom_formats={}, name_prefix=None):
@@ -4715,7 +4503,9 @@ VALIDATORS = {
     'resource-file': validate_resource_file,
     'resource-graph-action': validate_resource_graph_action,
     'resource-host-action': validate_resource_host_action,
-    'resource-location': validate_resource_location,
+    'resource-location-file': validate_resource_location_file,
+    'resource-location-graph-action': validate_resource_location_graph_action,
+    'resource-location-host-action': validate_resource_location_host_action,
     'resource-read-receipts': validate_resource_read_receipts,
     'route': validate_route,
     'run': validate_run,
