@@ -8,7 +8,7 @@ one legal next step::
     provider = ag.load_provider("provider.yaml")
     ev = ag.evaluate(provider, "report", "default", facts={}, outcomes={}, authorities=[])
     if ev.primary_route is not None:
-        r = ag.route(provider, "report", ev.primary_route.route_id, "default", revision=ev.revision)
+        r = ag.route(provider, "report", "default", ev.primary_route.route_id, revision=ev.revision)
 
 ``evaluate()`` and ``route()`` are pure and in-process: they never read files,
 run a model or execute an Action. Every failure is an :class:`AgentGraphError`

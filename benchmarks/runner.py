@@ -279,11 +279,11 @@ class Suite:
             return ag.evaluate(provider, graph, facts=unseen(), outcomes=outcomes, authorities=authorities)
 
         def route_new() -> Any:
-            return ag.route(provider, graph, None, facts=fresh(), outcomes=outcomes, authorities=authorities,
+            return ag.route(provider, graph, facts=fresh(), outcomes=outcomes, authorities=authorities,
                             workspace="/tmp/workspace")
 
         def route_unseen() -> Any:
-            return ag.route(provider, graph, None, facts=unseen(), outcomes=outcomes, authorities=authorities,
+            return ag.route(provider, graph, facts=unseen(), outcomes=outcomes, authorities=authorities,
                             workspace="/tmp/workspace")
 
         rows: list[tuple[str, str, Callable[[], Any], float | None]] = [
@@ -296,7 +296,7 @@ class Suite:
             ("realistic.route-unseen", "route, every fact object new and different each call", route_unseen, None),
             # route() of the state evaluate() saw: the first call of a round evaluates, the others reuse it.
             ("realistic.route-after", "route after evaluate of the same state (the usual pair)",
-             lambda: ag.route(provider, graph, None, **state, workspace="/tmp/workspace"), 80),
+             lambda: ag.route(provider, graph, **state, workspace="/tmp/workspace"), 80),
         ]
         samples = measure_interleaved([(key, fn) for key, _, fn, _ in rows], budget=budget)
         for key, label, _, target in rows:
@@ -347,7 +347,7 @@ class Suite:
                     lambda p=provider, w=workload, f=fresh, s=state: ag.evaluate(p, w.graph, facts=f(), **s),
                     budget=budget, least=least), unit="ms", size=nodes, extra={"status": evaluation.status_code}))
                 self.add(Result(f"{shape}.route", f"{shape} {size:,}: route the primary route", measure(
-                    lambda p=provider, w=workload, f=fresh, s=state: ag.route(p, w.graph, None, facts=f(), **s,
+                    lambda p=provider, w=workload, f=fresh, s=state: ag.route(p, w.graph, facts=f(), **s,
                                                                               workspace="/tmp/workspace"),
                     budget=budget, least=least), unit="ms", size=nodes))
                 del provider

@@ -160,7 +160,7 @@ def test_providers_assembled_from_hostile_parts(data: st.DataObject) -> None:
         for entry in compiled.entrypoints:
             evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
-                ag.route(provider, graph_id, candidate.route_id, entry, revision=evaluation.revision, workspace="/w")
+                ag.route(provider, graph_id, entry, candidate.route_id, revision=evaluation.revision, workspace="/w")
 
 
 @FUZZ
@@ -171,6 +171,6 @@ def test_big_generated_providers_with_hostile_states(scenario: tuple[Any, ...], 
     provider = S.load_files(files)
     evaluation, candidates = evaluate_with_candidates(provider, S.MAIN, entry, facts, outcomes, authorities)
     for candidate in candidates:
-        route = ag.route(provider, S.MAIN, candidate.route_id, entry, facts=facts, outcomes=outcomes,
+        route = ag.route(provider, S.MAIN, entry, candidate.route_id, facts=facts, outcomes=outcomes,
                          authorities=authorities, revision=evaluation.revision, workspace="/w")
         assert route.route_id == candidate.route_id

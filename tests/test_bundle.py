@@ -292,7 +292,7 @@ def test_round_trip_gives_the_same_evaluation_and_route(source: ag.Provider, tmp
             if before.primary_route is None:
                 continue
             routes = [
-                ag.route(p, graph, e.primary_route.route_id, entry, revision=e.revision, workspace="/w", **state)  # type: ignore[union-attr]
+                ag.route(p, graph, entry, e.primary_route.route_id, revision=e.revision, workspace="/w", **state)  # type: ignore[union-attr]
                 for p, e in ((source, before), (bundle, after))
             ]
             assert _relative_json(routes[1], bundle.root) == _relative_json(routes[0], source.root)

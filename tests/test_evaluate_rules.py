@@ -114,13 +114,13 @@ def test_state_key_nested_two_levels() -> None:
 
 
 def test_state_key_route_record_node_and_call_path_of_child_routes() -> None:
-    r = ag.route(NESTED, "main", None, "default", workspace="/ws")
+    r = ag.route(NESTED, "main", workspace="/ws")
     assert (r.graph, r.node) == ("leaf", "x")
     assert list(r.call_path) == ["main/s1", "mid/s2"]
     assert r.after_action.record_node == "main/s1>mid/s2>leaf/x"
-    r1 = ag.route(WITH_CHILD, "main", None, "default", workspace="/ws")
+    r1 = ag.route(WITH_CHILD, "main", workspace="/ws")
     assert list(r1.call_path) == ["main/s"] and r1.after_action.record_node == "main/s>child/x"
-    r0 = ag.route(LINEAR, "main", None, "default", workspace="/ws")
+    r0 = ag.route(LINEAR, "main", workspace="/ws")
     assert list(r0.call_path) == [] and r0.after_action.record_node == "main/a"
 
 
@@ -135,7 +135,7 @@ def test_state_key_same_child_called_twice_has_separate_keys() -> None:
     )
     ev = evaluate(p, outcomes={"main/s1>child/x": "completed"})
     assert ev.primary_route is not None
-    r = ag.route(p, "main", ev.primary_route.route_id, "default", outcomes={"main/s1>child/x": "completed"}, workspace="/ws")
+    r = ag.route(p, "main", "default", ev.primary_route.route_id, outcomes={"main/s1>child/x": "completed"}, workspace="/ws")
     assert list(r.call_path) == ["main/s2"] and r.after_action.record_node == "main/s2>child/x"
 
 
@@ -703,7 +703,7 @@ def test_candidates_sorted_by_availability_then_priority_then_route_id() -> None
     zero = sorted(["zero-a", "zero-b"], key=lambda n: route_id(ev.revision, "main", n, []))
     assert listed(ev) == ["high", *zero, "low"]
     # The gate is the fifth candidate: route it by ID.
-    r = ag.route(p, "main", route_id(ev.revision, "main", "gate-high", []), "default",
+    r = ag.route(p, "main", "default", route_id(ev.revision, "main", "gate-high", []),
                  outcomes={"main/start": "completed"}, workspace="/ws")
     assert r.node == "gate-high" and r.availability == "requires-user"
     assert ev.diagnostics[0].detail == {"available": 4, "returned": 3}
@@ -782,7 +782,7 @@ def test_gate_delegated_only_when_delegatable_and_authority_named_and_present(
     else:
         assert (ev.status_code, ev.primary_route.status_code, ev.primary_route.availability) == (
             "waiting-user", "waiting-user", "requires-user")
-    r = ag.route(p, "main", None, "default", authorities=given, workspace="/ws")
+    r = ag.route(p, "main", authorities=given, workspace="/ws")
     assert r.gate is not None and r.gate.resolution == ("session-authority" if delegated else "user")
 
 
@@ -974,7 +974,7 @@ def test_hundred_thousand_node_chain_loads_and_evaluates() -> None:
     assert ev.status_code == "actionable" and listed(ev) == [f"n{half}"]
     everything = ag.evaluate(p, "main", "default", facts={"done": {str(i): 1 for i in range(length)}})
     assert (everything.status_code, everything.outcome) == ("complete", "completed")
-    r = ag.route(p, "main", None, "default", facts=facts, workspace="/ws")
+    r = ag.route(p, "main", facts=facts, workspace="/ws")
     assert r.after_action.record_node == f"main/n{half}"
 
 
@@ -1416,7 +1416,7 @@ def compare_with_naive(case: dict[str, Any], graph: str = "main") -> None:
     assert json.dumps(got) == json.dumps(expected)
     # Every candidate, listed or not, routes by its ID to the same place.
     for candidate in every[4:]:
-        r = ag.route(provider, graph, candidate["routeId"], case["entry"], facts=case["facts"], outcomes=case["outcomes"],
+        r = ag.route(provider, graph, case["entry"], candidate["routeId"], facts=case["facts"], outcomes=case["outcomes"],
                      authorities=case["authorities"], revision=expected["revision"], workspace="/ws")
         assert (r.graph, r.node, r.status_code, r.availability) == (
             candidate["graph"], candidate["node"], candidate["statusCode"], candidate["availability"])

@@ -55,8 +55,8 @@ def _route(
     return ag.route(
         provider,
         graph,
-        evaluation.primary_route.route_id,
         "default",
+        evaluation.primary_route.route_id,
         revision=evaluation.revision,
         workspace=WORKSPACE,
         **state,

@@ -60,7 +60,7 @@ def test_import_skill_copies_binds_and_wraps_it(provider_root: Path, tmp_path: P
     assert provider.codes["route.deploy-it.use-skill"].kind == "route-reason"
     evaluation = ag.evaluate(provider, "deploy-it")
     assert evaluation.primary_route is not None and evaluation.primary_route.node == "use-skill"
-    route = ag.route(provider, "deploy-it", evaluation.primary_route.route_id)
+    route = ag.route(provider, "deploy-it", route_id=evaluation.primary_route.route_id)
     assert route.action is not None and (route.action.runner, route.action.effect) == ("agent", "write")
     assert route.resources.required[0].id == "skill.deploy-it"
     report = (provider_root / "IMPORT_REPORT.md").read_text()
@@ -188,7 +188,7 @@ def test_import_scripts_makes_a_sequential_graph(provider_root: Path, tmp_path: 
     assert runners["package-flow.step-3"] == ("node", "write")
     evaluation = ag.evaluate(provider, "package-flow", outcomes={"package-flow/step-1": "completed"})
     assert evaluation.primary_route is not None and evaluation.primary_route.node == "step-2"
-    route = ag.route(provider, "package-flow", evaluation.primary_route.route_id, outcomes={"package-flow/step-1": "completed"})
+    route = ag.route(provider, "package-flow", route_id=evaluation.primary_route.route_id, outcomes={"package-flow/step-1": "completed"})
     assert route.command_plan[0].command == f"python3 '{copied / '02-package.py'}'"  # type: ignore[union-attr]
     report = (provider_root / "IMPORT_REPORT.md").read_text()
     assert "## Scripts package-flow" in report and "effect `write`" in report

@@ -201,7 +201,7 @@ def test_every_offered_route_resolves_at_its_revision_and_no_other(scenario: tup
     state = {"facts": facts, "outcomes": outcomes, "authorities": authorities}
     for candidate in candidates:
         route = ag.route(
-            provider, S.MAIN, candidate.route_id, entry, revision=evaluation.revision, workspace=WORKSPACE, **state
+            provider, S.MAIN, entry, candidate.route_id, revision=evaluation.revision, workspace=WORKSPACE, **state
         )
         assert route.route_id == candidate.route_id
         assert route.revision == evaluation.revision
@@ -210,17 +210,17 @@ def test_every_offered_route_resolves_at_its_revision_and_no_other(scenario: tup
         assert route.diagnostics == ()
         _schema.validate("route", route.to_json(), "route")
         with pytest.raises(ag.AgentGraphError) as stale:
-            ag.route(provider, S.MAIN, candidate.route_id, entry, revision=OTHER_REVISION, workspace=WORKSPACE, **state)
+            ag.route(provider, S.MAIN, entry, candidate.route_id, revision=OTHER_REVISION, workspace=WORKSPACE, **state)
         assert stale.value.code == "route-revision-stale"
     if evaluation.primary_route is not None:
-        primary = ag.route(provider, S.MAIN, None, entry, revision=evaluation.revision, workspace=WORKSPACE, **state)
+        primary = ag.route(provider, S.MAIN, entry, None, revision=evaluation.revision, workspace=WORKSPACE, **state)
         assert primary.route_id == evaluation.primary_route.route_id
     else:
         with pytest.raises(ag.AgentGraphError) as none_left:
-            ag.route(provider, S.MAIN, None, entry, workspace=WORKSPACE, **state)
+            ag.route(provider, S.MAIN, entry, None, workspace=WORKSPACE, **state)
         assert none_left.value.code == "route-unavailable"
     with pytest.raises(ag.AgentGraphError) as unknown:
-        ag.route(provider, S.MAIN, "route:00000000000000000000", entry, workspace=WORKSPACE, **state)
+        ag.route(provider, S.MAIN, entry, "route:00000000000000000000", workspace=WORKSPACE, **state)
     assert unknown.value.code == "route-stale"
 
 
@@ -232,7 +232,7 @@ def test_a_route_of_an_earlier_state_is_stale_after_recording(scenario: tuple[An
     before = evaluate(provider, scenario)
     if before.primary_route is None:
         return
-    route = ag.route(provider, S.MAIN, before.primary_route.route_id, entry, revision=before.revision,
+    route = ag.route(provider, S.MAIN, entry, before.primary_route.route_id, revision=before.revision,
                      facts=facts, outcomes=outcomes, authorities=authorities, workspace=WORKSPACE)
     key = route.after_action.record_node
     current = outcomes.get(key)
@@ -240,7 +240,7 @@ def test_a_route_of_an_earlier_state_is_stale_after_recording(scenario: tuple[An
         current = current["outcome"]
     recorded = {**outcomes, key: "failed" if current == "completed" else "completed"}
     with pytest.raises(ag.AgentGraphError) as stale:
-        ag.route(provider, S.MAIN, route.route_id, entry, revision=before.revision,
+        ag.route(provider, S.MAIN, entry, route.route_id, revision=before.revision,
                  facts=facts, outcomes=recorded, authorities=authorities, workspace=WORKSPACE)
     assert stale.value.code == "route-revision-stale"
 
@@ -339,7 +339,7 @@ def test_evaluate_and_route_raise_only_agent_graph_errors(
     with only_agent_graph_errors():
         ag.evaluate(provider, graph, entry, facts=facts, outcomes=outcomes, authorities=authorities)
     with only_agent_graph_errors():
-        ag.route(provider, graph, None, entry, facts=facts, outcomes=outcomes, authorities=authorities, workspace=WORKSPACE)
+        ag.route(provider, graph, entry, None, facts=facts, outcomes=outcomes, authorities=authorities, workspace=WORKSPACE)
 
 
 @PROPERTY
@@ -353,7 +353,7 @@ def test_read_receipts_raise_only_agent_graph_errors(files: dict[str, Any], junk
         {"schema": "agent-graph.resource-read-receipts.v1", "provider": provider.manifest.id, "receipts": [junk]},
     ):
         with only_agent_graph_errors():
-            ag.route(provider, S.MAIN, None, "default", receipts=receipts, workspace=WORKSPACE)
+            ag.route(provider, S.MAIN, receipts=receipts, workspace=WORKSPACE)
 
 
 @PROPERTY
@@ -419,7 +419,7 @@ def _load_and_use(documents: dict[str, Any]) -> None:
         for entry in provider.graphs[graph_id].entrypoints:
             evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
-                ag.route(provider, graph_id, candidate.route_id, entry, revision=evaluation.revision, workspace=WORKSPACE)
+                ag.route(provider, graph_id, entry, candidate.route_id, revision=evaluation.revision, workspace=WORKSPACE)
 
 
 @HEAVY
@@ -461,7 +461,7 @@ def test_every_generated_provider_loads_and_every_candidate_routes(files: dict[s
         for entry in compiled.entrypoints:
             evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
-                ag.route(provider, graph_id, candidate.route_id, entry, revision=evaluation.revision, workspace=WORKSPACE)
+                ag.route(provider, graph_id, entry, candidate.route_id, revision=evaluation.revision, workspace=WORKSPACE)
 
 
 # ------------------------------------------------------------------ Runs, host actions, the CLI

@@ -107,7 +107,7 @@ def provider(tmp_path: Path) -> ag.Provider:
 
 def route(provider: ag.Provider, route_id: str | None = None, receipts: Any = None, **state: Any) -> ag.Route:
     merged = {**STATE, **state}
-    return ag.route(provider, "main", route_id, workspace="/work", receipts=receipts, **merged)
+    return ag.route(provider, "main", route_id=route_id, workspace="/work", receipts=receipts, **merged)
 
 
 def receipts_of(*items: dict[str, Any], provider: str = PROVIDER_ID) -> dict[str, Any]:

@@ -79,7 +79,7 @@ def _load(files: dict[str, str]) -> ag.Provider:
 
 
 def _route(provider: ag.Provider) -> dict[str, Any]:
-    resolved = ag.route(provider, "main", None, "default", workspace="/ws")
+    resolved = ag.route(provider, "main", workspace="/ws")
     return json.loads(msgspec.json.encode(resolved))
 
 
@@ -232,14 +232,14 @@ def test_receipts_mark_each_protocol_by_its_rule() -> None:
             {"id": "report.data", "digest": "sha256:" + "0" * 64, "revision": "sha256:" + "1" * 64},
         ],
     }
-    resolved = ag.route(provider, "main", None, "default", workspace="/ws", receipts=receipts)
+    resolved = ag.route(provider, "main", workspace="/ws", receipts=receipts)
     states = [loc.read_state for loc in (*resolved.resources.required, *resolved.resources.recommended)]
     assert states == ["current", "current", "read-required"]
 
 
 def test_host_action_result_is_checked_against_the_output_schema_read_at_load() -> None:
     provider = _load(_files())  # loaded from memory: nothing to read from disk afterwards
-    route = ag.route(provider, "main", None, "default", workspace="/ws")
+    route = ag.route(provider, "main", workspace="/ws")
     location = route.resources.recommended[0]
     assert isinstance(location, ag.HostActionLocation)
 

@@ -60,7 +60,7 @@ def single(action: str, **fields: Any) -> ag.Provider:
 
 def route_of(provider: ag.Provider, route_id: str | None = None, **state: Any) -> dict[str, Any]:
     state.setdefault("workspace", WS)
-    return wire(ag.route(provider, "main", route_id, "default", **state))
+    return wire(ag.route(provider, "main", "default", route_id, **state))
 
 
 def in_order(keys: list[str]) -> list[str]:
@@ -78,28 +78,47 @@ def test_route_revision_stale_when_the_state_changed() -> None:
     ev = ag.evaluate(TWO, "main", "default")
     assert ev.primary_route is not None
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", ev.primary_route.route_id, "default", outcomes={"main/a": "partial"},
+        ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "partial"},
                  revision=ev.revision, workspace=WS)
     assert raised.value.code == "route-revision-stale"
 
 
 def test_route_revision_stale_is_checked_before_route_stale() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", "route:00000000000000000000", "default", revision="sha256:" + "0" * 64, workspace=WS)
+        ag.route(TWO, "main", "default", "route:00000000000000000000", revision="sha256:" + "0" * 64, workspace=WS)
     assert raised.value.code == "route-revision-stale"
 
 
 def test_route_with_the_current_revision_resolves() -> None:
     ev = ag.evaluate(TWO, "main", "default", outcomes={"main/a": "completed"})
     assert ev.primary_route is not None
-    r = ag.route(TWO, "main", ev.primary_route.route_id, "default", outcomes={"main/a": "completed"},
+    r = ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"},
                  revision=ev.revision, workspace=WS)
     assert (r.node, r.revision, r.route_id) == ("b", ev.revision, ev.primary_route.route_id)
 
 
+def test_route_takes_its_arguments_in_the_order_of_evaluate() -> None:
+    ev = ag.evaluate(TWO, "main", "default", outcomes={"main/a": "completed"})
+    assert ev.primary_route is not None
+    positional = ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"},
+                          workspace=WS)
+    named = ag.route(TWO, graph="main", entry="default", route_id=ev.primary_route.route_id,
+                     outcomes={"main/a": "completed"}, workspace=WS)
+    assert positional == named and positional.node == "b"
+
+
+def test_a_route_id_in_the_place_of_the_entry_is_explained() -> None:
+    ev = ag.evaluate(TWO, "main", "default")
+    assert ev.primary_route is not None
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.route(TWO, "main", ev.primary_route.route_id, workspace=WS)
+    assert raised.value.code == "argument-invalid"
+    assert "route(provider, graph, entry, route_id)" in raised.value.message
+
+
 def test_route_stale_for_an_unknown_route() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", "route:00000000000000000000", "default", workspace=WS)
+        ag.route(TWO, "main", "default", "route:00000000000000000000", workspace=WS)
     assert raised.value.code == "route-stale"
 
 
@@ -107,7 +126,7 @@ def test_route_stale_for_a_route_of_an_earlier_state() -> None:
     ev = ag.evaluate(TWO, "main", "default")
     assert ev.primary_route is not None
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", ev.primary_route.route_id, "default", outcomes={"main/a": "completed"}, workspace=WS)
+        ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"}, workspace=WS)
     assert raised.value.code == "route-stale"
 
 
@@ -120,7 +139,7 @@ def test_route_none_takes_the_primary_route() -> None:
 @pytest.mark.parametrize("outcomes", [{"main/a": "failed"}, {"main/a": "completed", "main/b": "completed"}])
 def test_route_none_without_a_primary_route_is_route_unavailable(outcomes: dict[str, str]) -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", None, "default", outcomes=outcomes, workspace=WS)
+        ag.route(TWO, "main", outcomes=outcomes, workspace=WS)
     assert raised.value.code == "route-unavailable"
 
 
@@ -144,14 +163,14 @@ RECEIPTS = "agent-graph.resource-read-receipts.v1"
 
 def test_receipts_for_another_provider_are_refused() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", None, "default", workspace=WS,
+        ag.route(TWO, "main", workspace=WS,
                  receipts={"schema": RECEIPTS, "provider": "someone.else", "receipts": []})
     assert raised.value.code == "resource-receipts-provider-mismatch"
 
 
 def test_route_stale_is_checked_before_the_receipts_provider() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", "route:00000000000000000000", "default", workspace=WS,
+        ag.route(TWO, "main", "default", "route:00000000000000000000", workspace=WS,
                  receipts={"schema": RECEIPTS, "provider": "someone.else", "receipts": []})
     assert raised.value.code == "route-stale"
 
@@ -220,7 +239,7 @@ def test_command_plan_of_an_agent_action_is_empty() -> None:
 def test_script_entry_is_absolute_for_a_provider_elsewhere() -> None:
     g = graph_doc("main", [action_node("a", "script"), terminal_node("t")], [edge("a", "t")])
     p = load(files_for([g], root="/srv/my provider"), root="/srv/my provider")
-    r = wire(ag.route(p, "main", None, "default", workspace=WS))
+    r = wire(ag.route(p, "main", workspace=WS))
     assert r["commandPlan"][0]["command"] == "python3 '/srv/my provider/scripts/check.py' '--it'\"'\"'s' 'x y'"
     assert r["commandPlan"][0]["workingDirectory"] == "/srv/my provider"
 
@@ -233,7 +252,7 @@ def test_working_directory_is_the_workspace_given() -> None:
 
 
 def test_working_directory_defaults_to_the_current_directory() -> None:
-    r = wire(ag.route(single("cmd"), "main", None, "default"))
+    r = wire(ag.route(single("cmd"), "main"))
     assert r["commandPlan"][0]["workingDirectory"] == os.getcwd()
 
 
@@ -402,7 +421,7 @@ def test_gate_nested_agent_action_keeps_its_skill_on_the_nested_action() -> None
     extra = {"actions/agent-read.yaml": {"schema": "agent-graph.action.v1", "id": "agent-read", "runner": "agent",
                                         "effect": "read", "skill": "skills/worker/SKILL.md"}}
     g = graph_doc("main", [gate_node("g", inspectionAction="actions/agent-read.yaml"), terminal_node("t")], [edge("g", "t")])
-    r = wire(ag.route(load(files_for([g], extra=extra)), "main", None, "default", workspace=WS))
+    r = wire(ag.route(load(files_for([g], extra=extra)), "main", workspace=WS))
     inspection = r["gate"]["inspectionAction"]
     assert inspection["commandPlan"] == []
     assert inspection["action"]["skill"]["id"] == "skill.worker"
@@ -467,8 +486,8 @@ def test_every_location_has_a_read_state() -> None:
     g = graph_doc("main", [gate, agent, terminal_node("t", join="any")], [edge("g", "t"), edge("a", "t")],
                   entrypoints={"default": "g", "agent": "a"})
     p = load(files_for([g], extra=extra))
-    gate_route = wire(ag.route(p, "main", None, "default", workspace=WS))
-    agent_route = wire(ag.route(p, "main", None, "agent", workspace=WS))
+    gate_route = wire(ag.route(p, "main", workspace=WS))
+    agent_route = wire(ag.route(p, "main", "agent", None, workspace=WS))
     assert len(_locations(gate_route)) == 7  # 2 resources, inspection skill + schema, resolution skill + 2 schemas
     assert len(_locations(agent_route)) == 6  # skill twice, 2 schemas, 2 resources
     for location in _locations(gate_route) + _locations(agent_route):

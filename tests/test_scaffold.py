@@ -76,7 +76,7 @@ def test_init_has_an_agent_action_a_bound_skill_a_procedure_and_a_catalog(tmp_pa
     )
     evaluation = ag.evaluate(provider, "main")
     assert evaluation.primary_route is not None
-    route = ag.route(provider, "main", evaluation.primary_route.route_id, revision=evaluation.revision)
+    route = ag.route(provider, "main", route_id=evaluation.primary_route.route_id, revision=evaluation.revision)
     assert [loc.id for loc in route.resources.required] == ["skill.getting-started", "procedure.start"]
     assert ag.load_provider(str(tmp_path / "skills" / "getting-started" / "SKILL.md")).manifest.id == "demo"
 

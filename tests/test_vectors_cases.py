@@ -73,14 +73,14 @@ def test_case(index: int) -> None:
     if expected_route.get("noRoute"):
         assert evaluation.primary_route is None
         with pytest.raises(ag.AgentGraphError) as raised:
-            ag.route(provider, case["graph"], None, case["entry"], workspace=WORKSPACE, **_state(state))
+            ag.route(provider, case["graph"], case["entry"], None, workspace=WORKSPACE, **_state(state))
         assert raised.value.code == "route-unavailable"
         return
     resolved = ag.route(
         provider,
         case["graph"],
-        evaluation.primary_route.route_id if evaluation.primary_route else None,
         case["entry"],
+        evaluation.primary_route.route_id if evaluation.primary_route else None,
         revision=evaluation.revision,
         workspace=WORKSPACE,
         **_state(state),

@@ -317,8 +317,8 @@ def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     result = route(
         ctx.provider(),
         data.graph,
-        route_id,
         data.entry,
+        route_id,
         facts=data.facts,
         outcomes=data.outcomes,
         authorities=data.authorities,

@@ -202,8 +202,8 @@ def resolve_candidate(
 def route(
     provider: Provider,
     graph: str,
-    route_id: str | None = None,
     entry: str = "default",
+    route_id: str | None = None,
     *,
     facts: Mapping[str, Any] | None = None,
     outcomes: Mapping[str, Any] | None = None,

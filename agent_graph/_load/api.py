@@ -27,8 +27,8 @@ from .._core.provider import Provider
 def route(
     provider: Provider,
     graph: str,
-    route_id: str | None = None,
     entry: str = "default",
+    route_id: str | None = None,
     *,
     facts: Mapping[str, Any] | None = None,
     outcomes: Mapping[str, Any] | None = None,
@@ -39,6 +39,9 @@ def route(
 ) -> Route:
     """Resolve one route of ``graph``/``entry`` into an ``agent-graph.route.v1``.
 
+    The arguments come in the order of :func:`evaluate` (``provider, graph,
+    entry``), then the route ID.
+
     Evaluates again with the given state, then checks ``revision`` (when given,
     ``route-revision-stale`` if the state changed) and that ``route_id`` is still
     a candidate (``route-stale``); ``route_id=None`` takes the primary route.
@@ -47,6 +50,12 @@ def route(
     resources the conversation already read as ``current``; they never change
     which route is chosen. No file is read.
     """
+    if isinstance(entry, str) and entry.startswith("route:") and _looks_like_route_id(provider, graph, entry):
+        raise AgentGraphError(
+            "argument-invalid",
+            f"route() takes the entry before the route ID, as evaluate() does: route(provider, graph, entry, "
+            f"route_id); {entry} was given as the entry",
+        )
     if workspace is None:
         workspace = os.getcwd()
     elif not isinstance(workspace, str):
@@ -56,8 +65,8 @@ def route(
     return _route.route(
         provider,
         graph,
-        route_id,
         entry,
+        route_id,
         facts=facts,
         outcomes=outcomes,
         authorities=authorities,
@@ -65,6 +74,14 @@ def route(
         workspace=workspace,
         receipts=receipts,
     )
+
+
+def _looks_like_route_id(provider: Provider, graph: str, entry: str) -> bool:
+    """Whether ``entry`` is a route ID passed in the entry's place (the earlier argument order)."""
+    compiled = provider.graphs.get(graph) if isinstance(graph, str) else None
+    if compiled is not None and entry in compiled.definition.entrypoints:
+        return False
+    return len(entry) == 26 and all(c in "0123456789abcdef" for c in entry[6:])
 
 
 def locate_resource(

@@ -101,8 +101,8 @@ def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: s
             resolved = route(
                 provider,
                 case.graph,
-                primary.route_id,
                 case.entry,
+                primary.route_id,
                 facts=facts,
                 outcomes=outcomes,
                 authorities=authorities,
