@@ -299,7 +299,7 @@ def test_read_receipt_validates_first_and_needs_the_route_revision(
         host_action_read_receipt(location, inline_result(handler="acme.other"))
     assert error.value.code == "host-action-handler-mismatch"
     unrouted = ag.locate_resource(provider, "report.weekly")
-    assert isinstance(unrouted, HostActionLocation) and unrouted.revision is None
+    assert isinstance(unrouted, HostActionLocation) and unrouted.revision == ""
     with pytest.raises(AgentGraphError) as error:
         host_action_read_receipt(unrouted, inline_result())
     assert error.value.code == "revision-invalid"

@@ -17,8 +17,10 @@ import msgspec
 from .errors import Diagnostic
 
 __all__ = [
+    "OUTCOMES",
     "Action",
     "AfterAction",
+    "Availability",
     "Bundle",
     "BundleEntry",
     "BundleFile",
@@ -32,6 +34,7 @@ __all__ = [
     "Delegated",
     "Diagnostic",
     "Edge",
+    "Effect",
     "ErrorBody",
     "ErrorEnvelope",
     "Evaluation",
@@ -52,13 +55,17 @@ __all__ = [
     "HostActionReceipt",
     "HostActionResource",
     "HostActionResult",
+    "LocationReadState",
     "MaterializeRef",
     "Node",
     "NodeResources",
+    "Outcome",
     "OutcomeRecord",
+    "PlanStep",
     "ProviderManifest",
     "ReadReceipt",
     "ReadReceipts",
+    "ReadState",
     "ResourceLocation",
     "Route",
     "RouteAction",
@@ -67,11 +74,14 @@ __all__ = [
     "RouteSummary",
     "Run",
     "RunEvent",
+    "Runner",
     "SkillBinding",
+    "StatusCode",
     "TestCase",
     "TestExpect",
     "TestResult",
     "TestState",
+    "WorkingDirectory",
 ]
 
 Outcome = Literal["completed", "partial", "failed", "unverified", "skipped", "pending", "blocked", "waiting-user"]
@@ -88,6 +98,11 @@ OUTCOMES: tuple[str, ...] = (
 StatusCode = Literal["actionable", "waiting-user", "blocked", "complete", "error"]
 Availability = Literal["immediate", "requires-user", "blocked"]
 ReadState = Literal["current", "read-required"]
+#: A location's read state; empty outside a route (the wire JSON omits it).
+LocationReadState = Literal["current", "read-required", ""]
+Runner = Literal["command", "script", "agent", "host"]
+Effect = Literal["read", "write", "external"]
+WorkingDirectory = Literal["workspace", "provider"]
 
 
 class _Wire(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, rename="camel"):
@@ -194,8 +209,8 @@ class Action(_Wire, frozen=True, kw_only=True):
 
     schema: str
     id: str
-    runner: Literal["command", "script", "agent", "host"]
-    effect: Literal["read", "write", "external"]
+    runner: Runner
+    effect: Effect
     description: str | None = None
     command: str | None = None
     entry: str | None = None
@@ -204,7 +219,7 @@ class Action(_Wire, frozen=True, kw_only=True):
     skill: str | None = None
     args: tuple[str, ...] | None = None
     files: tuple[str, ...] | None = None
-    cwd: Literal["workspace", "provider"] | None = None
+    cwd: WorkingDirectory | None = None
     input_schema: str | None = None
     output_schema: str | None = None
 
@@ -295,11 +310,17 @@ class Evaluation(_Wire, frozen=True, kw_only=True):
 
 
 class MaterializeRef(_Wire, frozen=True, kw_only=True):
+    """What ``resource materialize`` needs to produce a graph-action resource: its ID."""
+
     resource_id: str
 
 
 class FileLocation(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.resource-location.file.v1``: a static file (Markdown resource, Skill, JSON Schema, file descriptor)."""
+    """``agent-graph.resource-location.file.v1``: a static file (Markdown resource, Skill, JSON Schema, file descriptor).
+
+    ``read_state`` is set on every location of a route and empty elsewhere (the
+    wire JSON then omits it).
+    """
 
     schema: str
     id: str
@@ -307,64 +328,81 @@ class FileLocation(_Wire, frozen=True, kw_only=True):
     media_type: str
     digest: str
     file_path: str
-    read_state: ReadState | None = None
+    read_state: LocationReadState = ""
 
 
 class GraphActionLocation(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.resource-location.graph-action.v1``: materialized on demand at a revision."""
+    """``agent-graph.resource-location.graph-action.v1``: materialized on demand at a revision.
+
+    On a route, ``revision`` and ``read_state`` are always set; ``digest`` and
+    ``file_path`` once :func:`~agent_graph.materialize_resource` stored the
+    content. An empty string means absent: the wire JSON omits the field.
+    """
 
     schema: str
     id: str
     kind: str
     media_type: str
-    revision: str | None = None
+    revision: str = ""
     materialize: MaterializeRef
-    digest: str | None = None
-    file_path: str | None = None
-    read_state: ReadState | None = None
+    digest: str = ""
+    file_path: str = ""
+    read_state: LocationReadState = ""
 
 
 class HostActionMaterialize(_Wire, frozen=True, kw_only=True):
+    """The handler a host runs for a host-action resource, its fixed input and the output's protocol identity."""
+
     handler: str
     input: HostActionInput
     output_schema: str = msgspec.field(name="output_schema")
 
 
 class HostActionLocation(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.resource-location.host-action.v1``: produced by a host handler."""
+    """``agent-graph.resource-location.host-action.v1``: produced by a host handler.
+
+    On a route, ``revision`` and ``read_state`` are always set; an empty string
+    means absent (the wire JSON omits the field).
+    """
 
     schema: str
     id: str
     kind: str
     media_type: str
-    revision: str | None = None
+    revision: str = ""
     materialize: HostActionMaterialize
-    read_state: ReadState | None = None
+    read_state: LocationReadState = ""
 
 
 ResourceLocation = FileLocation | GraphActionLocation | HostActionLocation
 
 
 class RouteAction(_Wire, frozen=True, kw_only=True):
+    """The Action of an action route (or of a Gate's inspection or resolution), with its files located."""
+
     id: str
-    runner: str
-    effect: str
+    runner: Runner
+    effect: Effect
     skill: FileLocation | None = None
     input_schema: FileLocation | None = None
     output_schema: FileLocation | None = None
 
 
 class CommandStep(_Wire, frozen=True, kw_only=True):
+    """A command-plan step of a command or script Action: a shell command and where to run it."""
+
     command: str
-    effect: str
-    cwd: str
+    effect: Effect
+    cwd: WorkingDirectory
     working_directory: str
 
 
 class HandlerStep(_Wire, frozen=True, kw_only=True):
+    """A command-plan step of a host Action: the host handler to call and its working directory."""
+
     handler: str
-    effect: str
-    cwd: str
+    effect: Effect
+    cwd: WorkingDirectory
     working_directory: str
 
 
@@ -372,11 +410,15 @@ PlanStep = CommandStep | HandlerStep
 
 
 class GateActionPlan(_Wire, frozen=True, kw_only=True):
+    """A Gate's inspection or resolution Action with its command plan."""
+
     action: RouteAction
     command_plan: tuple[PlanStep, ...]
 
 
 class RouteGate(_Wire, frozen=True, kw_only=True):
+    """The ``gate`` of a Gate route: prompt, authority, how it resolves and its Actions."""
+
     id: str
     prompt: str
     authority: str | None = None
@@ -387,11 +429,15 @@ class RouteGate(_Wire, frozen=True, kw_only=True):
 
 
 class RouteResources(_Wire, frozen=True, kw_only=True):
+    """The resources a route asks the Agent to read, each with its read state."""
+
     required: tuple[ResourceLocation, ...]
     recommended: tuple[ResourceLocation, ...]
 
 
 class AfterAction(_Wire, frozen=True, kw_only=True):
+    """The recording contract: record the outcome under ``record_node``, then evaluate again."""
+
     evaluate: bool
     record_node: str
 
@@ -431,6 +477,8 @@ class CodeLocation(_Wire, frozen=True, kw_only=True):
 
 
 class ReadReceipt(_Wire, frozen=True, kw_only=True):
+    """One resource the conversation read: by digest (static) or by revision (dynamic)."""
+
     id: str
     digest: str | None = None
     revision: str | None = None
@@ -471,12 +519,16 @@ class HostActionResult(_Wire, frozen=True, kw_only=True):
 
 
 class OutcomeRecord(_Wire, frozen=True, kw_only=True):
+    """A recorded outcome of a Run: ``{outcome, recordedAt, detail?}``."""
+
     outcome: str
     recorded_at: str
     detail: Any = msgspec.UNSET
 
 
 class RunEvent(_Wire, frozen=True, kw_only=True):
+    """One numbered event of a Run (``run.started``, ``node.outcome-recorded``, ...)."""
+
     sequence: int
     at: str
     type: str

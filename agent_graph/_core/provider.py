@@ -17,10 +17,14 @@ from .errors import AgentGraphError
 from .ir import CompiledGraph
 from .model import (
     Action,
+    Bundle,
     CodeCatalogEntry,
     FileLocation,
+    FileResource,
     GraphActionLocation,
+    GraphActionResource,
     HostActionLocation,
+    HostActionResource,
     PlanStep,
     ProviderManifest,
     RouteAction,
@@ -57,7 +61,8 @@ class LoadedResource:
     dynamic: bool
     protocol: str
     location: FileLocation | GraphActionLocation | HostActionLocation
-    definition: Any = None
+    #: The parsed descriptor; None for a Markdown resource with front matter.
+    definition: FileResource | GraphActionResource | HostActionResource | None = None
     materializer: str | None = None
     #: For a host-action resource: its materializer's output JSON Schema, read at load.
     output_schema: Any = None
@@ -103,7 +108,8 @@ class Provider:
     digest: str
     node_routes: Mapping[tuple[str, str], NodeRoute] = field(default_factory=dict)
     resources_by_id: Mapping[str, str] = field(default_factory=dict)
-    bundle: Any = None
+    #: The verified bundle manifest when the Provider was loaded from a bundle's ``manifest.json``.
+    bundle: Bundle | None = None
     #: What evaluations remember (bounded; never part of an answer). See :class:`EvaluationCache`.
     cache: EvaluationCache = field(default_factory=EvaluationCache, init=False, repr=False, compare=False)
 

@@ -77,7 +77,7 @@ class _Receipts:
     def state(self, location: Location, revision: str) -> str:
         if isinstance(location, FileLocation):
             return "current" if (location.id, location.digest) in self.static else "read-required"
-        if isinstance(location, GraphActionLocation) and location.digest is not None and location.revision is None:
+        if isinstance(location, GraphActionLocation) and location.digest and not location.revision:
             return "current" if (location.id, location.digest) in self.static else "read-required"
         return "current" if (location.id, revision) in self.dynamic else "read-required"
 

@@ -506,7 +506,8 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
             )
         identities.append(identity)
         documents.append(document)
-    definition: HostActionResource = resource.definition
+    definition = resource.definition
+    assert isinstance(definition, HostActionResource)
     if definition.input.schema != identities[0]:
         raise AgentGraphError(
             "host-action-input-schema-mismatch",

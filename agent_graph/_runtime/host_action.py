@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -33,6 +33,9 @@ from .._core.canonical import digest_value
 from .._core.errors import AgentGraphError
 from .._core.model import HostActionLocation, HostActionResult, ReadReceipt
 from .._syntax import schema as _schema
+
+if TYPE_CHECKING:
+    from .._core.provider import Provider
 
 __all__ = [
     "host_action_input_digest",
@@ -77,7 +80,7 @@ def _envelope() -> dict[str, Any]:
     return _envelope_schema
 
 
-def _output_schema_document(location: HostActionLocation, provider: Any) -> Any:
+def _output_schema_document(location: HostActionLocation, provider: Provider) -> Any:
     """The output JSON Schema of the materializer behind ``location`` in ``provider``."""
     from .._load.fs import contained_path
     from .._syntax.parse import parse_structured
@@ -104,7 +107,7 @@ def validate_host_action_result(
     location: HostActionLocation | Mapping[str, Any],
     result: HostActionResult | Mapping[str, Any],
     *,
-    provider: Any = None,
+    provider: Provider | None = None,
     output_schema: Mapping[str, Any] | bool | None = None,
 ) -> HostActionResult:
     """Check a host's ``agent-graph.host-action-result.v1`` against the location it answers.
@@ -196,7 +199,7 @@ def host_action_read_receipt(
     location: HostActionLocation | Mapping[str, Any],
     result: HostActionResult | Mapping[str, Any],
     *,
-    provider: Any = None,
+    provider: Provider | None = None,
     output_schema: Mapping[str, Any] | bool | None = None,
 ) -> ReadReceipt:
     """The read receipt ``{id, digest, revision}`` for a validated host-action result.
@@ -207,7 +210,7 @@ def host_action_read_receipt(
     """
     expected = _location(location)
     checked = validate_host_action_result(expected, result, provider=provider, output_schema=output_schema)
-    if expected.revision is None:
+    if not expected.revision:
         raise AgentGraphError(
             "revision-invalid",
             f"Location {expected.id} has no revision; take the location from the route that selected it",

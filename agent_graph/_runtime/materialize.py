@@ -45,14 +45,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping
-from typing import Any
-
-import msgspec
+from typing import TYPE_CHECKING, Any
 
 from .._core.canonical import digest_bytes
 from .._core.errors import AgentGraphError
 from .._core.model import GraphActionLocation, MaterializeRef
 from .._load.atomic import write_bytes_atomic
+
+if TYPE_CHECKING:
+    from .._core.provider import LoadedResource, Provider
 
 __all__ = [
     "DEFAULT_MAX_ERROR_BYTES",
@@ -245,7 +246,7 @@ def _run(
     return bytes(output)
 
 
-def _find_resource(provider: Any, reference_or_id: str) -> Any:
+def _find_resource(provider: Provider, reference_or_id: str) -> LoadedResource:
     from .._load.api import locate_resource
 
     location = locate_resource(provider, reference_or_id)
@@ -253,7 +254,7 @@ def _find_resource(provider: Any, reference_or_id: str) -> Any:
 
 
 def materialize_resource(
-    provider: Any,
+    provider: Provider,
     reference_or_id: str,
     *,
     cache: str,
@@ -328,13 +329,13 @@ def materialize_resource(
     }
     receipt_bytes = json.dumps(receipt, ensure_ascii=False, indent=2).encode("utf-8") + b"\n"
     write_bytes_atomic(os.path.join(cache_dir, token + ".receipt.json"), receipt_bytes)
-    location: GraphActionLocation = msgspec.structs.replace(
-        resource.location,
+    return GraphActionLocation(
         schema=LOCATION_SCHEMA,
+        id=resource.id,
+        kind=resource.kind,
+        media_type=resource.media_type,
         revision=revision,
         materialize=MaterializeRef(resource_id=resource.id),
         digest=digest,
         file_path=file_path,
-        read_state=None,
     )
-    return location
