@@ -124,8 +124,6 @@ if TYPE_CHECKING:
     from ._load.loader import (
         Limits as Limits,
         load_provider as load_provider,
-    )
-    from ._load.skill import (
         resolve_skill_binding as resolve_skill_binding,
     )
     from ._runtime.host_action import (
@@ -258,7 +256,7 @@ _EXPORTS: dict[str, str] = {
     "OSFileSystem": "_load.fs",
     "Limits": "_load.loader",
     "load_provider": "_load.loader",
-    "resolve_skill_binding": "_load.skill",
+    "resolve_skill_binding": "_load.loader",
     "host_action_input_digest": "_runtime.host_action",
     "host_action_output_digest": "_runtime.host_action",
     "host_action_read_receipt": "_runtime.host_action",

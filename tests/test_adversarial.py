@@ -474,18 +474,18 @@ def test_fifos_and_directories_given_on_the_command_line(root: Path) -> None:
     directory.mkdir()
     for path in (fifo, directory):
         refused(["validate", "--manifest", str(path)], root, "file-missing", root.parent)
-        refused(["evaluate", "main", "--facts", f"@{path}"], root, "file-missing", root.parent)
-        refused(["evaluate", "main", "--outcomes", f"@{path}"], root, "file-missing", root.parent)
-        refused(["evaluate", "--state", str(path)], root, "run-missing", root.parent)
-        refused(["route", "--state", str(path)], root, "run-missing", root.parent)
-        refused(["run", "status", "--state", str(path)], root, "run-missing", root.parent)
-        refused(["run", "record", "main/build", "completed", "--state", str(path)], root, "run-missing", root.parent)
-        refused(["run", "start", "--state", str(path)], root, "run-target-exists", root.parent)
-        refused(["route", "main", "--resource-receipts", f"@{path}"], root, "file-missing", root.parent)
-        refused(["evaluate", "--skill", str(path)], root, "file-missing", root.parent)
-        refused(["inspect", "skill", str(path)], root, "file-missing", root.parent)
+        refused(["evaluate", "main", "--facts", f"@{path}"], root, "file-read-failed", root.parent)
+        refused(["evaluate", "main", "--outcomes", f"@{path}"], root, "file-read-failed", root.parent)
+        refused(["evaluate", "--state", str(path)], root, "file-read-failed", root.parent)
+        refused(["route", "--state", str(path)], root, "file-read-failed", root.parent)
+        refused(["run", "status", "--state", str(path)], root, "file-read-failed", root.parent)
+        refused(["run", "record", "main/build", "completed", "--state", str(path)], root, "file-read-failed", root.parent)
+        refused(["run", "start", "main", "--state", str(path)], root, "run-target-exists", root.parent)
+        refused(["route", "main", "--resource-receipts", f"@{path}"], root, "file-read-failed", root.parent)
+        refused(["evaluate", "--skill", str(path)], root, "file-read-failed", root.parent)
+        refused(["inspect", "skill", str(path)], root, "file-read-failed", root.parent)
         refused(["run", "record", "main/build", "completed", "--state", "r.json", "--detail", f"@{path}"],
-                root, "file-missing", root.parent)
+                root, "file-read-failed", root.parent)
 
 
 # ---------------------------------------------------------------- symbolic links out of the root
@@ -648,11 +648,7 @@ def test_ten_thousand_character_names_on_the_command_line(root: Path) -> None:
     refused(["resource", "locate", LONG], root, "resource-missing", root.parent)
     refused(["run", "start", LONG, "--state", "r.json"], root, "graph-missing", root.parent)
     refused(["evaluate", "main", "--outcomes", json.dumps({"main/build": LONG})], root, "outcome-invalid", root.parent)
-    answer = cli(["evaluate", "main", "--entry", LONG], root)
-    assert answer.status == 0
-    evaluation = json.loads(answer.out)
-    assert evaluation["statusCode"] == "error"
-    assert [d["code"] for d in evaluation["diagnostics"]] == ["entry-missing"]
+    refused(["evaluate", "main", "--entry", LONG], root, "entry-missing", root.parent)
 
 
 HUGE_FACTS = {
@@ -770,33 +766,38 @@ RUN_COMMANDS = [
 ]
 
 
-def _corruptions(good: bytes) -> dict[str, tuple[bytes, str]]:
+def _corruptions(good: bytes) -> dict[str, tuple[bytes, str, str]]:
+    """Broken Run files: the store's code, and the command line's (the reference toolchain's) code."""
     flipped = bytearray(good)
     flipped[good.index(b'"schema"') + 1] ^= 0x20
     return {
-        "truncated in half": (good[: len(good) // 2], "run-invalid"),
-        "truncated by one byte": (good.rstrip()[:-1], "run-invalid"),
-        "one flipped byte": (bytes(flipped), "run-invalid"),
-        "empty": (b"", "run-invalid"),
-        "not an object": (b"[]", "run-invalid"),
-        "invalid utf-8": (good.replace(b'"main"', b'"\xff"', 1), "run-invalid"),
-        "nul byte": (good.replace(b'"main"', b'"ma\x00in"', 1), "run-invalid"),
-        "wrong schema": (good.replace(b"agent-graph.run.v1", b"agent-graph.run.v2"), "run-invalid"),
-        "unknown outcome": (good.replace(b'"outcome": "completed"', b'"outcome": "done"'), "run-invalid"),
+        "truncated in half": (good[: len(good) // 2], "run-invalid", "parse-failed"),
+        "truncated by one byte": (good.rstrip()[:-1], "run-invalid", "parse-failed"),
+        "one flipped byte": (bytes(flipped), "run-invalid", "schema-invalid"),
+        "empty": (b"", "run-invalid", "parse-failed"),
+        "not an object": (b"[]", "run-invalid", "schema-invalid"),
+        "invalid utf-8": (good.replace(b'"main"', b'"\xff"', 1), "run-invalid", "file-encoding-invalid"),
+        "nul byte": (good.replace(b'"main"', b'"ma\x00in"', 1), "run-invalid", "parse-failed"),
+        "wrong schema": (good.replace(b"agent-graph.run.v1", b"agent-graph.run.v2"), "run-invalid", "schema-invalid"),
+        "unknown outcome": (good.replace(b'"outcome": "completed"', b'"outcome": "done"'), "run-invalid",
+                            "schema-invalid"),
         "deep facts": (good.replace(b'"facts": {', b'"facts": {"deep": ' + b"[" * DEEP + b"]" * DEEP + b",", 1),
-                       "run-invalid"),
-        "alias bomb": ((CORPUS / "alias-billion-laughs.yaml").read_bytes(), "run-invalid"),
-        "another provider": (good.replace(b'"acme/base"', b'"acme/other"'), "run-provider-mismatch"),
+                       "run-invalid", "parse-failed"),
+        "alias bomb": ((CORPUS / "alias-billion-laughs.yaml").read_bytes(), "run-invalid", "parse-failed"),
+        "another provider": (good.replace(b'"acme/base"', b'"acme/other"'), "run-provider-mismatch",
+                             "run-provider-mismatch"),
     }
 
 
 def test_corrupt_and_truncated_runs_for_every_run_command(run_file: Path) -> None:
     root = run_file.parent
     good = run_file.read_bytes()
-    for name, (data, code) in _corruptions(good).items():
+    for name, (data, code, cli_code) in _corruptions(good).items():
         run_file.write_bytes(data)
         for command in RUN_COMMANDS:
-            refused(command, root, code, root.parent)
+            answer = refused(command, root, cli_code, root.parent)
+            if cli_code != code:  # the store's finer code leads the diagnostics
+                assert json.loads(answer.err)["error"]["diagnostics"][0]["code"] == code, name
             assert not (root / "checkpoint.json").exists() and not (root / "resumed.json").exists(), name
         with pytest.raises(ag.AgentGraphError) as caught:
             RunStore().load(str(run_file), "acme/base")
@@ -808,7 +809,7 @@ def test_a_refused_run_write_leaves_no_lock_file(run_file: Path) -> None:
     lock = run_file.with_name("run.json.lock")
     if lock.exists():
         lock.unlink()
-    refused(["run", "record", "main/build", "completed", "--state", "run.json"], run_file.parent, "run-invalid")
+    refused(["run", "record", "main/build", "completed", "--state", "run.json"], run_file.parent, "parse-failed")
     assert not lock.exists()
 
 
@@ -816,7 +817,7 @@ def test_a_64_mib_run_is_refused(run_file: Path, monkeypatch: pytest.MonkeyPatch
     from agent_graph._runtime import runs as _runs
 
     sparse(run_file)
-    refused(["run", "status", "--state", "run.json"], run_file.parent, "run-invalid", run_file.parent.parent)
+    refused(["run", "status", "--state", "run.json"], run_file.parent, "parse-failed", run_file.parent.parent)
     monkeypatch.setattr(_runs, "MAX_RUN_BYTES", 1024)
     run_file.write_bytes(b" " * 2048 + b"{}")
     with pytest.raises(ag.AgentGraphError) as caught:
@@ -826,19 +827,19 @@ def test_a_64_mib_run_is_refused(run_file: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_runs_that_are_directories_fifos_or_missing(root: Path) -> None:
     (root / "dir.json").mkdir()
-    refused(["run", "status", "--state", "dir.json"], root, "run-missing", root.parent)
-    refused(["run", "status", "--state", "missing.json"], root, "run-missing", root.parent)
-    refused(["run", "start", "--state", "dir.json"], root, "run-target-exists", root.parent)
+    refused(["run", "status", "--state", "dir.json"], root, "file-read-failed", root.parent)
+    refused(["run", "status", "--state", "missing.json"], root, "file-read-failed", root.parent)
+    refused(["run", "start", "main", "--state", "dir.json"], root, "run-target-exists", root.parent)
     if hasattr(os, "mkfifo"):
         os.mkfifo(root / "fifo.json")
-        refused(["run", "record", "main/build", "completed", "--state", "fifo.json"], root, "run-missing", root.parent)
-        refused(["run", "resume", "--checkpoint", "fifo.json", "--state", "new.json"], root, "run-missing", root.parent)
+        refused(["run", "record", "main/build", "completed", "--state", "fifo.json"], root, "file-read-failed", root.parent)
+        refused(["run", "resume", "--checkpoint", "fifo.json", "--state", "new.json"], root, "file-read-failed", root.parent)
 
 
 def test_existing_targets_are_never_replaced(run_file: Path) -> None:
     root = run_file.parent
     (root / "taken.json").write_text("precious")
-    refused(["run", "start", "--state", "taken.json"], root, "run-target-exists", root.parent)
+    refused(["run", "start", "main", "--state", "taken.json"], root, "run-target-exists", root.parent)
     refused(["run", "checkpoint", "--state", "run.json", "--out", "taken.json"], root, "run-target-exists", root.parent)
     refused(["run", "resume", "--checkpoint", "run.json", "--state", "taken.json"], root, "run-target-exists",
             root.parent)
@@ -1007,7 +1008,6 @@ BAD_ARGUMENTS: list[tuple[list[str], str]] = [
     (["run", "start"], "argument-invalid"),
     (["run", "record", "main/build"], "argument-invalid"),
     (["run", "facts", "--state", "r.json"], "argument-invalid"),
-    (["run", "authority", "--state", "r.json"], "argument-invalid"),
     (["run", "checkpoint", "--state", "r.json"], "argument-invalid"),
     (["inspect"], "argument-invalid"),
     (["inspect", "everything"], "argument-invalid"),
@@ -1020,22 +1020,27 @@ BAD_ARGUMENTS: list[tuple[list[str], str]] = [
     (["evaluate", "main", "--facts", '{"a": NaN}'], "json-invalid"),
     (["evaluate", "main", "--facts", '{"a": 1} trailing'], "json-invalid"),
     (["evaluate", "main", "--facts", "\ufeff{}"], "json-invalid"),
-    (["evaluate", "main", "--facts", "@missing.json"], "file-missing"),
+    (["evaluate", "main", "--facts", "@missing.json"], "file-read-failed"),
     (["evaluate", "main", "--outcomes", "[]"], "json-object-required"),
     (["evaluate", "main", "--outcomes", '{"main/build": "done"}'], "outcome-invalid"),
     (["evaluate", "main", "--outcomes", '{"main/build": {"outcome": "completed"}}'], "outcome-invalid"),
     (["evaluate", "main", "--outcomes", '{"main/build": null}'], "outcome-invalid"),
     (["evaluate", "nothing"], "graph-missing"),
-    (["evaluate", "--state", "missing.json"], "run-missing"),
+    (["evaluate", "--state", "missing.json"], "file-read-failed"),
     (["route", "main", "route:00000000000000000000"], "route-stale"),
     (["route", "main", "--revision", "sha256:" + "0" * 64], "route-revision-stale"),
-    (["route", "main", "--revision", "garbage"], "route-revision-stale"),
+    (["route", "main", "--revision", "garbage"], "revision-invalid"),
+    (["route", "main", "route:00000000000000000000", "extra"], "route-arguments-invalid"),
+    (["evaluate"], "graph-selection-missing"),
+    (["run", "start", "--state", "r.json"], "graph-selection-missing"),
+    (["evaluate", "main", "--entry", "nowhere"], "entry-missing"),
+    (["route", "main", "--entry", "nowhere"], "entry-missing"),
     (["route", "main", "--resource-receipts", "{"], "json-invalid"),
     (["run", "record", "main/build", "done", "--state", "r.json"], "outcome-invalid"),
     (["run", "record", "", "completed", "--state", "r.json"], "run-node-invalid"),
     (["run", "record", "main/build", "completed", "--state", "r.json", "--detail", "{"], "json-invalid"),
-    (["run", "start", "--state", "r.json", "--facts", "[]"], "json-object-required"),
-    (["run", "start", "--state", "r.json", "--entry", "nowhere"], "entry-missing"),
+    (["run", "start", "main", "--state", "r.json", "--facts", "[]"], "json-object-required"),
+    (["run", "start", "main", "--state", "r.json", "--entry", "nowhere"], "entry-missing"),
     (["resource", "materialize", "view.status", "--cache", "c", "--revision", "x"], "revision-invalid"),
     (["resource", "materialize", "view.status", "--cache", "c", "--revision", "sha256:" + "0" * 64,
       "--timeout-ms", "0"], "argument-invalid"),
@@ -1048,7 +1053,7 @@ BAD_ARGUMENTS: list[tuple[list[str], str]] = [
     (["test", "missing-tests"], "test-path-missing"),
     (["build", "."], "build-output-overlaps-source"),
     (["validate", "--manifest", "missing.yaml"], "file-missing"),
-    (["validate", "--skill", "missing.md"], "file-missing"),
+    (["validate", "--skill", "missing.md"], "file-read-failed"),
 ]
 
 
@@ -1208,7 +1213,7 @@ def test_real_processes_refuse_without_hanging_or_tracebacks(root: Path) -> None
         (["validate", "--manifest", str(root.parent / "big.yaml")], "file-too-large"),
         (["validate", "--manifest", str(CORPUS / "alias-billion-laughs.yaml")], "parse-failed"),
         (["evaluate", "main", "--facts", "[" * DEEP + "]" * DEEP], "json-invalid"),
-        (["evaluate", "main", "--facts", f"@{root.parent / 'fifo.yaml'}"], "file-missing"),
+        (["evaluate", "main", "--facts", f"@{root.parent / 'fifo.yaml'}"], "file-read-failed"),
         (["frobnicate"], "argument-invalid"),
         ([b"evaluate", b"g\xff"], "graph-missing"),
     ]
@@ -1227,7 +1232,6 @@ def test_real_processes_refuse_without_hanging_or_tracebacks(root: Path) -> None
 
 def test_an_undecodable_argument_still_gives_json_output(root: Path) -> None:
     done = _process([b"evaluate", b"main", b"--entry", b"\xff", b"--format", b"json"], root)
-    assert done.returncode == 0, done.stderr
-    evaluation = json.loads(done.stdout)
-    assert evaluation["entry"] == "\udcff"
-    assert [d["code"] for d in evaluation["diagnostics"]] == ["entry-missing"]
+    assert done.returncode == 1 and done.stdout == b""
+    error = json.loads(done.stderr)["error"]
+    assert error["code"] == "entry-missing" and "\udcff" in error["message"]

@@ -161,9 +161,10 @@ def test_inspect_provider_human(cli: Any, provider_dir: Path) -> None:
     assert result.out.splitlines()[0] == "acme/base@1.0.0"
 
 
-def test_inspect_skill(cli: Any, provider_dir: Path) -> None:
+def test_inspect_skill_answers_the_binding_and_its_provider(cli: Any, provider_dir: Path) -> None:
     answer = cli("inspect", "skill", "skills/bound/SKILL.md", "--format", "json").json()
-    assert answer == {
+    assert list(answer) == ["binding", "provider"]
+    assert answer["binding"] == {
         "schema": "agent-graph.skill-binding.v1",
         "skillPath": str(provider_dir / "skills/bound/SKILL.md"),
         "locator": "path:../../provider.yaml",
@@ -172,6 +173,7 @@ def test_inspect_skill(cli: Any, provider_dir: Path) -> None:
         "manifestPath": manifest_of(provider_dir),
         "provider": "acme/base",
     }
+    assert answer["provider"] == cli("inspect", "provider", "--format", "json").json()
 
 
 def test_skill_option_selects_graph_and_entry(cli: Any, provider_dir: Path, tmp_path_factory: Any) -> None:
@@ -214,7 +216,7 @@ def test_evaluate_with_authority_and_outcomes(cli: Any, provider_dir: Path) -> N
 
 def test_evaluate_facts_from_a_file(cli: Any, provider_dir: Path) -> None:
     (provider_dir / "facts.json").write_text('{"build": {"digest": "x"}}')
-    answer = cli("evaluate", "--facts", "@facts.json", "--format", "json").json()
+    answer = cli("evaluate", "main", "--facts", "@facts.json", "--format", "json").json()
     assert answer["primaryRoute"]["node"] == "approve"
 
 
@@ -344,7 +346,11 @@ def test_test_command_missing_path(cli: Any, provider_dir: Path) -> None:
 
 def test_code_list_and_locate(cli: Any, provider_dir: Path) -> None:
     listing = cli("code", "list", "--format", "json").json()
-    assert [item["code"] for item in listing["codes"]][:2] == ["diag.build-failed", "route.child.check"]
+    assert list(listing) == ["provider", "catalog", "codes"]
+    assert listing["catalog"] == str(provider_dir / "codes.yaml")
+    catalog = base_documents()["codes.yaml"]["codes"]
+    assert [item["code"] for item in listing["codes"]] == [entry["code"] for entry in catalog]  # the catalog's order
+    assert cli("inspect", "provider", "--format", "json").json()["codes"] == listing["codes"]
     located = cli("code", "locate", "route.main.build", "--format", "json").json()
     _schema.validate("code-location", located, "code")
     assert located["summary"] == "The build has not run."
@@ -364,14 +370,24 @@ def test_resource_locate(cli: Any, provider_dir: Path) -> None:
 
 
 def test_schema_list_path_extract(cli: Any, tmp_path: Path) -> None:
-    names = cli("schema", "list", "--format", "json").json()["schemas"]
+    listing = cli("schema", "list", "--format", "json").json()
+    assert list(listing) == ["root", "schemas"]
+    names = listing["schemas"]
     assert {"provider", "graph", "action", "error", "inspect"} <= set(names)
+    assert {"resource-location-file", "resource-location-graph-action", "resource-location-host-action"} <= set(names)
     assert cli("schema", "list").out.splitlines() == names
     path = cli("schema", "path", "graph", "--format", "json").json()
-    assert path["schema"] == "graph"
+    assert path == {"name": "graph", "path": str(Path(listing["root"]) / "graph.schema.json")}
     assert Path(path["path"]).is_file()
     extracted = cli("schema", "extract", "graph", "--format", "json").json()
     assert extracted == json.loads(Path(path["path"]).read_text())
+    target = tmp_path / "one" / "graph.json"
+    written_one = cli("schema", "extract", "graph", "--output", str(target), "--format", "json").json()
+    assert written_one == {"name": "graph", "path": str(target)}
+    assert json.loads(target.read_text()) == extracted
+    assert cli("schema", "extract", "--output", str(target), "--format", "json").envelope()["error"]["code"] == (
+        "argument-invalid"
+    )
     written = cli("schema", "extract", "--out", str(tmp_path / "out"), "--format", "json").json()
     assert written["state"] == "extracted"
     assert sorted(Path(item).name for item in written["files"]) == sorted(
@@ -443,9 +459,9 @@ def test_json_format_prints_exactly_one_line(cli: Any, provider_dir: Path, argv:
         (["evaluate", "--outcomes", "{"], "json-invalid"),
         (["evaluate", "nope"], "graph-missing"),
         (["route", "nope"], "graph-missing"),
-        (["evaluate", "--facts", "@missing.json"], "file-missing"),
+        (["evaluate", "--facts", "@missing.json"], "file-read-failed"),
         (["--manifest", "absent.yaml", "validate"], "file-missing"),
-        (["inspect", "skill", "skills/none/SKILL.md"], "file-missing"),
+        (["inspect", "skill", "skills/none/SKILL.md"], "file-read-failed"),
     ],
 )
 def test_failures_print_one_error_envelope(cli: Any, provider_dir: Path, argv: list[str], code: str) -> None:
@@ -601,3 +617,67 @@ def test_stale_revision_is_checked_before_the_route_id(cli: Any, provider_dir: P
     stale = "sha256:" + "0" * 64
     result = cli("route", "main", "route:00000000000000000000", "--revision", stale, "--format", "json")
     assert result.envelope()["error"]["code"] == "route-revision-stale"
+
+
+# ---------------------------------------------------------------- the reference command line's answers
+
+
+def test_version_prints_the_bare_version(cli: Any) -> None:
+    result = cli("--version")
+    assert (result.status, result.out) == (0, f"{ag.__version__}\n")
+
+
+def test_evaluate_and_route_without_a_graph_name_none(cli: Any, provider_dir: Path) -> None:
+    for argv in (["evaluate"], ["route"], ["route", "--entry", "default"]):
+        error = cli(*argv, "--format", "json").envelope()["error"]
+        assert error["code"] == "graph-selection-missing"
+        assert "main, child" in error["message"]
+    skill = str(provider_dir / "skills/bound/SKILL.md")
+    assert cli("evaluate", "--skill", skill, "--format", "json").json()["graph"] == "main"
+
+
+def test_an_unknown_graph_lists_the_graphs(cli: Any, provider_dir: Path) -> None:
+    error = cli("evaluate", "mian", "--format", "json").envelope()["error"]
+    assert error["code"] == "graph-missing"
+    assert "did you mean main?" in error["message"] and "its graphs: main, child" in error["message"]
+
+
+@pytest.mark.parametrize("command", ["evaluate", "route"])
+def test_a_wrong_entry_fails_the_command(cli: Any, provider_dir: Path, command: str) -> None:
+    error = cli(command, "main", "--entry", "defualt", "--format", "json").envelope()["error"]
+    assert error["code"] == "entry-missing"
+    assert "did you mean default?" in error["message"]
+
+
+def test_too_many_route_arguments(cli: Any, provider_dir: Path) -> None:
+    route_id = cli("evaluate", "main", "--format", "json").json()["primaryRoute"]["routeId"]
+    error = cli("route", "main", route_id, "more", "--format", "json").envelope()["error"]
+    assert error["code"] == "route-arguments-invalid"
+
+
+@pytest.mark.parametrize("revision", ["garbage", "sha256:" + "0" * 63, "sha256:" + "A" * 64, "SHA256:" + "0" * 64])
+def test_a_malformed_revision_is_revision_invalid(cli: Any, provider_dir: Path, revision: str) -> None:
+    assert cli("route", "main", "--revision", revision, "--format", "json").envelope()["error"]["code"] == (
+        "revision-invalid"
+    )
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.route(ag.load_provider(manifest_of(provider_dir)), "main", revision=revision, workspace="/w")
+    assert raised.value.code == "revision-invalid"
+
+
+def test_a_revision_without_an_available_route_is_route_unavailable(cli: Any, provider_dir: Path) -> None:
+    outcomes = '{"main/build": "failed"}'
+    evaluation = cli("evaluate", "main", "--outcomes", outcomes, "--format", "json").json()
+    assert "primaryRoute" not in evaluation
+    for revision in (evaluation["revision"], "sha256:" + "0" * 64):
+        error = cli("route", "main", "--outcomes", outcomes, "--revision", revision, "--format", "json").envelope()
+        assert error["error"]["code"] == "route-unavailable"
+
+
+def test_a_missing_default_manifest_suggests_the_option(cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    error = cli("validate", "--format", "json").envelope()["error"]
+    assert error["code"] == "file-missing"
+    assert "--manifest PATH" in error["message"] and str(tmp_path) in error["message"]
+    named = cli("validate", "--manifest", "elsewhere.yaml", "--format", "json").envelope()["error"]
+    assert named["code"] == "file-missing" and "--manifest" not in named["message"]

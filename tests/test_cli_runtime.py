@@ -117,18 +117,32 @@ def test_targets_are_never_replaced(cli: Cli, tmp_path: Path) -> None:
     assert (tmp_path / "taken.json").read_text("utf-8") == "{}"
 
 
+def test_run_authority_without_an_option_clears_as_the_reference_does(cli: Cli, tmp_path: Path) -> None:
+    RunStore().start(str(tmp_path / "run.json"), "acme/any", "main", authorities=["a", "b"])
+    assert cli("run", "authority", "--state", "run.json")["authorities"] == []
+    for clearing in (["--set"], ["--clear"]):
+        cli("run", "authority", "--state", "run.json", "--add", "c")
+        assert cli("run", "authority", "--state", "run.json", *clearing)["authorities"] == []
+    events = cli("run", "events", "--state", "run.json")["events"]
+    assert [e["detail"]["authorities"] for e in events if e["type"] == "authorities.updated"] == [[], ["c"], [], ["c"], []]
+
+
 def test_command_line_refusals(cli: Cli, tmp_path: Path) -> None:
     RunStore().start(str(tmp_path / "run.json"), "someone/else", "main")
     assert cli("run", "record", "main/a", "done", "--state", "run.json", status=1)["code"] == "outcome-invalid"
-    assert cli("run", "record", "main/a", "completed", "--state", "absent.json", status=1)["code"] == "run-missing"
+    missing = cli("run", "record", "main/a", "completed", "--state", "absent.json", status=1)
+    assert (missing["code"], missing["diagnostics"][0]["code"]) == ("file-read-failed", "run-missing")
     assert cli("run", "record", "main/a", "completed", "--state", "run.json", "--detail", "{bad", status=1)["code"] == (
         "json-invalid"
     )
     assert cli("run", "facts", "--state", "run.json", "--set", "[1]", status=1)["code"] == "json-object-required"
-    assert cli("run", "authority", "--state", "run.json", status=1)["code"] == "argument-invalid"
     assert cli("run", "checkpoint", "--state", "run.json", status=1)["code"] == "argument-invalid"
     (tmp_path / "corrupt.json").write_text('{"schema": "agent-graph.run.v1"', "utf-8")
-    assert cli("run", "events", "--state", "corrupt.json", status=1)["code"] == "run-invalid"
+    assert cli("run", "events", "--state", "corrupt.json", status=1)["code"] == "parse-failed"
+    (tmp_path / "not-a-run.json").write_text('{"schema": "agent-graph.run.v1"}', "utf-8")
+    wrong = cli("run", "events", "--state", "not-a-run.json", status=1)
+    assert (wrong["code"], wrong["diagnostics"][0]["code"]) == ("schema-invalid", "run-invalid")
+    assert {d["code"] for d in wrong["diagnostics"][1:]} == {"schema.required"}
     assert (tmp_path / "corrupt.json").read_text("utf-8") == '{"schema": "agent-graph.run.v1"'
 
 
@@ -289,7 +303,7 @@ def test_resource_materialize_command(cli: Cli, tmp_path: Path, monkeypatch: pyt
         (tmp_path / name).write_text(text, "utf-8")
     monkeypatch.setenv("PASSED_THROUGH", "yes")
     monkeypatch.setenv("NOT_PASSED", "secret")
-    revision = cli("evaluate")["revision"]
+    revision = cli("evaluate", "main")["revision"]
     location = cli("resource", "materialize", "view.env", "--cache", "cache", "--revision", revision,
                    "--env", "ACME_TOKEN=t0k", "--env", "PASSED_THROUGH", "--input", '{"a": 1}')  # fmt: skip
     assert location["schema"] == "agent-graph.resource-location.graph-action.v1"

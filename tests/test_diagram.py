@@ -243,20 +243,22 @@ def test_long_chains_are_drawn_without_recursion() -> None:
 
 def test_cli_diagram(provider: ag.Provider, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = provider.manifest_path
-    assert _cli.main(["diagram", "--manifest", manifest]) == 0
+    assert _cli.main(["diagram", "--manifest", manifest, "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().err)["error"]["code"] == "graph-selection-missing"
+    assert _cli.main(["diagram", "main", "--manifest", manifest]) == 0
     first = capsys.readouterr().out
     assert first == render_diagram(provider, "main")
     assert _cli.main(["diagram", "check", "--format", "dot", "--manifest", manifest]) == 0
     assert capsys.readouterr().out == render_diagram(provider, "check", fmt="dot")
     assert _cli.main(["diagram", "main", "--format=dot", "--no-subgraphs", "--manifest", manifest]) == 0
     assert "cluster" not in capsys.readouterr().out
-    assert _cli.main(["diagram", "--manifest", manifest, "--outcomes", '{"main/write": "completed"}', "--format", "json"]) == 0
+    assert _cli.main(["diagram", "main", "--manifest", manifest, "--outcomes", '{"main/write": "completed"}', "--format", "json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert (answer["graph"], answer["format"], answer["overlay"]) == ("main", "mermaid", True)
     assert answer["diagram"] == render_diagram(provider, "main", state=DiagramState(outcomes={"main/write": "completed"}))
-    assert _cli.main(["diagram", "--evaluate", "--entry", "review", "--manifest", manifest]) == 0
+    assert _cli.main(["diagram", "main", "--evaluate", "--entry", "review", "--manifest", manifest]) == 0
     assert capsys.readouterr().out.startswith("%% acme/full@1.2.0 · main#review · waiting-user\n")
     assert _cli.main(["diagram", "ghost", "--manifest", manifest, "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().err)["error"]["code"] == "graph-missing"
-    assert _cli.main(["diagram", "--manifest", manifest, "--outcomes", "[1]"]) == 1
+    assert _cli.main(["diagram", "main", "--manifest", manifest, "--outcomes", "[1]"]) == 1
     assert "json-object-required" in capsys.readouterr().err

@@ -238,7 +238,8 @@ def test_the_provider_must_load() -> None:
 def test_skill_file_missing() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
         ag.resolve_skill_binding(f"{ROOT}/skills/none/SKILL.md", fs=memory_fs(base_documents()))
-    assert raised.value.code == "file-missing"
+    assert raised.value.code == "file-read-failed"  # as the reference reads it
+    assert [d.code for d in raised.value.diagnostics] == ["file-missing"]
 
 
 def test_skill_without_front_matter() -> None:

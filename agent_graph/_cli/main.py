@@ -18,12 +18,15 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import msgspec
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, Diagnostic, listing
 from .._core.version import __version__
+
+if TYPE_CHECKING:
+    from .._core.provider import Provider
 
 #: Modules that add commands: each has ``add_commands(subparsers, context_factory)``.
 EXTENSIONS: tuple[str, ...] = ("agent_graph._cli.runtime", "agent_graph._cli.toolchain")
@@ -46,11 +49,12 @@ class Context:
     """What a command handler needs: global options and lazily loaded things."""
 
     manifest: str = "provider.yaml"
+    manifest_given: bool = False
     skill: str | None = None
     registry_path: str | None = None
     format: str = "human"
     exit_status: int = 0
-    _provider: Any = field(default=None, repr=False)
+    _provider: Provider | None = field(default=None, repr=False)
     _binding: Any = field(default=None, repr=False)
 
     def registry(self) -> dict[str, str] | None:
@@ -71,7 +75,7 @@ class Context:
         result: tuple[str, str, str, str, str] = self._binding
         return result
 
-    def provider(self) -> Any:
+    def provider(self) -> Provider:
         """The Provider named by ``--skill`` or ``--manifest``, loaded once."""
         if self._provider is None:
             from .._load.loader import load_provider
@@ -82,10 +86,17 @@ class Context:
                     self.skill or "", registry=self.registry(), cache=True, pause_gc=True
                 )
             else:
+                if not self.manifest_given and not os.path.exists(self.manifest):
+                    raise AgentGraphError(
+                        "file-missing",
+                        f"No provider.yaml in {os.getcwd()}: run the command in the Provider's folder, "
+                        "or name its manifest with --manifest PATH (or a bound Skill with --skill SKILL.md)",
+                    )
                 # The command line keeps the on-disk load cache and pauses the collector while loading:
                 # it is a whole process of its own, unlike a host that imports the library.
                 self._provider = load_provider(self.manifest, cache=True, pause_gc=True)
-        return self._provider
+        provider: Provider = self._provider
+        return provider
 
 
 # ---------------------------------------------------------------- input helpers
@@ -98,7 +109,10 @@ def json_argument(value: str, label: str) -> Any:
     if value.startswith("@"):
         path = os.path.abspath(value[1:])
         if not os.path.isfile(path):
-            raise AgentGraphError("file-missing", f"{label} file does not exist: {path}")
+            message = f"Cannot read the {label} file {path}: it does not exist"
+            raise AgentGraphError(
+                "file-read-failed", message, [Diagnostic(code="file-missing", severity="error", message=message, path=path)]
+            )
         try:
             size = os.path.getsize(path)
             if size > DEFAULT_MAX_FILE_BYTES:
@@ -133,11 +147,32 @@ def outcomes_argument(value: str) -> dict[str, str]:
     return parsed
 
 
+def run_file_error(error: AgentGraphError) -> AgentGraphError:
+    """A Run store's error with the code the reference command line gives.
+
+    A missing Run file is ``file-read-failed`` and a file that is not a Run is
+    ``schema-invalid`` (or the reading error itself, such as ``parse-failed``);
+    the store's finer code (``run-missing``, ``run-invalid``) comes first among
+    the diagnostics. Other errors pass unchanged.
+    """
+    if error.code not in ("run-missing", "run-invalid"):
+        return error
+    code = "file-read-failed" if error.code == "run-missing" else "schema-invalid"
+    cause = error.__cause__ or error.__context__  # the reading error the store wrapped
+    if isinstance(cause, AgentGraphError) and cause.code != "schema-invalid":
+        code = cause.code
+    first = Diagnostic(code=error.code, severity="error", message=error.message)
+    return AgentGraphError(code, error.message, (first, *error.diagnostics))
+
+
 def load_run_state(path: str, provider_id: str) -> Any:
-    """Read a Run file for evaluation input (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
+    """Read a Run file for evaluation input (``file-read-failed``, ``schema-invalid``, ``run-provider-mismatch``)."""
     from .._runtime.runs import RunStore
 
-    return RunStore().load(path, provider_id)
+    try:
+        return RunStore().load(path, provider_id)
+    except AgentGraphError as error:
+        raise run_file_error(error) from None
 
 
 @dataclass
@@ -171,9 +206,29 @@ def evaluation_input(args: argparse.Namespace, ctx: Context) -> EvaluationInput:
     if binding is not None:
         graph = graph or binding[2]
         entry = entry or binding[3]
+    graph = select_graph(provider, graph, getattr(args, "command", None) or "evaluate")
+    entry = entry or "default"
+    check_entry(provider, graph, entry)
+    return EvaluationInput(graph, entry, facts, outcomes, authorities, workspace)
+
+
+def select_graph(provider: Provider, graph: str | None, command: str) -> str:
+    """The Graph a command works on: the one named, else ``graph-selection-missing`` (never a guess)."""
     if graph is None:
-        graph = next(iter(provider.graphs))
-    return EvaluationInput(graph, entry or "default", facts, outcomes, authorities, workspace)
+        raise AgentGraphError(
+            "graph-selection-missing",
+            f"Name the graph: agent-graph {command} GRAPH (or --skill SKILL.md, or --state RUN.json); "
+            f"the graphs of Provider {provider.manifest.id}: {listing(provider.graphs)}",
+        )
+    if graph not in provider.graphs:
+        raise provider.graph_missing(graph)
+    return graph
+
+
+def check_entry(provider: Provider, graph: str, entry: str) -> None:
+    """A command named an entry its Graph lacks: ``entry-missing``, a failure of the command."""
+    if entry not in provider.graphs[graph].definition.entrypoints:
+        raise provider.entry_missing(graph, entry)
 
 
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
@@ -187,7 +242,7 @@ def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
 # ---------------------------------------------------------------- commands
 
 
-def inspect_provider(provider: Any) -> dict[str, Any]:
+def inspect_provider(provider: Provider) -> dict[str, Any]:
     """The ``agent-graph.inspect.v1`` answer for a loaded Provider."""
     from .._core.canonical import sort_collated
 
@@ -230,7 +285,7 @@ def inspect_provider(provider: Any) -> dict[str, Any]:
         {"id": r.id, "kind": r.kind, "dynamic": r.dynamic, "path": provider.relative(r.path)}
         for r in provider.resources.values()
     ]
-    codes = [msgspec.to_builtins(entry) for entry in provider.codes.values()]
+    codes = [msgspec.to_builtins(entry) for entry in provider.codes.values()]  # in the catalog's order
     return {
         "schema": "agent-graph.inspect.v1",
         "provider": {"id": provider.manifest.id, "version": provider.manifest.version, "manifest": provider.manifest_path},
@@ -245,7 +300,7 @@ def inspect_provider(provider: Any) -> dict[str, Any]:
         "graphs": by_id(graphs),
         "actions": by_id(actions),
         "resources": by_id(resources),
-        "codes": sorted(codes, key=lambda c: c["code"]),
+        "codes": codes,
     }
 
 
@@ -264,7 +319,7 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
     return answer, lines
 
 
-def compatibility_diagnostics(provider: Any) -> list[Any]:
+def compatibility_diagnostics(provider: Provider) -> list[Diagnostic]:
     """A warning when the manifest's ``compatibility.agentGraph`` range excludes this protocol version."""
     try:
         from .._core.semver import compatibility_warning
@@ -301,7 +356,21 @@ def read_receipts_argument(value: str) -> Any:
 def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._load.api import route
 
-    positional = [p for p in (args.graph, args.route_id) if p is not None]
+    positional = list(args.arguments)
+    if len(positional) > 2:
+        raise AgentGraphError(
+            "route-arguments-invalid",
+            f"route takes at most a graph and a route ID: agent-graph route [GRAPH] [ROUTE-ID]; got {len(positional)} "
+            f"arguments: {' '.join(positional)}",
+        )
+    if args.revision is not None:
+        from .._load.api import REVISION_PATTERN
+
+        if not REVISION_PATTERN.fullmatch(args.revision):
+            raise AgentGraphError(
+                "revision-invalid",
+                f"--revision takes the revision evaluate printed (sha256: and 64 hex digits), not {args.revision}",
+            )
     route_id = None
     graph_arg = None
     for item in positional:
@@ -387,10 +456,13 @@ def cmd_inspect_provider(args: argparse.Namespace, ctx: Context) -> tuple[Any, l
 
 
 def cmd_inspect_skill(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
-    from .._load.loader import resolve_skill_binding
+    from .._load.loader import load_provider, resolve_skill_binding
 
     binding = resolve_skill_binding(args.skill_md, ctx.registry())
-    answer = msgspec.to_builtins(binding)
+    answer = {
+        "binding": msgspec.to_builtins(binding),
+        "provider": inspect_provider(load_provider(binding.manifest_path, cache=True, pause_gc=True)),
+    }
     lines = [
         f"Locator: {binding.locator}",
         f"Provider: {binding.provider} ({binding.manifest_path})",
@@ -401,9 +473,15 @@ def cmd_inspect_skill(args: argparse.Namespace, ctx: Context) -> tuple[Any, list
 
 def cmd_code_list(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     provider = ctx.provider()
-    codes = [msgspec.to_builtins(e) for e in provider.codes.values()]
-    codes.sort(key=lambda c: c["code"])
-    return {"provider": provider.manifest.id, "codes": codes}, [f"{c['code']} ({c['kind']}): {c['summary']}" for c in codes]
+    codes = [msgspec.to_builtins(e) for e in provider.codes.values()]  # in the catalog's order
+    answer: dict[str, Any] = {"provider": provider.manifest.id}
+    if provider.code_catalog_path is not None:
+        answer["catalog"] = provider.code_catalog_path
+    answer["codes"] = codes
+    lines = [f"{c['code']} ({c['kind']}): {c['summary']}" for c in codes]
+    if provider.code_catalog_path is None:
+        lines.append(f"Provider {provider.manifest.id} declares no Code Catalog (catalogs.codes)")
+    return answer, lines
 
 
 def cmd_code_locate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
@@ -425,31 +503,42 @@ def cmd_resource_locate(args: argparse.Namespace, ctx: Context) -> tuple[Any, li
 
 
 def cmd_schema_list(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
-    from .._syntax.schema import SCHEMA_NAMES
+    from .._syntax.schema import SCHEMA_NAMES, schema_root
 
-    return {"schemas": list(SCHEMA_NAMES)}, list(SCHEMA_NAMES)
+    return {"root": str(schema_root()), "schemas": list(SCHEMA_NAMES)}, list(SCHEMA_NAMES)
 
 
 def cmd_schema_path(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._syntax.schema import schema_path
 
     path = str(schema_path(args.name))
-    return {"schema": args.name, "path": path}, [path]
+    return {"name": args.name, "path": path}, [path]
+
+
+def _schema_text(document: Any) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def cmd_schema_extract(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._load.atomic import write_text_atomic
     from .._syntax.schema import SCHEMA_NAMES, schema_document
 
+    if args.output is not None:
+        if not args.name:
+            raise AgentGraphError("argument-invalid", "schema extract --output FILE needs the schema's name")
+        if args.out is not None:
+            raise AgentGraphError("argument-invalid", "schema extract takes --output FILE or --out DIR, not both")
+        destination = os.path.abspath(args.output)
+        write_text_atomic(destination, _schema_text(schema_document(args.name)))
+        return {"name": args.name, "path": destination}, [destination]
     names = [args.name] if args.name else list(SCHEMA_NAMES)
     documents = {name: schema_document(name) for name in names}
     if args.out:
-        from .._load.atomic import write_text_atomic
-
         out = os.path.abspath(args.out)
         written = []
         for name, document in documents.items():
             target = os.path.join(out, f"{name}.schema.json")
-            write_text_atomic(target, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+            write_text_atomic(target, _schema_text(document))
             written.append(target)
         return {"state": "extracted", "files": written}, [f"Wrote {path}" for path in written]
     if args.name:
@@ -501,7 +590,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--skill", help="resolve the Provider, graph and entry through a SKILL.md binding")
     parser.add_argument("--registry", help="host registry of Provider IDs to manifests, for provider: locators")
     parser.add_argument("--format", default="human", help="output format: human or json")
-    parser.add_argument("--version", action="version", version=f"agent-graph {__version__}")
+    parser.add_argument("--version", action="version", version=__version__)
     commands: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     if command is not None:
         commands = _OnlyCommand(commands, command)
@@ -515,8 +604,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     evaluate.set_defaults(handler=cmd_evaluate)
 
     route = commands.add_parser("route", help="resolve a route into commands, resources and a recording contract")
-    route.add_argument("graph", nargs="?")
-    route.add_argument("route_id", nargs="?")
+    route.add_argument("arguments", nargs="*", metavar="[GRAPH] [ROUTE-ID]")
     add_evaluation_options(route)
     route.add_argument("--revision", help="the revision returned by evaluate")
     route.add_argument("--resource-receipts", dest="resource_receipts", help="read receipts as JSON or @file")
@@ -559,8 +647,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     schema_path_parser = schema_commands.add_parser("path", help="the installed path of a schema")
     schema_path_parser.add_argument("name")
     schema_path_parser.set_defaults(handler=cmd_schema_path)
-    schema_extract = schema_commands.add_parser("extract", help="print a schema, or write schemas to a directory")
+    schema_extract = schema_commands.add_parser("extract", help="print a schema, or write it to a file or schemas to a directory")
     schema_extract.add_argument("name", nargs="?")
+    schema_extract.add_argument("--output", help="the file to write the named schema to")
     schema_extract.add_argument("--out", help="directory to write <name>.schema.json files into")
     schema_extract.set_defaults(handler=cmd_schema_extract)
 
@@ -670,6 +759,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise AgentGraphError("argument-invalid", "agent-graph: a command is required (see agent-graph --help)")
         ctx = Context(
             manifest=found.get("manifest", "provider.yaml"),
+            manifest_given="manifest" in found,
             skill=found.get("skill"),
             registry_path=found.get("registry"),
             format=output_format,

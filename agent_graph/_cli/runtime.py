@@ -43,12 +43,13 @@ def _expected_provider(ctx: Any) -> str | None:
 
 
 def cmd_run_start(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
-    from .main import object_argument
+    from .main import check_entry, object_argument, select_graph
 
     provider = ctx.provider()
     binding = ctx.binding()
-    graph = args.graph or (binding[2] if binding else None) or next(iter(provider.graphs))
+    graph = select_graph(provider, args.graph or (binding[2] if binding else None), "run start")
     entry = args.entry or (binding[3] if binding else None) or "default"
+    check_entry(provider, graph, entry)
     facts = object_argument(args.facts, "facts") if args.facts else {}
     run = _store().start(
         args.state,
@@ -116,11 +117,9 @@ def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
 
 
 def cmd_run_authority(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
-    if args.set is None and not args.add and not args.remove and not args.clear:
-        raise AgentGraphError(
-            "argument-invalid", "run authority needs --set, --add, --remove or --clear (--set with no ID clears)"
-        )
-    replacement = [] if args.clear else args.set
+    # As the reference: without --set (or with --set and no ID) the authorities are replaced by none.
+    changes = args.set is not None or args.add or args.remove
+    replacement = [] if args.clear or not changes else args.set
     run = _store().update_authorities(
         args.state,
         replace=replacement,
@@ -212,6 +211,24 @@ def _positive(value: str) -> int:
 # ---------------------------------------------------------------- wiring
 
 
+def _reference_codes(handler: Any) -> Any:
+    """``handler`` with Run-file errors given the reference command line's codes (see ``_cli.run_file_error``)."""
+
+    def run(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+        from .main import run_file_error
+
+        try:
+            answer: tuple[Any, list[str]] = handler(args, ctx)
+        except AgentGraphError as error:
+            mapped = run_file_error(error)
+            if mapped is error:
+                raise
+            raise mapped from None
+        return answer
+
+    return run
+
+
 def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     """Add ``run …`` to the top-level commands and ``materialize`` to ``resource``."""
     from .main import _Parser
@@ -227,48 +244,48 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     start.add_argument("--workspace", help="workspace of cwd: workspace actions (default: current directory)")
     start.add_argument("--facts", help="initial facts as a JSON object or @file")
     start.add_argument("--authority", nargs="+", action="extend", help="session authorities")
-    start.set_defaults(handler=cmd_run_start)
+    start.set_defaults(handler=_reference_codes(cmd_run_start))
 
     status = run_commands.add_parser("status", help="evaluate the Run's graph with its state")
     status.add_argument("--state", required=True, help="the Run file")
-    status.set_defaults(handler=cmd_run_status)
+    status.set_defaults(handler=_reference_codes(cmd_run_status))
 
     record = run_commands.add_parser("record", help="record an outcome under route.afterAction.recordNode")
     record.add_argument("node", help="state key, as route.afterAction.recordNode gives it")
     record.add_argument("outcome", help="completed, partial, failed, unverified, skipped, pending, blocked or waiting-user")
     record.add_argument("--state", required=True, help="the Run file")
     record.add_argument("--detail", help="JSON detail or @file, kept on the record and its event")
-    record.set_defaults(handler=cmd_run_record)
+    record.set_defaults(handler=_reference_codes(cmd_run_record))
 
     facts = run_commands.add_parser("facts", help="merge (or replace) the Run's facts")
     facts.add_argument("--state", required=True, help="the Run file")
     facts.add_argument("--set", required=True, help="facts as a JSON object or @file")
     facts.add_argument("--replace", action="store_true", help="replace all facts instead of merging")
-    facts.set_defaults(handler=cmd_run_facts)
+    facts.set_defaults(handler=_reference_codes(cmd_run_facts))
 
     authority = run_commands.add_parser("authority", help="change the Run's session authorities")
     authority.add_argument("--state", required=True, help="the Run file")
     authority.add_argument("--set", nargs="*", help="replace the authorities with these (none: clear)")
     authority.add_argument("--add", nargs="+", action="extend", help="grant these authorities")
     authority.add_argument("--remove", nargs="+", action="extend", help="withdraw these authorities")
-    authority.add_argument("--clear", action="store_true", help="withdraw every authority")
-    authority.set_defaults(handler=cmd_run_authority)
+    authority.add_argument("--clear", action="store_true", help="withdraw every authority (as giving no option does)")
+    authority.set_defaults(handler=_reference_codes(cmd_run_authority))
 
     checkpoint = run_commands.add_parser("checkpoint", help="copy the Run, without authorities, to a new file")
     checkpoint.add_argument("--state", required=True, help="the Run file")
     checkpoint.add_argument("--out", help="the new checkpoint file")
     checkpoint.add_argument("--to", help=argparse.SUPPRESS)
-    checkpoint.set_defaults(handler=cmd_run_checkpoint)
+    checkpoint.set_defaults(handler=_reference_codes(cmd_run_checkpoint))
 
     resume = run_commands.add_parser("resume", help="start a new Run file from a checkpoint (authorities cleared)")
     resume.add_argument("checkpoint", nargs="?", help=argparse.SUPPRESS)
     resume.add_argument("--checkpoint", dest="checkpoint_option", help="the checkpoint file")
     resume.add_argument("--state", required=True, help="the new Run file")
-    resume.set_defaults(handler=cmd_run_resume)
+    resume.set_defaults(handler=_reference_codes(cmd_run_resume))
 
     events = run_commands.add_parser("events", help="list the Run's events")
     events.add_argument("--state", required=True, help="the Run file")
-    events.set_defaults(handler=cmd_run_events)
+    events.set_defaults(handler=_reference_codes(cmd_run_events))
 
     materialize = groups["resource"].add_parser(
         "materialize", help="run a graph-action resource's read materializer into a content-addressed cache"

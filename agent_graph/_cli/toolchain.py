@@ -13,7 +13,7 @@ import argparse
 import os
 from typing import Any
 
-from .main import Context, _Parser, add_evaluation_options, evaluation_input
+from .main import Context, _Parser, add_evaluation_options, evaluation_input, select_graph
 
 __all__ = ["add_commands"]
 
@@ -103,7 +103,7 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
         state = DiagramState(entry=data.entry, facts=data.facts, outcomes=data.outcomes, authorities=data.authorities)
     else:
         binding = ctx.binding()
-        graph = args.graph or (binding[2] if binding is not None else next(iter(provider.graphs)))
+        graph = select_graph(provider, args.graph or (binding[2] if binding is not None else None), "diagram")
     text = render_diagram(
         provider, graph, fmt=args.diagram_format, state=state, expand_subgraphs=not args.no_subgraphs
     )

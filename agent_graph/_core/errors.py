@@ -7,11 +7,15 @@ knows nothing of files, graphs or the command line.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import msgspec
 
 Severity = Literal["info", "warning", "error"]
+
+#: How many diagnostics ``str(AgentGraphError)`` shows before summing up the rest.
+SHOWN_DIAGNOSTICS = 3
 
 
 class Diagnostic(msgspec.Struct, frozen=True, omit_defaults=True, rename="camel"):
@@ -55,7 +59,14 @@ class AgentGraphError(Exception):
         self.diagnostics = tuple(diagnostics)
 
     def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
+        """``code: message``, then the first diagnostics one per line (a traceback shows what is wrong)."""
+        lines = [f"{self.code}: {self.message}"]
+        for diagnostic in self.diagnostics[:SHOWN_DIAGNOSTICS]:
+            lines.append(f"  {diagnostic.code}: {diagnostic.message}")
+        hidden = len(self.diagnostics) - SHOWN_DIAGNOSTICS
+        if hidden > 0:
+            lines.append(f"  … and {hidden} more diagnostic{'s' if hidden > 1 else ''}")
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"AgentGraphError({self.code!r}, {self.message!r})"
@@ -71,3 +82,38 @@ class AgentGraphError(Exception):
                 "diagnostics": [d.to_json() for d in self.diagnostics],
             },
         }
+
+
+def shown(value: object, limit: int = 200) -> str:
+    """``value`` for a message: a string as is, anything else as its ``repr`` cut at ``limit`` characters."""
+    if isinstance(value, str):
+        return value
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer too long for repr, a value nested too deeply
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """`` (did you mean X?)`` when one of ``candidates`` is close to ``word``, else an empty string."""
+    import difflib
+
+    choices = [c for c in candidates if isinstance(c, str)]
+    if not isinstance(word, str) or not choices or len(choices) > 10_000:
+        return ""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in choices}
+        if word.lower() in lowered:
+            close = [lowered[word.lower()]]
+    return f" (did you mean {close[0]}?)" if close and close[0] != word else ""
+
+
+def listing(names: Iterable[str], limit: int = 12) -> str:
+    """``a, b, c`` (at most ``limit`` names, then ``… (N more)``); ``none`` when empty."""
+    items = list(names)
+    if not items:
+        return "none"
+    shown = ", ".join(items[:limit])
+    return shown if len(items) <= limit else f"{shown}, … ({len(items) - limit} more)"

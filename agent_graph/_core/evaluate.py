@@ -809,7 +809,7 @@ def evaluate_with_candidates(
     """Evaluate and also return every candidate (the router resolves any of them by ID)."""
     graph = provider.graphs.get(graph_id) if isinstance(graph_id, str) else None
     if graph is None:
-        raise AgentGraphError("graph-missing", f"Provider {provider.manifest.id} has no graph {show(graph_id)}")
+        raise provider.graph_missing(graph_id)
     fact_values = normalize_facts(facts)
     outcome_values = normalize_outcomes(outcomes)
     authority_list = normalize_authorities(authorities)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cache import EvaluationCache
-from .errors import AgentGraphError
+from .errors import AgentGraphError, did_you_mean, listing, shown
 from .ir import CompiledGraph
 from .model import (
     Action,
@@ -132,6 +132,24 @@ class Provider:
         """The Code Catalog summary of ``reason_code``, if the catalog has it."""
         entry = self.codes.get(reason_code)
         return entry.summary if entry is not None else None
+
+    def graph_missing(self, graph: object) -> AgentGraphError:
+        """The ``graph-missing`` error for ``graph``, listing the Graphs this Provider has."""
+        name = shown(graph)
+        return AgentGraphError(
+            "graph-missing",
+            f"Provider {self.manifest.id} has no graph {name}{did_you_mean(name, self.graphs)}; "
+            f"its graphs: {listing(self.graphs)}",
+        )
+
+    def entry_missing(self, graph: str, entry: object) -> AgentGraphError:
+        """The ``entry-missing`` error for ``entry`` of an existing ``graph``, listing its entries."""
+        entries = list(self.graphs[graph].definition.entrypoints)
+        name = shown(entry)
+        return AgentGraphError(
+            "entry-missing",
+            f"Graph {graph} has no entry {name}{did_you_mean(name, entries)}; its entries: {listing(entries)}",
+        )
 
     def relative(self, path: str) -> str:
         """``path`` relative to the Provider root, ``/``-separated."""

@@ -214,21 +214,25 @@ def route(
 ) -> Route:
     """Evaluate again and resolve ``route_id`` (the primary route when None).
 
-    Raises ``route-revision-stale`` when ``revision`` is given and differs,
-    ``route-stale`` when the route is no longer a candidate,
-    ``route-unavailable`` when ``route_id`` is None and there is no primary
-    route, and ``resource-receipts-provider-mismatch`` for receipts of another
+    Raises ``route-unavailable`` when ``route_id`` is None and there is no
+    primary route (whatever the revision, as the reference command line),
+    ``route-revision-stale`` when ``revision`` is given and differs,
+    ``route-stale`` when the route is no longer a candidate, and ``resource-receipts-provider-mismatch`` for receipts of another
     Provider. ``workspace`` must be absolute.
     """
     evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
+    if route_id is None:
+        if evaluation.primary_route is None:
+            raise AgentGraphError(
+                "route-unavailable",
+                f"Graph {show(graph)} has no available route (status {evaluation.status_code})",
+                evaluation.diagnostics,
+            )
+        route_id = evaluation.primary_route.route_id
     if revision is not None and evaluation.revision != revision:
         raise AgentGraphError(
             "route-revision-stale", f"Expected revision {show(revision)}, current revision is {evaluation.revision}"
         )
-    if route_id is None:
-        if evaluation.primary_route is None:
-            raise AgentGraphError("route-unavailable", f"Graph {show(graph)} has no available route")
-        route_id = evaluation.primary_route.route_id
     selected = next((c for c in candidates if c.route_id == route_id), None)
     if selected is None:
         raise AgentGraphError("route-stale", f"Route {show(route_id)} is not available at revision {evaluation.revision}")

@@ -8,6 +8,7 @@ functions answer the ``resource locate`` and ``code locate`` questions.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -22,6 +23,8 @@ from .._core.model import (
     Route,
 )
 from .._core.provider import Provider
+
+REVISION_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
 
 
 def route(
@@ -44,7 +47,9 @@ def route(
 
     Evaluates again with the given state, then checks ``revision`` (when given,
     ``route-revision-stale`` if the state changed) and that ``route_id`` is still
-    a candidate (``route-stale``); ``route_id=None`` takes the primary route.
+    a candidate (``route-stale``); ``route_id=None`` takes the primary route
+    (``route-unavailable`` when there is none). A ``revision`` that is not a
+    ``sha256:`` digest is ``revision-invalid``.
     ``workspace`` is where ``cwd: workspace`` Actions run (default: the current
     directory). ``receipts`` (``agent-graph.resource-read-receipts.v1``) mark
     resources the conversation already read as ``current``; they never change
@@ -55,6 +60,11 @@ def route(
             "argument-invalid",
             f"route() takes the entry before the route ID, as evaluate() does: route(provider, graph, entry, "
             f"route_id); {entry} was given as the entry",
+        )
+    if revision is not None and not (isinstance(revision, str) and REVISION_PATTERN.fullmatch(revision)):
+        raise AgentGraphError(
+            "revision-invalid",
+            f"A revision is sha256: and 64 lower-case hex digits, as evaluate() returns it; got {revision!r:.80}",
         )
     if workspace is None:
         workspace = os.getcwd()

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, Diagnostic
 from .._core.provider import Provider
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
 from .fs import FileSystem, OSFileSystem
@@ -24,7 +24,10 @@ _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
 def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
     if fs.kind(path) != "file":
-        raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
+        message = f"Cannot read the {label} file {path}: it does not exist"
+        raise AgentGraphError(
+            "file-read-failed", message, [Diagnostic(code="file-missing", severity="error", message=message, path=path)]
+        )
     try:
         if fs.size(path) > max_bytes:
             raise AgentGraphError("file-too-large", f"{path} is over the limit of {max_bytes} bytes")

@@ -43,6 +43,7 @@ __all__ = [
     "ecma_regex",
     "schema_document",
     "schema_path",
+    "schema_root",
     "validate",
     "validate_with_schema",
 ]
@@ -83,6 +84,13 @@ _documents: dict[str, dict[str, Any]] = {}
 def _check_name(name: str) -> None:
     if name not in _SCHEMA_SET:
         raise AgentGraphError("schema-type-unknown", f"Unknown schema type: {name}")
+
+
+def schema_root() -> Path:
+    """The folder holding the shipped schemas (package data of this layer)."""
+    resource = importlib.resources.files(_PACKAGE).joinpath("schemas")
+    with importlib.resources.as_file(resource) as path:
+        return Path(path)
 
 
 def schema_path(name: str) -> Path:

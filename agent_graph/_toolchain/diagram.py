@@ -367,7 +367,7 @@ def render_diagram(
         raise AgentGraphError("diagram-format-invalid", f"Unsupported diagram format: {fmt} (use mermaid or dot)")
     compiled = provider.graphs.get(graph)
     if compiled is None:
-        raise AgentGraphError("graph-missing", f"Provider {provider.manifest.id} has no graph {graph}")
+        raise provider.graph_missing(graph)
     overlay: _Overlay | None = None
     title = f"{provider.manifest.id}@{provider.manifest.version} · {graph}"
     frames = _frames(provider, compiled, state.entry if state is not None else None, expand_subgraphs)
