@@ -377,7 +377,7 @@ def _diagnostics(name: str, value: object) -> list[tuple[str, str]]:
     assert error.code == "schema-invalid"
     assert error.message == f"/data/{name}.json does not match {name}.schema.json"
     assert error.diagnostics, "a schema-invalid error carries at least one diagnostic"
-    return [(d.code, d.message) for d in error.diagnostics]
+    return [(d.code, d.detail["pointer"] or "/") for d in error.diagnostics]
 
 
 def _objects(value: object) -> list[tuple[str, dict[str, Any]]]:
@@ -611,11 +611,12 @@ def test_unknown_field_diagnostic_names_the_field() -> None:
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.code == "schema.additionalProperties"
     assert diagnostic.severity == "error"
-    assert diagnostic.message == "/nodes/1/gate must NOT have additional properties"
+    assert diagnostic.message == 'node approve, gate: unknown property "delegateable" (did you mean "delegatable"?)'
     assert diagnostic.path == "/p/graphs/release.yaml"
     assert diagnostic.detail == {
         "schemaPath": "#/definitions/node/properties/gate/additionalProperties",
         "params": {"additionalProperty": "delegateable"},
+        "pointer": "/nodes/1/gate",
     }
 
 
@@ -624,8 +625,8 @@ def test_wrong_schema_identity_is_rejected(name: str) -> None:
     example = EXAMPLES[name]
     broken = {**example, "schema": example["schema"].replace(".v1", ".v2")}
     diagnostics = _diagnostics(name, broken)
-    assert any(message.startswith("/schema ") for _, message in diagnostics)
-    assert ("schema.const", "/schema must be equal to constant") in diagnostics
+    assert any(message == "/schema" for _, message in diagnostics)
+    assert ("schema.const", "/schema") in diagnostics
 
 
 ID_FIELDS = [
@@ -649,11 +650,11 @@ ID_FIELDS = [
 @pytest.mark.parametrize("bad", ["abc\n", "Upper", "-lead", "trail-", "a b", "x" * 161, ""])
 def test_bad_identifiers_are_rejected(name: str, pointer: str, bad: str) -> None:
     diagnostics = _diagnostics(name, _set(EXAMPLES[name], pointer, bad))
-    assert any(message.startswith(pointer + " ") for _, message in diagnostics), diagnostics
+    assert any(message == pointer for _, message in diagnostics), diagnostics
 
 
 def test_identifier_length_limit_is_a_max_length_violation() -> None:
-    assert ("schema.maxLength", "/id must NOT have more than 160 characters") in _diagnostics(
+    assert ("schema.maxLength", "/id") in _diagnostics(
         "graph", _set(EXAMPLES["graph"], "/id", "a" * 161)
     )
     _ok("graph", _set(EXAMPLES["graph"], "/id", "a" * 160))
@@ -680,7 +681,7 @@ def test_anchored_patterns_refuse_a_trailing_newline(name: str, pointer: str, go
         assert _diagnostics(name, _set(EXAMPLES[name], pointer, good + "\n"))
     else:
         diagnostics = _diagnostics(name, _set(EXAMPLES[name], pointer, good + "\n"))
-        assert any(code == "schema.pattern" and message.startswith(pointer + " ") for code, message in diagnostics)
+        assert any(code == "schema.pattern" and message == pointer for code, message in diagnostics)
 
 
 RELATIVE_PATHS = [
@@ -710,7 +711,7 @@ RELATIVE_PATHS = [
 @pytest.mark.parametrize("bad", ["/etc/passwd", "C:/x.yaml", "c:x", "..", "../x.yaml", "a/../b.yaml", "a/..", ""])
 def test_relative_path_fields_refuse_absolute_and_parent_paths(name: str, pointer: str, bad: str) -> None:
     diagnostics = _diagnostics(name, _set(EXAMPLES[name], pointer, bad))
-    assert any(message.startswith(pointer + " ") for _, message in diagnostics), diagnostics
+    assert any(message == pointer for _, message in diagnostics), diagnostics
 
 
 @pytest.mark.parametrize("good", ["a..b/c.yaml", "..a/b", "a/..b", "a/b..", "./a.yaml", "dir/sub/x.md"])
@@ -737,7 +738,7 @@ INTEGER_FIELDS = [
 @pytest.mark.parametrize("bad", [True, False, 1.5, "1", None])
 def test_integers_refuse_booleans_fractions_and_strings(name: str, pointer: str, bad: object) -> None:
     diagnostics = _diagnostics(name, _set(EXAMPLES[name], pointer, bad))
-    assert ("schema.type", f"{pointer} must be integer") in diagnostics
+    assert ("schema.type", f"{pointer}") in diagnostics
 
 
 def test_integral_float_is_an_integer() -> None:
@@ -747,17 +748,17 @@ def test_integral_float_is_an_integer() -> None:
 def test_priority_bounds() -> None:
     _ok("graph", _set(EXAMPLES["graph"], "/nodes/0/priority", -1000))
     assert _diagnostics("graph", _set(EXAMPLES["graph"], "/nodes/0/priority", 1001)) == [
-        ("schema.maximum", "/nodes/0/priority must be <= 1000")
+        ("schema.maximum", "/nodes/0/priority")
     ]
     assert _diagnostics("graph", _set(EXAMPLES["graph"], "/nodes/0/priority", -1001)) == [
-        ("schema.minimum", "/nodes/0/priority must be >= -1000")
+        ("schema.minimum", "/nodes/0/priority")
     ]
 
 
 def test_booleans_are_not_numbers_in_constants() -> None:
     route = EXAMPLES["route"]
     assert _diagnostics("route", _set(route, "/afterAction/evaluate", 1)) == [
-        ("schema.const", "/afterAction/evaluate must be equal to constant")
+        ("schema.const", "/afterAction/evaluate")
     ]
     assert _diagnostics("route", _set(route, "/afterAction/evaluate", False))
 
@@ -766,13 +767,13 @@ def test_fact_check_values_are_scalars_and_exclusive() -> None:
     graph = EXAMPLES["graph"]
     for scalar in ("passed", 2.5, 0, False, None):
         _ok("graph", _set(graph, "/nodes/0/requiresFacts/0/equals", scalar))
-    assert ("schema.type", "/nodes/0/requiresFacts/0/equals must be string,number,boolean,null") in _diagnostics(
+    assert ("schema.type", "/nodes/0/requiresFacts/0/equals") in _diagnostics(
         "graph", _set(graph, "/nodes/0/requiresFacts/0/equals", [1])
     )
     both = _set(graph, "/nodes/0/requiresFacts/0", {"path": "a", "equals": 1, "exists": True})
-    assert ("schema.not", "/nodes/0/requiresFacts/0/exists must NOT be valid") in _diagnostics("graph", both)
+    assert ("schema.not", "/nodes/0/requiresFacts/0/exists") in _diagnostics("graph", both)
     neither = _set(graph, "/nodes/0/requiresFacts/0", {"path": "a"})
-    assert ("schema.required", "/nodes/0/requiresFacts/0 must have required property 'exists'") in _diagnostics(
+    assert ("schema.required", "/nodes/0/requiresFacts/0") in _diagnostics(
         "graph", neither
     )
 
@@ -780,29 +781,28 @@ def test_fact_check_values_are_scalars_and_exclusive() -> None:
 def test_node_kind_fields_are_exclusive() -> None:
     graph = EXAMPLES["graph"]
     assert _diagnostics("graph", _set(graph, "/nodes/3/action", "actions/x.yaml")) == [
-        ("schema.not", "/nodes/3/action must NOT be valid"),
-        ("schema.if", '/nodes/3 must match "then" schema'),
+        ("schema.not", "/nodes/3/action"),
     ]
     no_reason = copy.deepcopy(graph)
     del no_reason["nodes"][0]["reasonCode"]
-    assert ("schema.required", "/nodes/0 must have required property 'reasonCode'") in _diagnostics(
+    assert ("schema.required", "/nodes/0") in _diagnostics(
         "graph", no_reason
     )
     subgraph_resources = _set(graph, "/nodes/2/resources", {"required": []})
-    assert ("schema.not", "/nodes/2/resources must NOT be valid") in _diagnostics("graph", subgraph_resources)
+    assert ("schema.not", "/nodes/2/resources") in _diagnostics("graph", subgraph_resources)
 
 
 def test_action_runner_fields_are_exclusive() -> None:
     command = {"schema": "agent-graph.action.v1", "id": "c", "runner": "command", "effect": "read", "command": "ls"}
     _ok("action", command)
-    assert ("schema.not", "/handler must NOT be valid") in _diagnostics("action", {**command, "handler": "h"})
+    assert ("schema.not", "/handler") in _diagnostics("action", {**command, "handler": "h"})
     host = {"schema": "agent-graph.action.v1", "id": "h", "runner": "host", "effect": "read", "handler": "x.y"}
     _ok("action", host)
-    assert ("schema.required", "/ must have required property 'handler'") in _diagnostics(
+    assert ("schema.required", "/") in _diagnostics(
         "action", {k: v for k, v in host.items() if k != "handler"}
     )
     script = EXAMPLES["action"]
-    assert ("schema.enum", "/runtime must be equal to one of the allowed values") in _diagnostics(
+    assert ("schema.enum", "/runtime") in _diagnostics(
         "action", {**script, "runtime": "ruby"}
     )
 
@@ -810,10 +810,9 @@ def test_action_runner_fields_are_exclusive() -> None:
 def test_route_reason_codes_have_the_route_prefix_and_no_severity() -> None:
     catalog = EXAMPLES["code-catalog"]
     assert _diagnostics("code-catalog", _set(catalog, "/codes/0/code", "release.build")) == [
-        ("schema.pattern", '/codes/0/code must match pattern "^route\\."'),
-        ("schema.if", '/codes/0 must match "then" schema'),
+        ("schema.pattern", "/codes/0/code"),
     ]
-    assert ("schema.not", "/codes/0 must NOT be valid") in _diagnostics(
+    assert ("schema.not", "/codes/0") in _diagnostics(
         "code-catalog", _set(catalog, "/codes/0/severity", "info")
     )
     _ok("code-catalog", _set(catalog, "/codes/1/code", "anything.goes"))
@@ -828,20 +827,20 @@ def test_multiple_violations_give_one_diagnostic_each() -> None:
     graph["edges"][2]["outcomes"] = ["completed", "completed"]
     graph["owner"] = "me"
     assert _diagnostics("graph", graph) == [
-        ("schema.additionalProperties", "/ must NOT have additional properties"),
-        ("schema.pattern", '/id must match pattern "^[a-z0-9](?:[a-z0-9._/-]*[a-z0-9])?$"'),
-        ("schema.type", "/nodes/0/priority must be integer"),
-        ("schema.enum", "/nodes/2/kind must be equal to one of the allowed values"),
-        ("schema.required", "/edges/1 must have required property 'to'"),
-        ("schema.uniqueItems", "/edges/2/outcomes must NOT have duplicate items (items ## 1 and 0 are identical)"),
+        ("schema.additionalProperties", "/"),
+        ("schema.pattern", "/id"),
+        ("schema.type", "/nodes/0/priority"),
+        ("schema.enum", "/nodes/2/kind"),
+        ("schema.required", "/edges/1"),
+        ("schema.uniqueItems", "/edges/2/outcomes"),
     ]
 
 
 def test_missing_required_fields_are_listed_one_by_one() -> None:
     assert _diagnostics("provider", {"schema": "agent-graph.provider.v1"}) == [
-        ("schema.required", "/ must have required property 'id'"),
-        ("schema.required", "/ must have required property 'version'"),
-        ("schema.required", "/ must have required property 'graphs'"),
+        ("schema.required", "/"),
+        ("schema.required", "/"),
+        ("schema.required", "/"),
     ]
 
 
@@ -852,14 +851,14 @@ def test_diagnostic_detail_carries_schema_path_and_params() -> None:
     assert diagnostic.to_json() == {
         "code": "schema.minItems",
         "severity": "error",
-        "message": "/graphs must NOT have fewer than 1 items",
+        "message": "provider company/release: graphs has 0 items; expected at least 1",
         "path": "provider.yaml",
-        "detail": {"schemaPath": "#/properties/graphs/minItems", "params": {"limit": 1}},
+        "detail": {"schemaPath": "#/properties/graphs/minItems", "params": {"limit": 1}, "pointer": "/graphs"},
     }
 
 
 def test_non_object_document() -> None:
-    assert _diagnostics("graph", ["not", "an", "object"]) == [("schema.type", "/ must be object")]
+    assert _diagnostics("graph", ["not", "an", "object"]) == [("schema.type", "/")]
 
 
 def test_validation_never_fills_in_defaults() -> None:
@@ -890,10 +889,10 @@ def test_each_location_envelope_is_accepted(name: str, location: dict[str, Any])
 
 def test_location_envelope_problems_are_one_diagnostic() -> None:
     assert _diagnostics("resource-location-file", {**FILE_LOCATION, "materialize": {"resourceId": "x"}}) == [
-        ("schema.additionalProperties", "/ must NOT have additional properties")
+        ("schema.additionalProperties", "/")
     ]
     assert _diagnostics("route", _set(EXAMPLES["route"], "/resources/required/1/extra", 1)) == [
-        ("schema.oneOf", "/resources/required/1 must match exactly one schema in oneOf")
+        ("schema.oneOf", "/resources/required/1")
     ]
 
 
@@ -919,13 +918,13 @@ def test_resource_descriptor_kinds() -> None:
         _ok("resource-file", {**EXAMPLES["resource-file"], "kind": kind})
     assert _diagnostics("resource-file", {**EXAMPLES["resource-file"], "kind": "context-view"})
     assert _diagnostics("resource-graph-action", {**EXAMPLES["resource-graph-action"], "kind": "procedure"}) == [
-        ("schema.const", "/kind must be equal to constant")
+        ("schema.const", "/kind")
     ]
     for kind in ("procedure", "diagnostic", "template", "schema", "skill", "context-view"):
         _ok("resource-host-action", {**EXAMPLES["resource-host-action"], "kind": kind})
     no_value = _set(EXAMPLES["resource-host-action"], "/input", {"schema": "acme.report-request/v1"})
     assert _diagnostics("resource-host-action", no_value) == [
-        ("schema.required", "/input must have required property 'value'")
+        ("schema.required", "/input")
     ]
 
 
@@ -946,28 +945,28 @@ def test_host_action_result_has_exactly_one_output() -> None:
     _ok("host-action-result", _set(result, "/output/inline", None))
     both = _set(stored, "/output/inline", 1)
     assert _diagnostics("host-action-result", both) == [
-        ("schema.oneOf", "/output must match exactly one schema in oneOf")
+        ("schema.oneOf", "/output")
     ]
     neither = _set(result, "/output", {"schema": "acme.report-context/v2"})
     assert _diagnostics("host-action-result", neither) == [
-        ("schema.oneOf", "/output must match exactly one schema in oneOf")
+        ("schema.oneOf", "/output")
     ]
     assert _diagnostics("host-action-result", _set(result, "/receipt", {"adapter": "a"})) == [
-        ("schema.required", "/receipt must have required property 'adapter_version'")
+        ("schema.required", "/receipt")
     ]
 
 
 def test_read_receipts_keep_digest_required() -> None:
     receipts = EXAMPLES["resource-read-receipts"]
     assert _diagnostics("resource-read-receipts", _set(receipts, "/receipts/0", {"id": "x"})) == [
-        ("schema.required", "/receipts/0 must have required property 'digest'")
+        ("schema.required", "/receipts/0")
     ]
 
 
 def test_run_timestamps_are_utc_with_milliseconds() -> None:
     run = EXAMPLES["run"]
     for bad in ("2026-03-01T12:30:45Z", "2026-03-01T12:30:45.123+00:00", "2026-13-01T12:30:45.123Z", "yesterday"):
-        assert ("schema.pattern", f"/updatedAt must match pattern \"{_at(schema_document('run'), '/definitions/timestamp/pattern')}\"") in _diagnostics(
+        assert ("schema.pattern", "/updatedAt") in _diagnostics(
             "run", _set(run, "/updatedAt", bad)
         )
     assert _diagnostics("run", _set(run, "/outcomes/release~1build/recordedAt", "2026-03-01"))
@@ -978,10 +977,10 @@ def test_run_timestamps_are_utc_with_milliseconds() -> None:
 def test_inspect_shape() -> None:
     inspection = EXAMPLES["inspect"]
     assert _diagnostics("inspect", _set(inspection, "/counts/codes", -1)) == [
-        ("schema.minimum", "/counts/codes must be >= 0")
+        ("schema.minimum", "/counts/codes")
     ]
     assert _diagnostics("inspect", _set(inspection, "/resources/0/dynamic", "yes")) == [
-        ("schema.type", "/resources/0/dynamic must be boolean")
+        ("schema.type", "/resources/0/dynamic")
     ]
 
 
@@ -1005,7 +1004,7 @@ def test_vector_providers_and_graphs_validate() -> None:
             try:
                 validate("graph", _load(graph), str(graph))
             except AgentGraphError as error:
-                refused[f"{root.name}/graphs/{graph.name}"] = [(d.code, d.message) for d in error.diagnostics]
+                refused[f"{root.name}/graphs/{graph.name}"] = [(d.code, d.detail["pointer"]) for d in error.diagnostics]
         for action in sorted((root / "actions").iterdir()):
             validate("action", _load(action), str(action))
         codes = root / "codes.json"
@@ -1014,7 +1013,7 @@ def test_vector_providers_and_graphs_validate() -> None:
     assert checked > 100
     # the one vector whose expected load error is schema-invalid: a misspelled node field
     assert refused == {
-        "seed-46/graphs/main.json": [("schema.additionalProperties", "/nodes/0 must NOT have additional properties")]
+        "seed-46/graphs/main.json": [("schema.additionalProperties", "/nodes/0")]
     }
 
 
@@ -1098,9 +1097,9 @@ def test_deep_values_do_not_recurse() -> None:
     _ok("run", run)
     run["authorities"] = [deep, deep]
     assert _diagnostics("run", run) == [
-        ("schema.type", "/authorities/0 must be string"),
-        ("schema.type", "/authorities/1 must be string"),
-        ("schema.uniqueItems", "/authorities must NOT have duplicate items (items ## 1 and 0 are identical)"),
+        ("schema.type", "/authorities/0"),
+        ("schema.type", "/authorities/1"),
+        ("schema.uniqueItems", "/authorities"),
     ]
 
 
@@ -1127,9 +1126,9 @@ def test_user_schema_accepts_and_rejects() -> None:
     assert caught.value.code == "schema-invalid"
     assert caught.value.message == "input does not match acme.report-request/v1"
     assert [(d.code, d.message) for d in caught.value.diagnostics] == [
-        ("schema.additionalProperties", "/ must NOT have additional properties"),
-        ("schema.type", "/week must be integer"),
-        ("schema.pattern", '/team must match pattern "^[a-z]+$"'),
+        ("schema.additionalProperties", 'value: unknown property "x"; allowed: week, team'),
+        ("schema.type", "value: week is boolean true; expected integer"),
+        ("schema.pattern", 'value: team is "ops\\n", which does not match ^[a-z]+$'),
     ]
 
 
@@ -1189,7 +1188,9 @@ def test_user_schema_with_deep_recursive_value() -> None:
         validate_with_schema(tree, deep, "deep", name="tree/v1")
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.code == "schema.type"
-    assert diagnostic.message == "/0" * 19999 + "/1 must be array"
+    assert diagnostic.detail["pointer"] == "/0" * 19999 + "/1"
+    assert diagnostic.message.endswith("[0][0][1] is string \"leaf\"; expected array")
+    assert len(diagnostic.message) < 300  # a deep pointer is cut in the message, kept whole in the detail
 
 
 def test_user_schema_boolean_and_integer_semantics() -> None:

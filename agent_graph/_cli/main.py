@@ -728,7 +728,8 @@ def _fail(error: AgentGraphError, output_format: str) -> int:
     else:
         _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
         for diagnostic in error.diagnostics:
-            where = f" ({diagnostic.path})" if diagnostic.path else ""
+            located = isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail  # the message says where
+            where = f" ({diagnostic.path})" if diagnostic.path and not located else ""
             _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
     return 1
 

@@ -95,8 +95,11 @@ def shown(value: object, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """`` (did you mean X?)`` when one of ``candidates`` is close to ``word``, else an empty string."""
+def did_you_mean(word: str, candidates: Iterable[str], quote: str = "") -> str:
+    """`` (did you mean X?)`` when one of ``candidates`` is close to ``word``, else an empty string.
+
+    ``quote`` is written around the suggestion (``'"'`` gives ``(did you mean "X"?)``).
+    """
     import difflib
 
     choices = [c for c in candidates if isinstance(c, str)]
@@ -107,7 +110,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
         lowered = {c.lower(): c for c in choices}
         if word.lower() in lowered:
             close = [lowered[word.lower()]]
-    return f" (did you mean {close[0]}?)" if close and close[0] != word else ""
+    return f" (did you mean {quote}{close[0]}{quote}?)" if close and close[0] != word else ""
 
 
 def listing(names: Iterable[str], limit: int = 12) -> str:

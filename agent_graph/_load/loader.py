@@ -196,15 +196,22 @@ class _Reader:
         return cached.value
 
     def validate(self, name: str, value: Any, path: str) -> None:
-        """``_schema.validate(name, value, path)``, skipped when the cache knows this file's value passes."""
+        """``_schema.validate(name, value, path)``, skipped when the cache knows this file's value passes.
+
+        Violations are reported with the file's Provider-relative name, line and column.
+        """
         cached = self.values.get(path)
-        if cached is None or cached.value is not value:
-            _schema.validate(name, value, path)
+        if cached is not None and cached.value is value and name in cached.validated:
             return
-        if name not in cached.validated:
-            _schema.validate(name, value, path)
+        _schema.validate(name, value, path, source=lambda: self.text(path), display=self.display(path))
+        if cached is not None and cached.value is value:
             cached.validated.add(name)
             cached.dirty = True
+
+    def display(self, path: str) -> str:
+        """``path`` as messages name it: relative to the Provider root when inside it."""
+        prefix = self.root.rstrip("/") + "/"
+        return path[len(prefix):] if path.startswith(prefix) else path
 
     def validate_input(self, schema_path: str, schema: Any, value: Any, path: str, name: str) -> None:
         """``_schema.validate_with_schema`` of a host-action resource's input (the file at ``path``).
@@ -338,14 +345,46 @@ def _action_files(state: _State, path: str, action: Action, label: str) -> tuple
     return result
 
 
-def _include_action(state: _State, reference: str, direct: dict[str, None], label: str) -> tuple[str, Action]:
+#: Codes of a reference that cannot be followed: messages of these say who made the reference.
+_REFERENCE_CODES = frozenset(
+    {
+        "file-missing",
+        "file-read-failed",
+        "file-too-large",
+        "file-encoding-invalid",
+        "absolute-path-forbidden",
+        "path-outside-provider",
+        "path-symlink-outside-provider",
+        "frontmatter-missing",
+        "frontmatter-invalid",
+    }
+)
+
+
+def _referenced(error: AgentGraphError, where: str) -> AgentGraphError:
+    """``error`` with ``(<where>)`` added (who refers to the file), for a file or path that cannot be followed."""
+    if error.code not in _REFERENCE_CODES or not where or getattr(error, "referrer", None):
+        return error
+    located = AgentGraphError(error.code, f"{error.message} ({where})", error.diagnostics)
+    located.referrer = where  # type: ignore[attr-defined]
+    return located
+
+
+def _include_action(
+    state: _State, reference: str, direct: dict[str, None], label: str, where: str = ""
+) -> tuple[str, Action]:
     included = state.included_actions.get(reference)
     if included is None:
-        path, definition = _load_action_definition(state, reference)
-        if path not in state.actions:
-            # Registered with its route parts once the file set is known (see _finish_actions).
-            state.actions[path] = LoadedAction(path=path, definition=definition, files=(), route_action=None, plan=())
-        included = (path, definition, _action_files(state, path, definition, label))
+        try:
+            path, definition = _load_action_definition(state, reference)
+            if path not in state.actions:
+                # Registered with its route parts once the file set is known (see _finish_actions).
+                state.actions[path] = LoadedAction(
+                    path=path, definition=definition, files=(), route_action=None, plan=()
+                )
+            included = (path, definition, _action_files(state, path, definition, label))
+        except AgentGraphError as error:
+            raise _referenced(error, where) from None
         state.included_actions[reference] = included
     path, definition, files = included
     for file in files:
@@ -465,12 +504,15 @@ def _load_resource(state: _State, reference: str) -> LoadedResource:
     return _front_matter_resource(state, path)
 
 
-def _include_resource(state: _State, reference: str) -> LoadedResource:
-    path = state.contained(reference, "resource reference")
-    existing = state.resources.get(path)
-    if existing is not None:
-        return existing
-    resource = _load_resource(state, reference)
+def _include_resource(state: _State, reference: str, where: str = "") -> LoadedResource:
+    try:
+        path = state.contained(reference, "resource reference")
+        existing = state.resources.get(path)
+        if existing is not None:
+            return existing
+        resource = _load_resource(state, reference)
+    except AgentGraphError as error:
+        raise _referenced(error, where) from None
     previous = state.resource_ids.get(resource.id)
     if previous is not None and previous != resource.path:
         raise AgentGraphError(
@@ -655,9 +697,12 @@ def _load(
     code_documents: dict[str, str] = {}
     catalog_path: str | None = None
     if provider_manifest.catalogs is not None and provider_manifest.catalogs.codes:
-        catalog_path = contained_path(root, provider_manifest.catalogs.codes, "code catalog reference")
-        reader.ensure_contained(catalog_path, "code catalog")
-        raw_catalog = reader.structured(catalog_path)
+        try:
+            catalog_path = contained_path(root, provider_manifest.catalogs.codes, "code catalog reference")
+            reader.ensure_contained(catalog_path, "code catalog")
+            raw_catalog = reader.structured(catalog_path)
+        except AgentGraphError as error:
+            raise _referenced(error, f"named by catalogs.codes in {reader.display(manifest_path)}") from None
         reader.validate("code-catalog", raw_catalog, catalog_path)
         catalog: CodeCatalog = _convert(raw_catalog, CodeCatalog, catalog_path)
         for entry in catalog.codes:
@@ -668,9 +713,12 @@ def _load(
         for entry in catalog.codes:
             if not entry.document:
                 continue
-            document_path = contained_path(root, entry.document, "code document reference")
+            try:
+                document_path = contained_path(root, entry.document, "code document reference")
+                resource = state.resources.get(document_path) or _load_resource(state, entry.document)
+            except AgentGraphError as error:
+                raise _referenced(error, f"the document of code {entry.code} in {reader.display(catalog_path)}") from None
             if document_path not in state.resources:
-                resource = _load_resource(state, entry.document)
                 previous = state.resource_ids.get(resource.id)
                 if previous is not None and previous != resource.path:
                     raise AgentGraphError(
@@ -691,9 +739,12 @@ def _load(
     graphs: dict[str, tuple[str, Graph]] = {}
     graph_files: dict[str, dict[str, None]] = {}
     for reference in provider_manifest.graphs:
-        graph_path = contained_path(root, reference, "graph reference")
-        reader.ensure_contained(graph_path, "graph")
-        raw_graph = reader.structured(graph_path)
+        try:
+            graph_path = contained_path(root, reference, "graph reference")
+            reader.ensure_contained(graph_path, "graph")
+            raw_graph = reader.structured(graph_path)
+        except AgentGraphError as error:
+            raise _referenced(error, f"listed under graphs in {reader.display(manifest_path)}") from None
         nodes_value = raw_graph.get("nodes") if isinstance(raw_graph, dict) else None
         if isinstance(nodes_value, list) and len(nodes_value) > limits.max_nodes:
             raise AgentGraphError(
@@ -715,11 +766,13 @@ def _load(
     dependencies: dict[str, dict[str, None]] = {}
     node_routes: dict[tuple[str, str], NodeRoute] = {}
     graph_resources: dict[str, dict[str, None]] = {}
-    for graph_id, (_graph_path, graph) in graphs.items():
+    for graph_id, (graph_path, graph) in graphs.items():
         direct = graph_files[graph_id]
         children: dict[str, None] = {}
         used_resources: dict[str, None] = {}
+        graph_display = reader.display(graph_path)
         for node in graph.nodes:
+            where = f"referenced by node {node.id} of graph {graph_id} in {graph_display}"
             action_key = inspection_key = resolution_key = delegated_key = None
             if node.kind == "subgraph":
                 child_id = node.graph or ""
@@ -732,12 +785,12 @@ def _load(
                     )
                 children[child_id] = None
             if node.kind == "action" and node.action:
-                action_key, _ = _include_action(state, node.action, direct, "action referenced file")
+                action_key, _ = _include_action(state, node.action, direct, "action referenced file", where)
             if node.kind == "gate":
                 gate = node.gate
                 if node.inspection_action:
                     inspection_key, inspection = _include_action(
-                        state, node.inspection_action, direct, "gate inspection action referenced file"
+                        state, node.inspection_action, direct, "gate inspection action referenced file", where
                     )
                     if inspection.effect != "read":
                         raise AgentGraphError(
@@ -759,7 +812,7 @@ def _load(
                         )
                 if node.resolution_action:
                     resolution_key, resolution = _include_action(
-                        state, node.resolution_action, direct, "gate resolution action referenced file"
+                        state, node.resolution_action, direct, "gate resolution action referenced file", where
                     )
                     if resolution.effect == "read":
                         raise AgentGraphError(
@@ -768,7 +821,7 @@ def _load(
                         )
                 if node.delegated is not None and node.delegated.resolution_action:
                     delegated_key, delegated_action = _include_action(
-                        state, node.delegated.resolution_action, direct, "gate resolution action referenced file"
+                        state, node.delegated.resolution_action, direct, "gate resolution action referenced file", where
                     )
                     if delegated_action.effect == "read":
                         raise AgentGraphError(
@@ -794,7 +847,7 @@ def _load(
                     references.extend(delegated_recommended)
                 keys: dict[str, tuple[str, ...]] = {}
                 for reference in references:
-                    resource = _include_resource(state, reference)
+                    resource = _include_resource(state, reference, where)
                     keys[reference] = (resource.path,)
                     direct[resource.path] = None
                     direct[resource.content_path] = None
@@ -847,7 +900,10 @@ def _load(
     for resource_path, resource in list(state.resources.items()):
         if not resource.dynamic or resource.materializer is None:
             continue
-        action_path, action = _load_action_definition(state, resource.materializer)
+        try:
+            action_path, action = _load_action_definition(state, resource.materializer)
+        except AgentGraphError as error:
+            raise _referenced(error, f"the materializer of resource {resource.id} in {reader.display(resource.path)}") from None
         if action_path not in state.actions:
             state.actions[action_path] = LoadedAction(
                 path=action_path, definition=action, files=(), route_action=None, plan=()

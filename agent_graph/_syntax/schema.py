@@ -758,19 +758,6 @@ def collect_violations(schema: Mapping[str, Any] | bool, value: object) -> list[
 # --------------------------------------------------------------------------- diagnostics
 
 
-def _diagnostics(violations: list[SchemaViolation], path: str) -> list[Diagnostic]:
-    return [
-        Diagnostic(
-            code=f"schema.{violation.keyword}",
-            severity="error",
-            message=f"{violation.instance_path or '/'} {violation.message}",
-            path=path,
-            detail={"schemaPath": violation.schema_path, "params": violation.params},
-        )
-        for violation in violations
-    ]
-
-
 def _fallback_diagnostic(failure: Exception, path: str) -> Diagnostic:
     """One diagnostic built from a fastjsonschema exception, when the collector found nothing."""
     rule = getattr(failure, "rule", None) or "invalid"
@@ -791,11 +778,26 @@ def _fallback_diagnostic(failure: Exception, path: str) -> Diagnostic:
 
 
 def _raise_invalid(
-    schema: Mapping[str, Any] | bool, value: object, path: str, failure: Exception | None, message: str
+    schema: Mapping[str, Any] | bool,
+    value: object,
+    path: str,
+    failure: Exception | None,
+    message: str,
+    *,
+    root_name: str,
+    source: str | Callable[[], str] | None = None,
+    display: str | None = None,
 ) -> None:
     violations = collect_violations(schema, value)
     if violations:
-        diagnostics = _diagnostics(violations, path)
+        from .explain import explain
+
+        if callable(source):
+            source = source()
+
+        diagnostics = explain(
+            violations, value, path, schema=schema, root_name=root_name, source=source, display=display
+        )
     elif failure is not None:
         diagnostics = [_fallback_diagnostic(failure, path)]
     else:
@@ -814,13 +816,24 @@ def _fast_validator(name: str) -> tuple[Callable[..., object], type[Exception]]:
     return validators[name], failure_type
 
 
-def validate(name: str, value: object, path: str) -> None:
+def validate(
+    name: str,
+    value: object,
+    path: str,
+    *,
+    source: str | Callable[[], str] | None = None,
+    display: str | None = None,
+) -> None:
     """Check ``value`` against the shipped ``<name>.schema.json``.
 
-    Raises ``AgentGraphError("schema-invalid", "<path> does not match <name>.schema.json")``
-    with one diagnostic per violation (``schema.<keyword>``, the JSON Pointer of the
-    value in the message, ``detail = {schemaPath, params}``), or
-    ``schema-type-unknown`` for an unknown name.
+    Raises ``AgentGraphError("schema-invalid", "<display> does not match <name>.schema.json")``
+    with one diagnostic per violation (``schema.<keyword>``; a message naming
+    the thing and the problem, see :mod:`agent_graph._syntax.explain`;
+    ``detail = {schemaPath, params, pointer, line?, column?}``), or
+    ``schema-type-unknown`` for an unknown name. ``source`` is the text
+    ``value`` was read from, or a function returning it, called only when
+    there are violations to place (line and column); ``display`` is the
+    file's name in messages (default ``path``).
     """
     _check_name(name)
     check, failure_type = _fast_validator(name)
@@ -832,7 +845,16 @@ def validate(name: str, value: object, path: str) -> None:
         failure = exc
     except RecursionError:
         failure = None
-    _raise_invalid(_document(name), value, path, failure, f"{path} does not match {name}.schema.json")
+    _raise_invalid(
+        _document(name),
+        value,
+        path,
+        failure,
+        f"{display or path} does not match {name}.schema.json",
+        root_name=name.replace("-", " "),
+        source=source,
+        display=display,
+    )
 
 
 # user-supplied schemas ---------------------------------------------------------------
@@ -897,4 +919,4 @@ def validate_with_schema(schema: Mapping[str, Any] | bool, value: object, path: 
         failure = exc
     except RecursionError:
         failure = None
-    _raise_invalid(schema, value, path, failure, f"{path} does not match {name}")
+    _raise_invalid(schema, value, path, failure, f"{path} does not match {name}", root_name="value")

@@ -516,3 +516,79 @@ def _put(frame: _Frame, value: Any) -> None:
     """Store the value for the waiting key; a repeated key string keeps its first position."""
     frame.container[frame.key] = value
     frame.key = None
+
+
+class _Place:
+    """A collection being walked by :func:`locate_pointers`: its pointer and where its next item goes."""
+
+    __slots__ = ("is_map", "key", "key_mark", "next_index", "pointer")
+
+    def __init__(self, pointer: str, is_map: bool) -> None:
+        self.pointer = pointer
+        self.is_map = is_map
+        self.next_index = 0
+        self.key: str | None = None  # a mapping's key waiting for its value
+        self.key_mark: Any = None
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def locate_pointers(text: str, pointers: set[str], max_depth: int = 512) -> dict[str, tuple[int, int, int, int]]:
+    """Where the values at JSON ``pointers`` are written in YAML (or JSON) ``text``.
+
+    Answers ``pointer -> (key line, key column, value line, value column)``,
+    1-based; for an array item or the document itself the key position is the
+    value's. Pointers through an alias, and every pointer when the text does
+    not parse, are left out: positions only ever help a message.
+    """
+    found: dict[str, tuple[int, int, int, int]] = {}
+    try:
+        source = _EventSource(text, max_depth)
+        stack: list[_Place] = []
+
+        def place(mark: Any) -> tuple[str, Any] | None:
+            """The pointer of the value starting at ``mark`` and its key's mark (None for a mapping key)."""
+            if not stack:
+                return "", mark
+            top = stack[-1]
+            if top.is_map:
+                if top.key is None:
+                    return None
+                pointer, key_mark = f"{top.pointer}/{_escape(top.key)}", top.key_mark
+                top.key = None
+                return pointer, key_mark
+            pointer = f"{top.pointer}/{top.next_index}"
+            top.next_index += 1
+            return pointer, mark
+
+        def record(pointer: str, key_mark: Any, mark: Any) -> None:
+            if pointer in pointers and pointer not in found:
+                found[pointer] = (key_mark.line + 1, key_mark.column + 1, mark.line + 1, mark.column + 1)
+
+        while len(found) < len(pointers):
+            event = source.get_event()
+            cls = event.__class__
+            if cls is StreamEndEvent:
+                break
+            if cls is ScalarEvent or cls is AliasEvent:
+                if stack and stack[-1].is_map and stack[-1].key is None:
+                    top = stack[-1]
+                    top.key = event.value if cls is ScalarEvent else str(event.anchor)
+                    top.key_mark = event.start_mark
+                    continue
+                where = place(event.start_mark)
+                if where is not None:
+                    record(where[0], where[1], event.start_mark)
+            elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                where = place(event.start_mark)
+                if where is None:  # a collection as a mapping key: nothing below it is addressable
+                    return found
+                record(where[0], where[1], event.start_mark)
+                stack.append(_Place(where[0], cls is MappingStartEvent))
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                stack.pop()
+    except Exception:  # a text that does not parse (already refused elsewhere) has no positions
+        return found
+    return found

@@ -1,0 +1,315 @@
+"""Schema violations as diagnostics a person can act on.
+
+:func:`explain` turns the collector's violations (keyword, JSON Pointer,
+schema path, parameters) into :class:`~agent_graph.Diagnostic` records whose
+message says what is wrong and where:
+
+* the thing the value belongs to, named by its identity rather than only by
+  its pointer: ``node draft``, ``edge approve -> publish``, ``code
+  route.report.draft``, ``graph report`` (an array item named by its ``id``,
+  ``code`` or ``from``/``to``);
+* the problem in words: the unknown property and the closest allowed one,
+  the bad value and the allowed values, the missing property, the property a
+  condition forbids (``"graph" is not allowed when kind is "action"``);
+* with the source text at hand, the file, line and column
+  (``graphs/report.yaml:17:5: ...``).
+
+Violations that only repeat another one are folded away: the ``if`` keyword
+whose ``then``/``else`` branch already reported its own violations, and
+exact repeats. The machine-readable part stays in ``detail``: ``schemaPath``
+and ``params`` as before, plus ``pointer`` and, when known, ``line`` and
+``column`` (1-based). Nothing here recurses on the depth of the value; this
+module knows the shape of JSON, not what a Graph means.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import unquote
+
+from .._core.errors import Diagnostic, did_you_mean, listing
+
+__all__ = ["MAX_LOCATED_TEXT", "explain"]
+
+#: Positions are looked up only in texts up to this size (the lookup reads the whole text again).
+MAX_LOCATED_TEXT = 2 * 1024 * 1024
+
+_SHORT = 60
+_LONGEST_FIELD = 120
+
+
+def _tokens(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/")]
+
+
+def _short(value: Any) -> str:
+    """A JSON value for a message, cut at a few dozen characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= _SHORT else text[: _SHORT - 1] + "…"
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "integer" if isinstance(value, int) or value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
+
+
+def _singular(name: str) -> str:
+    return name[:-1] if name.endswith("s") and len(name) > 1 else name
+
+
+def _item_name(container_key: str, item: Any) -> str | None:
+    """How an array item is called in a message, when it carries an identity."""
+    if not isinstance(item, dict):
+        return None
+    kind = _singular(container_key)
+    for field in ("id", "code", "name"):
+        identity = item.get(field)
+        if isinstance(identity, str) and identity:
+            return f"{kind} {identity}"
+    source, target = item.get("from"), item.get("to")
+    if isinstance(source, str) and isinstance(target, str):
+        return f"{kind} {source} -> {target}"
+    if isinstance(source, str):
+        return f"{kind} from {source}"
+    if isinstance(target, str):
+        return f"{kind} to {target}"
+    return None
+
+
+def _describe(root_name: str, value: Any, tokens: Sequence[str]) -> tuple[str, str]:
+    """``(thing, field)``: the innermost named item on the way to ``tokens`` and the path below it."""
+    thing = root_name
+    if isinstance(value, dict) and isinstance(value.get("id"), str) and value["id"]:
+        thing = f"{root_name} {value['id']}"
+    field: list[str] = []  # ".name" and "[index]" segments below ``thing``
+    current: Any = value
+    parent_key = ""
+    for token in tokens:
+        if isinstance(current, list) and token.isdigit() and int(token) < len(current):
+            current = current[int(token)]
+            named = _item_name(parent_key, current)
+            if named is not None:
+                thing, field = named, []
+            else:
+                field.append(f"[{token}]")
+            continue
+        current = current.get(token) if isinstance(current, dict) else None
+        field.append(f".{token}")
+        parent_key = token
+    text = "".join(field).removeprefix(".")
+    if len(text) > _LONGEST_FIELD:  # a very deep pointer: its end says most (the detail keeps it whole)
+        text = "…" + text[-_LONGEST_FIELD:]
+    return thing, text
+
+
+def _schema_at(schema: Any, schema_path: str) -> Any:
+    """The schema object at ``#/…`` in ``schema``, or None."""
+    node = schema
+    fragment = schema_path.partition("#")[2]
+    for raw in fragment.split("/")[1:] if fragment else []:
+        token = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _condition(schema: Any, schema_path: str) -> str:
+    """`` when kind is "action"`` for a violation inside an ``if``/``then``/``else``, else an empty string."""
+    parts = schema_path.split("/")
+    for index in range(len(parts) - 1, 0, -1):
+        if parts[index] not in ("then", "else"):
+            continue
+        holder = _schema_at(schema, "/".join(parts[:index]))
+        condition = holder.get("if") if isinstance(holder, dict) else None
+        if not isinstance(condition, dict):
+            return ""
+        negate = parts[index] == "else"
+        properties = condition.get("properties")
+        if isinstance(properties, dict) and len(properties) == 1:
+            (name, rule), = properties.items()
+            if isinstance(rule, dict) and "const" in rule:
+                return f" when {name} is {'not ' if negate else ''}{_short(rule['const'])}"
+        required = condition.get("required")
+        if isinstance(required, list) and len(required) == 1 and not properties:
+            return f" when {required[0]} is {'absent' if negate else 'given'}"
+        return ""
+    return ""
+
+
+def _where(thing: str, field: str) -> str:
+    return f"{thing}, {field}" if field else thing
+
+
+def _subject(thing: str, field: str) -> str:
+    """``node draft: kind`` for a value's problem, ``node draft`` for the item's own."""
+    return f"{thing}: {field}" if field else thing
+
+
+def _message(keyword: str, violation: Any, value: Any, thing: str, field: str, schema: Any) -> str:
+    params: Mapping[str, Any] = violation.params
+    where = _where(thing, field)
+    subject = _subject(thing, field)
+    if keyword == "additionalProperties":
+        name = str(params.get("additionalProperty"))
+        owner = _schema_at(schema, violation.schema_path.rsplit("/", 1)[0])
+        allowed = list(owner.get("properties", {})) if isinstance(owner, dict) else []
+        hint = did_you_mean(name, allowed, quote='"')
+        text = f'{where}: unknown property "{name}"{hint}'
+        if not hint and allowed:
+            text += f"; allowed: {listing(allowed, 20)}"
+        return text
+    if keyword == "required":
+        missing = params.get("missingProperty")
+        return f'{where}: missing required property "{missing}"{_condition(schema, violation.schema_path)}'
+    if keyword == "enum":
+        allowed = params.get("allowedValues") or []
+        choices = [item for item in allowed if isinstance(item, str)]
+        hint = did_you_mean(value, choices, quote='"') if isinstance(value, str) else ""
+        shown = ", ".join(_short(item) if not isinstance(item, str) else item for item in allowed)
+        return f"{subject} is {_short(value)}; expected one of {shown}{hint}"
+    if keyword == "const":
+        return f"{subject} is {_short(value)}; expected {_short(params.get('allowedValue'))}"
+    if keyword == "type":
+        expected = params.get("type")
+        names = " or ".join(expected) if isinstance(expected, list) else str(expected)
+        return f"{subject} is {_json_type(value)} {_short(value)}; expected {names}"
+    if keyword == "pattern":
+        rule = _schema_at(schema, violation.schema_path.rsplit("/", 1)[0])
+        described = rule.get("description") if isinstance(rule, dict) else None
+        if isinstance(described, str) and described:
+            return f"{subject} is {_short(value)}; expected {described[0].lower()}{described[1:].rstrip('.')}"
+        return f"{subject} is {_short(value)}, which does not match {params.get('pattern')}"
+    if keyword == "not":
+        negated = _schema_at(schema, violation.schema_path)
+        condition = _condition(schema, violation.schema_path)
+        if negated == {} and field:
+            owner, _, name = field.rpartition(".")
+            return f'{_where(thing, owner)}: "{name}" is not allowed{condition}'
+        if isinstance(negated, dict) and list(negated) == ["required"] and isinstance(negated["required"], list):
+            names = ", ".join(f'"{n}"' for n in negated["required"])
+            return f"{where}: {names} is not allowed{condition}"
+        return f"{where}: {violation.message}{condition}"
+    limit = params.get("limit")
+    if keyword in ("minItems", "maxItems") and isinstance(value, (list, tuple)):
+        bound = "at least" if keyword == "minItems" else "at most"
+        return f"{subject} has {len(value)} item{'s' if len(value) != 1 else ''}; expected {bound} {limit}"
+    if keyword in ("minLength", "maxLength") and isinstance(value, str):
+        bound = "at least" if keyword == "minLength" else "at most"
+        return f"{subject} is {len(value)} characters long; expected {bound} {limit}"
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"{subject} is {_short(value)}; expected {params.get('comparison')} {limit}"
+    if keyword == "uniqueItems" and isinstance(value, (list, tuple)):
+        first, second = params.get("j"), params.get("i")
+        repeated = value[second] if isinstance(second, int) and second < len(value) else None
+        return f"{subject} lists {_short(repeated)} twice (items {first} and {second})"
+    if keyword == "oneOf":
+        return f"{subject} matches none of the allowed shapes (or more than one)"
+    if keyword == "anyOf":
+        return f"{subject} matches none of the allowed shapes"
+    return f"{where}: {violation.message}{_condition(schema, violation.schema_path)}"
+
+
+def _folded(violations: Sequence[Any]) -> list[Any]:
+    """Drop ``if`` violations whose branch reported its own, and exact repeats."""
+    branches = {v.schema_path for v in violations if v.keyword != "if"}
+    kept: list[Any] = []
+    seen: set[tuple[str, str, str]] = set()
+    for violation in violations:
+        if violation.keyword == "if":
+            base = violation.schema_path[: -len("/if")]
+            branch = f"{base}/{violation.params.get('failingKeyword')}/"
+            if any(path.startswith(branch) for path in branches):
+                continue
+        key = (violation.keyword, violation.instance_path, json.dumps(violation.params, sort_keys=True, default=str))
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(violation)
+    return kept
+
+
+def _value_at(value: Any, tokens: Sequence[str]) -> Any:
+    current = value
+    for token in tokens:
+        if isinstance(current, dict):
+            current = current.get(token)
+        elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
+            current = current[int(token)]
+        else:
+            return None
+    return current
+
+
+def explain(
+    violations: Sequence[Any],
+    value: Any,
+    path: str,
+    *,
+    schema: Any,
+    root_name: str,
+    source: str | None = None,
+    display: str | None = None,
+) -> list[Diagnostic]:
+    """One diagnostic per (folded) violation of ``value``, the document at ``path``.
+
+    ``schema`` is the schema document the violations' schema paths point into;
+    ``root_name`` names the document in messages (``graph``, ``action``...).
+    With ``source`` (the document's text), messages start with
+    ``display:line:column`` (``display`` defaults to ``path``).
+    """
+    kept = _folded(violations)
+    positions: dict[str, tuple[int, int, int, int]] = {}
+    wanted: list[str] = []
+    for violation in kept:
+        pointer = violation.instance_path
+        if violation.keyword == "additionalProperties":
+            name = str(violation.params.get("additionalProperty"))
+            pointer = f"{pointer}/{name.replace('~', '~0').replace('/', '~1')}"
+        wanted.append(pointer)
+    if source is not None and len(source) <= MAX_LOCATED_TEXT and wanted:
+        from .yaml_events import locate_pointers
+
+        positions = locate_pointers(source, set(wanted))
+    label = display or path
+    diagnostics: list[Diagnostic] = []
+    for violation, pointer in zip(kept, wanted, strict=True):
+        tokens = _tokens(violation.instance_path)
+        thing, field = _describe(root_name, value, tokens)
+        text = _message(violation.keyword, violation, _value_at(value, tokens), thing, field, schema)
+        detail: dict[str, Any] = {
+            "schemaPath": violation.schema_path,
+            "params": violation.params,
+            "pointer": violation.instance_path,
+        }
+        found = positions.get(pointer)
+        if found is not None:
+            key_line, key_column, value_line, value_column = found
+            use_key = violation.keyword in ("additionalProperties", "not")
+            line, column = (key_line, key_column) if use_key else (value_line, value_column)
+            detail["line"] = line
+            detail["column"] = column
+            text = f"{label}:{line}:{column}: {text}"
+        diagnostics.append(
+            Diagnostic(code=f"schema.{violation.keyword}", severity="error", message=text, path=path, detail=detail)
+        )
+    return diagnostics
