@@ -111,6 +111,9 @@ if TYPE_CHECKING:
         NodeRoute as NodeRoute,
         Provider as Provider,
     )
+    from ._core.state import (
+        check_state as check_state,
+    )
     from ._load.api import (
         locate_code as locate_code,
         locate_resource as locate_resource,
@@ -248,6 +251,7 @@ _EXPORTS: dict[str, str] = {
     "LoadedResource": "_core.provider",
     "NodeRoute": "_core.provider",
     "Provider": "_core.provider",
+    "check_state": "_core.state",
     "locate_code": "_load.api",
     "locate_resource": "_load.api",
     "route": "_load.api",

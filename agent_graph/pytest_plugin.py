@@ -138,17 +138,12 @@ class GraphTestFile(pytest.File):
     """One YAML or JSON file under the Provider's ``tests/``: one graph test."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        import msgspec
-
         from ._core.errors import AgentGraphError
-        from ._core.model import TestCase
-        from ._syntax import schema as _schema
-        from ._syntax.parse import parse_structured
+        from ._runtime.testing import read_test_case
 
         try:
-            raw = parse_structured(self.path.read_bytes(), str(self.path))
-            _schema.validate("test-case", raw, str(self.path))
-            case = msgspec.convert(raw, TestCase)
+            display = os.path.relpath(self.path, self.config.rootpath)
+            case = read_test_case(self.path.read_bytes(), str(self.path), display=display)
         except AgentGraphError as error:
             yield GraphTestItem.from_parent(self, name=self.path.name, case=None, error=error)
             return

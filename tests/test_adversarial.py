@@ -363,7 +363,10 @@ def test_a_64_mib_file_anywhere_else(root: Path) -> None:
     refused(["validate", "--manifest", str(root.parent / "big.json")], root, "file-too-large", root.parent)
     refused(["evaluate", "main", "--facts", f"@{root.parent / 'big.json'}"], root, "file-too-large", root.parent)
     refused(["evaluate", "main", "--outcomes", f"@{root.parent / 'big.json'}"], root, "file-too-large", root.parent)
-    refused(["test", str(root.parent / "big.json")], root, "file-too-large", root.parent)
+    tested = cli(["test", str(root.parent / "big.json")], root)  # a test file's problem stays with that file
+    assert tested.status == 1 and tested.err == ""
+    (result,) = json.loads(tested.out)["results"]
+    assert result["error"]["code"] == "file-too-large" and not result["passed"]
     (root / "SKILL.md").write_text(
         "---\nname: s\nmetadata:\n  agent-graph: provider:acme/base\n  agent-graph.graph: main\n"
         "  agent-graph.entry: default\n---\n"

@@ -325,7 +325,55 @@ def test_test_command_failing_case_exits_1(cli: Any, provider_dir: Path) -> None
     assert failed[0]["failures"] == ["primaryNode: expected approve, received build"]
     human = cli("test")
     assert human.status == 1
-    assert "FAIL approve first" in human.out
+    assert human.out.splitlines() == [
+        "PASS tests/01-build.yaml: build first",
+        "FAIL tests/02-approve.yaml: approve first",
+        "  primaryNode: expected approve, received build",
+        "1/2 graph test(s) passed, 1 failed",
+    ]
+
+
+def test_test_command_keeps_going_past_broken_files(cli: Any, provider_dir: Path) -> None:
+    (provider_dir / "tests/02-broken.yaml").write_text("schema: agent-graph.test.v1\nname: [unclosed\n")
+    (provider_dir / "tests/03-misspelled.yaml").write_text(
+        "schema: agent-graph.test.v1\nname: typo\ngraph: main\nexpect:\n  statusCode: actionable\n  primaryNod: build\n"
+    )
+    (provider_dir / "tests/04-failing.json").write_text(json.dumps(FAILING_CASE))
+    (provider_dir / "tests/05-unknown-graph.yaml").write_text(
+        "schema: agent-graph.test.v1\nname: no such graph\ngraph: mian\nexpect: {statusCode: actionable}\n"
+    )
+    result = cli("test", "--format", "json")
+    assert result.status == 1 and result.err == ""
+    answer = result.json()
+    assert (answer["state"], answer["total"], answer["failed"], answer["errors"]) == ("failed", 5, 4, 3)
+    by_file = {Path(item["path"]).name: item for item in answer["results"]}
+    assert by_file["01-build.yaml"]["passed"] and "error" not in by_file["01-build.yaml"]
+    assert by_file["02-broken.yaml"]["error"]["code"] == "parse-failed"
+    misspelled = by_file["03-misspelled.yaml"]["error"]
+    assert misspelled["code"] == "schema-invalid"
+    assert misspelled["diagnostics"][0]["message"] == (
+        'tests/03-misspelled.yaml:6:3: test case typo, expect: unknown property "primaryNod" (did you mean "primaryNode"?)'
+    )
+    assert by_file["04-failing.json"]["failures"] == ["primaryNode: expected approve, received build"]
+    assert by_file["05-unknown-graph.yaml"]["name"] == "no such graph"
+    assert by_file["05-unknown-graph.yaml"]["error"]["code"] == "graph-missing"
+    human = cli("test").out.splitlines()
+    assert [line.split(" ", 1)[0] for line in human if not line.startswith(" ")] == [
+        "PASS", "ERROR", "ERROR", "FAIL", "ERROR", "1/5",
+    ]
+    assert human[1].startswith("ERROR tests/02-broken.yaml: parse-failed: ")
+    assert human[-1] == "1/5 graph test(s) passed, 1 failed, 3 could not run"
+
+
+def test_a_test_state_naming_no_node_fails_the_test(cli: Any, provider_dir: Path) -> None:
+    case = {**PASSING_CASE, "name": "typo in a key", "state": {"outcomes": {"main/biuld": "failed"}}}
+    del case["entry"]  # entry defaults to default
+    (provider_dir / "tests/02-typo.json").write_text(json.dumps(case))
+    answer = cli("test", "--format", "json").json()
+    (typo,) = [item for item in answer["results"] if not item["passed"]]
+    assert typo["failures"] == [
+        "state: State key main/biuld names no node of graph main (did you mean main/build?)"
+    ]
 
 
 def test_test_command_with_a_path(cli: Any, provider_dir: Path) -> None:

@@ -394,3 +394,34 @@ def test_the_documented_host_loop_runs_against_the_weekly_report(tmp_path: Path)
         "authorities.updated",
     ]  # fmt: skip
     assert textwrap.dedent(_host_loop_source()).startswith('"""Drive examples/weekly-report')
+
+
+@needs_weekly
+def test_run_record_refuses_a_state_key_that_names_no_node_when_the_provider_is_at_hand(cli: Cli, tmp_path: Path) -> None:
+    cli(*weekly("run", "start", "report", "--state", "run.json"))
+    before = (tmp_path / "run.json").read_bytes()
+    error = cli(*weekly("run", "record", "report/drfat", "completed", "--state", "run.json"), status=1)
+    assert error["code"] == "state-key-unknown"
+    assert error["message"] == "State key report/drfat names no node of graph report (did you mean report/draft?)"
+    assert (tmp_path / "run.json").read_bytes() == before
+    assert cli(*weekly("run", "record", "report/draft", "completed", "--state", "run.json"))["outcomes"]["report/draft"]
+    # Without a Provider at hand the Run file alone decides, as the reference toolchain does.
+    assert cli("run", "record", "report/drfat", "completed", "--state", "run.json")["outcomes"]["report/drfat"]
+
+
+def test_validate_warns_about_graph_tests_whose_state_names_no_node(cli: Cli, tmp_path: Path) -> None:
+    from .load_fixtures import base_documents, write_tree
+
+    documents = base_documents()
+    documents["tests/typo.yaml"] = (
+        "schema: agent-graph.test.v1\nname: typo\ngraph: main\nstate:\n  outcomes:\n    main/biuld: completed\n"
+        "expect: {statusCode: actionable}\n"
+    )
+    documents["tests/good.yaml"] = "schema: agent-graph.test.v1\nname: good\ngraph: main\nexpect: {statusCode: actionable}\n"
+    documents["tests/broken.yaml"] = "schema: agent-graph.test.v1\nname: broken\n"
+    write_tree(tmp_path, documents)
+    answer = cli("validate")
+    assert answer["state"] == "valid"
+    warnings = {(d["code"], d["message"].split(":", 1)[0]) for d in answer["diagnostics"]}
+    assert warnings == {("state-key-unknown", "graph test tests/typo.yaml"), ("schema-invalid", "graph test tests/broken.yaml")}
+    assert all(d["severity"] == "warning" for d in answer["diagnostics"])

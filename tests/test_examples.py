@@ -291,6 +291,9 @@ def test_release_child_outcomes_live_under_the_call_path() -> None:
     elsewhere = ag.evaluate(provider, "release", "default", facts=BUILT, outcomes={"quality/test": "failed"})
     assert elsewhere.status_code == "actionable"
     assert elsewhere.primary_route is not None and elsewhere.primary_route.node == "test"
+    (unknown,) = ag.check_state(provider, "release", outcomes={"quality/test": "failed"})
+    assert unknown.code == "state-key-unknown" and "expected it to start with release/" in unknown.message
+    assert ag.check_state(provider, "release", outcomes={"release/check>quality/test": "failed"}) == ()
 
 
 def test_release_parent_continues_and_completes_with_the_child() -> None:

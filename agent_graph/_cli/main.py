@@ -308,7 +308,7 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
     provider = ctx.provider()
     inspection = inspect_provider(provider)
     answer = {"state": "valid", **inspection}
-    diagnostics = compatibility_diagnostics(provider)
+    diagnostics = compatibility_diagnostics(provider) + test_file_diagnostics(provider)
     if diagnostics:
         answer["diagnostics"] = [d.to_json() for d in diagnostics]
     lines = [
@@ -317,6 +317,37 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
         *(f"{d.severity.upper()} {d.code}: {d.message}" for d in diagnostics),
     ]
     return answer, lines
+
+
+def test_file_diagnostics(provider: Provider) -> list[Diagnostic]:
+    """Warnings about the Provider's own graph tests (``tests/``): files that cannot be read, unknown state keys."""
+    from .._load.fs import OSFileSystem
+    from .._runtime.testing import discover_tests, read_test_case
+
+    folder = os.path.join(provider.root, "tests")
+    if provider.bundle is not None or not os.path.isdir(folder):
+        return []
+    found: list[Diagnostic] = []
+    for file in discover_tests(folder, OSFileSystem()):
+        shown = provider.relative(file)
+        try:
+            with open(file, "rb") as handle:
+                case = read_test_case(handle.read(), file, display=shown)
+            if case.graph not in provider.graphs:
+                raise provider.graph_missing(case.graph)
+            from .._core.state import check_state
+
+            outcomes = case.state.outcomes if case.state is not None else None
+            problems = [d for d in check_state(provider, case.graph, case.entry, outcomes=outcomes) if d.code == "state-key-unknown"]
+        except AgentGraphError as error:
+            problems = [Diagnostic(code=error.code, severity="error", message=error.message)]
+        except OSError as error:
+            problems = [Diagnostic(code="file-read-failed", severity="error", message=f"Cannot read {file}: {error}")]
+        found.extend(
+            Diagnostic(code=d.code, severity="warning", message=f"graph test {shown}: {d.message}", path=file)
+            for d in problems
+        )
+    return found
 
 
 def compatibility_diagnostics(provider: Provider) -> list[Diagnostic]:
@@ -417,6 +448,12 @@ def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     return result, lines
 
 
+def _shown_path(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it."""
+    prefix = os.getcwd().rstrip("/") + "/"
+    return path[len(prefix) :] if path.startswith(prefix) else path
+
+
 def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._runtime.testing import run_graph_tests
 
@@ -424,16 +461,31 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     path = args.path or os.path.join(provider.root, "tests")
     results = run_graph_tests(provider, path)
     failed = [r for r in results if not r.passed]
-    answer = {
+    errors = [r for r in results if r.error is not None]
+    answer: dict[str, Any] = {
         "state": "failed" if failed else "passed",
         "total": len(results),
         "failed": len(failed),
-        "results": [msgspec.to_builtins(r) for r in results],
     }
-    lines = [f"{len(results) - len(failed)}/{len(results)} graph test(s) passed"]
-    for result in failed:
-        lines.append(f"FAIL {result.name}")
-        lines.extend(f"  {failure}" for failure in result.failures)
+    if errors:
+        answer["errors"] = len(errors)  # files that could not be run at all (also counted as failed)
+    answer["results"] = [msgspec.to_builtins(r) for r in results]
+    lines: list[str] = []
+    for result in results:
+        where = _shown_path(result.path)
+        if result.error is not None:
+            lines.append(f"ERROR {where}: {result.error.code}: {result.error.message}")
+            lines.extend(f"  {d.code}: {d.message}" for d in result.error.diagnostics)
+        elif result.passed:
+            lines.append(f"PASS {where}: {result.name}")
+        else:
+            lines.append(f"FAIL {where}: {result.name}")
+            lines.extend(f"  {failure}" for failure in result.failures)
+    passed = len(results) - len(failed)
+    summary = f"{passed}/{len(results)} graph test(s) passed"
+    if failed:
+        summary += f", {len(failed) - len(errors)} failed" + (f", {len(errors)} could not run" if errors else "")
+    lines.append(summary)
     if failed:
         ctx.exit_status = 1
     return answer, lines

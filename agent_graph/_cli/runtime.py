@@ -100,7 +100,19 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     if args.outcome not in OUTCOMES:
         raise AgentGraphError("outcome-invalid", f"Unsupported outcome: {args.outcome} (one of {', '.join(OUTCOMES)})")
     detail = json_argument(args.detail, "detail") if args.detail is not None else msgspec.UNSET
-    run = _store().record(args.state, args.node, args.outcome, detail=detail, provider=_expected_provider(ctx))
+    expected = _expected_provider(ctx)
+    store = _store()
+    if expected is not None and args.node:
+        # With the Provider at hand, a state key that names no node of the Run's graph is a typo to refuse.
+        from .._core.state import unknown_state_key
+
+        provider = ctx.provider()
+        current = store.load(args.state, expected)
+        if current.graph in provider.graphs:
+            unknown = unknown_state_key(provider, current.graph, args.node)
+            if unknown is not None:
+                raise unknown
+    run = store.record(args.state, args.node, args.outcome, detail=detail, provider=expected)
     return run, [
         f"Recorded {args.node}: {args.outcome}",
         "Evaluate the run again; a recorded outcome does not prove any Fact.",

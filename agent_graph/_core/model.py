@@ -592,13 +592,17 @@ class TestCase(_Wire, frozen=True, kw_only=True):
     schema: str
     name: str
     graph: str
-    entry: str
+    entry: str = "default"
     state: TestState | None = None
     expect: TestExpect
 
 
 class TestResult(_Wire, frozen=True, kw_only=True):
-    """The result of one graph test: ``{name, path, passed, failures}``."""
+    """The result of one graph test: ``{name, path, passed, failures, error?}``.
+
+    ``error`` is set (and ``passed`` false) when the file could not be read or
+    run at all; its first line is also the only failure.
+    """
 
     __test__ = False
 
@@ -606,6 +610,7 @@ class TestResult(_Wire, frozen=True, kw_only=True):
     path: str
     passed: bool
     failures: tuple[str, ...]
+    error: ErrorBody | None = None
 
 
 class BundleProvider(_Wire, frozen=True, kw_only=True):

@@ -16,9 +16,10 @@ import msgspec
 
 from .._core.errors import AgentGraphError
 from .._core.evaluate import evaluate
-from .._core.model import GateActionPlan, Route, TestCase, TestResult
+from .._core.model import ErrorBody, GateActionPlan, Route, TestCase, TestResult
 from .._core.provider import Provider
 from .._core.route import route
+from .._core.state import check_state
 from .._load.fs import FileSystem, OSFileSystem
 from .._syntax import schema as _schema
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_structured
@@ -59,6 +60,11 @@ def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: s
     expect = case.expect
     failures: list[str] = []
     evaluation = evaluate(provider, case.graph, case.entry, facts=facts, outcomes=outcomes, authorities=authorities)
+    # A state key naming no node makes a test pass or fail for the wrong reason: it fails the test.
+    failures.extend(
+        f"state: {d.message}" for d in check_state(provider, case.graph, case.entry, outcomes=outcomes)
+        if d.code == "state-key-unknown"
+    )
     primary = evaluation.primary_route
 
     def compare(label: str, expected: Any, actual: Any) -> None:
@@ -141,31 +147,65 @@ def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: s
     return TestResult(name=case.name, path=path, passed=not failures, failures=tuple(failures))
 
 
+def read_test_case(data: bytes, path: str, *, display: str | None = None) -> TestCase:
+    """Parse and check one ``agent-graph.test.v1`` file's bytes (``entry`` defaults to ``default``).
+
+    Schema violations name the file as ``display`` (default ``path``) with line and column.
+    """
+    raw = parse_structured(data, path)
+    _schema.validate(
+        "test-case", raw, path, source=lambda: data.decode("utf-8", errors="replace"), display=display
+    )
+    case: TestCase = msgspec.convert(raw, TestCase)
+    return case
+
+
+def _display(path: str, base: str) -> str:
+    prefix = base.rstrip("/") + "/"
+    return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+def errored_result(path: str, error: AgentGraphError, *, name: str | None = None) -> TestResult:
+    """The result of a test file that could not be read or run: not passed, with the error."""
+    return TestResult(
+        name=name or path.rsplit("/", 1)[-1],
+        path=path,
+        passed=False,
+        failures=(f"{error.code}: {error.message}",),
+        error=ErrorBody(code=error.code, message=error.message, diagnostics=error.diagnostics),
+    )
+
+
 def run_graph_tests(
     provider: Provider, path: str, *, fs: FileSystem | None = None, workspace: str | None = None
 ) -> list[TestResult]:
     """Run every graph test at ``path`` (a file or a directory searched recursively).
 
-    Codes: ``test-path-missing``, ``test-cases-empty``, and ``parse-failed`` /
-    ``schema-invalid`` for a malformed test file.
+    Raises ``test-path-missing`` and ``test-cases-empty``. Every other problem
+    stays with its file: a file that cannot be read, parsed or checked, or
+    whose test cannot be run, is a result with ``error`` (and not passed), and
+    the remaining files still run.
     """
     fs = fs or OSFileSystem()
     files = discover_tests(path, fs)
     if not files:
         raise AgentGraphError("test-cases-empty", f"No YAML or JSON graph test cases found: {fs.absolute(path)}")
+    base = fs.absolute(".")
     results: list[TestResult] = []
     for file in files:
+        case: TestCase | None = None
         try:
-            size = fs.size(file)
-            if size > DEFAULT_MAX_FILE_BYTES:
-                raise AgentGraphError(
-                    "file-too-large", f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
-                )
-            data = fs.read_bytes(file)
-        except OSError as error:
-            raise AgentGraphError("file-read-failed", f"Cannot read {file}: {error}") from None
-        raw = parse_structured(data, file)
-        _schema.validate("test-case", raw, file)
-        case = msgspec.convert(raw, TestCase)
-        results.append(run_test_case(provider, case, file, workspace=workspace or fs.absolute(".")))
+            try:
+                size = fs.size(file)
+                if size > DEFAULT_MAX_FILE_BYTES:
+                    raise AgentGraphError(
+                        "file-too-large", f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                    )
+                data = fs.read_bytes(file)
+            except OSError as error:
+                raise AgentGraphError("file-read-failed", f"Cannot read {file}: {error}") from None
+            case = read_test_case(data, file, display=_display(file, base))
+            results.append(run_test_case(provider, case, file, workspace=workspace or base))
+        except AgentGraphError as error:
+            results.append(errored_result(file, error, name=case.name if case is not None else None))
     return results

@@ -95,8 +95,10 @@ def _item_name(container_key: str, item: Any) -> str | None:
 def _describe(root_name: str, value: Any, tokens: Sequence[str]) -> tuple[str, str]:
     """``(thing, field)``: the innermost named item on the way to ``tokens`` and the path below it."""
     thing = root_name
-    if isinstance(value, dict) and isinstance(value.get("id"), str) and value["id"]:
-        thing = f"{root_name} {value['id']}"
+    if isinstance(value, dict):
+        identity = next((value[k] for k in ("id", "name") if isinstance(value.get(k), str) and value[k]), None)
+        if identity is not None:
+            thing = f"{root_name} {identity}"
     field: list[str] = []  # ".name" and "[index]" segments below ``thing``
     current: Any = value
     parent_key = ""

@@ -4,7 +4,7 @@ Do not edit: change a schema, then regenerate (``--check`` reports a stale modul
 """
 
 GENERATED_WITH = 'fastjsonschema 2.22.3'
-SCHEMAS_DIGEST = 'sha256:c5245a5222d6309689ce6f1866cd9aee5b91401db2b13c5a580f3f8290736d70'
+SCHEMAS_DIGEST = 'sha256:a6aaf75697de290b2756252b4a997039bd7376e6f10f783ebdc05dfef9c7065a'
 
 from decimal import Decimal
 import re
@@ -4173,7 +4173,7 @@ def validate_test_case(data, custom_formats={}, name_prefix=None):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['schema', 'name', 'graph', 'entry', 'expect']) - data.keys()
+        data__missing_keys = set(['schema', 'name', 'graph', 'expect']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
         data_keys = set(data.keys())
