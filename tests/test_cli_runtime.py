@@ -397,6 +397,25 @@ def test_the_documented_host_loop_runs_against_the_weekly_report(tmp_path: Path)
 
 
 @needs_weekly
+@pytest.mark.skipif(sys.platform == "win32", reason="the example publishes with sh")
+def test_the_documented_host_loop_stops_at_a_gate_that_requires_the_user(tmp_path: Path) -> None:
+    source = _host_loop_source()
+    granted = 'authorities=["report.publish"])'
+    assert source.count(granted) == 1
+    script = tmp_path / "host-loop.py"
+    script.write_text(source.replace(granted, "authorities=[])"), "utf-8")
+    result = subprocess.run(
+        [sys.executable, str(script), str(WEEKLY)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[:3] == [
+        "step 1: draft -> partial (read 2 of 2 required)",
+        "step 2: draft -> completed (read 0 of 2 required)",
+        "waiting for the user: Publish this report?",
+    ]
+
+
+@needs_weekly
 def test_run_record_refuses_a_state_key_that_names_no_node_when_the_provider_is_at_hand(cli: Cli, tmp_path: Path) -> None:
     cli(*weekly("run", "start", "report", "--state", "run.json"))
     before = (tmp_path / "run.json").read_bytes()

@@ -65,7 +65,7 @@ def test_import_skill_copies_binds_and_wraps_it(provider_root: Path, tmp_path: P
     assert route.resources.required[0].id == "skill.deploy-it"
     report = (provider_root / "IMPORT_REPORT.md").read_text()
     assert report.startswith("# Import report\n\n## Skill deploy-it\n")
-    assert str(skill) in report and "Review" in report
+    assert "`../legacy/deploy-it/SKILL.md`" in report and "Review" in report
 
 
 def test_import_keeps_the_authored_manifest_and_catalog(provider_root: Path, tmp_path: Path) -> None:
@@ -353,3 +353,22 @@ def test_cli_import_commands(provider_root: Path, tmp_path: Path, capsys: pytest
     assert json.loads(capsys.readouterr().err)["error"]["code"] == "import-target-exists"
     assert _cli.main(["import", "skill", str(skill)]) == 1
     assert "argument-invalid" in capsys.readouterr().err
+
+
+def test_imports_record_source_paths_relative_to_the_provider(provider_root: Path, tmp_path: Path) -> None:
+    skill = _legacy_skill(tmp_path)
+    import_skill(str(skill), str(provider_root))
+    script = tmp_path / "scripts" / "go.sh"
+    script.parent.mkdir()
+    script.write_text("true\n")
+    import_scripts([str(script)], str(provider_root), "go")
+    import_workflow(_workflow(tmp_path, WORKFLOW), str(provider_root))
+    written = {path: data.decode("utf-8", "replace") for path, data in _snapshot(provider_root).items()}
+    leaking = sorted(path for path, text in written.items() if str(tmp_path) in text)
+    assert leaking == []
+    report = written["IMPORT_REPORT.md"]
+    assert "`../legacy/deploy-it/SKILL.md`" in report
+    assert "`../scripts/go.sh` → `scripts/go/01-go.sh`" in report
+    assert "Imported workflow `../" in report
+    # and so the Provider still builds: no reached file holds the source folder's absolute path
+    ag.build_bundle(ag.load_provider(str(provider_root / "provider.yaml")), str(tmp_path / "bundle"))

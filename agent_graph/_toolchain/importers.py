@@ -74,7 +74,11 @@ class _Target:
         return os.path.join(self.root, *relative.split("/"))
 
     def relative(self, path: str) -> str:
-        return os.path.relpath(path, self.root).replace(os.sep, "/")
+        """``path`` relative to the Provider root (``../…`` for a source outside it), never absolute."""
+        try:
+            return os.path.relpath(path, self.root).replace(os.sep, "/")
+        except ValueError:  # another drive: only the name can be relative
+            return os.path.basename(path)
 
     def add_yaml(self, relative: str, value: Any, schema_name: str) -> None:
         path = self.path(relative)
@@ -340,7 +344,7 @@ def import_skill(skill_md: str, into: str, graph: str | None = None) -> ImportRe
     _register_reasons(target, [(reason, "The imported Skill route is ready to use.")])
     _register_graph(target, graph_relative)
     notes = [
-        f"- Imported Skill: `{source}` ({len(copied)} file(s) copied to `{target.relative(skill_directory)}/`)",
+        f"- Imported Skill: `{target.relative(source)}` ({len(copied)} file(s) copied to `{target.relative(skill_directory)}/`)",
         f"- Generated graph: `{graph_relative}` (one agent Action, then a terminal)",
         f"- Generated action: `{action_relative}` (effect `write`: not reviewed)",
         f"- Added Skill binding: Provider `path:../../provider.yaml`, Graph `{graph_id}`, Entry `default`",
@@ -421,7 +425,9 @@ def import_scripts(scripts: Sequence[str], into: str, graph: str | None = None) 
         reasons.append((reason, f"Imported script step {index} is ready to run."))
         if index > 1:
             edges.append({"from": f"step-{index - 1}", "to": node_id, "outcomes": ["completed"]})
-        lines.append(f"- `{node_id}`: `{source}` → `{target.relative(copied)}` (runtime `{runtime}`, effect `write`)")
+        lines.append(
+            f"- `{node_id}`: `{target.relative(source)}` → `{target.relative(copied)}` (runtime `{runtime}`, effect `write`)"
+        )
     nodes.append({"id": "done", "kind": "terminal", "terminalOutcome": "completed"})
     edges.append({"from": f"step-{len(sources)}", "to": "done", "outcomes": ["completed"]})
     graph_relative = f"graphs/{graph_id}.yaml"
@@ -591,7 +597,7 @@ def import_workflow(workflow: str, into: str, graph: str | None = None) -> Impor
     _register_reasons(target, reasons)
     _register_graph(target, graph_relative)
     notes = [
-        f"Imported workflow `{path}` as graph `{graph_id}` (`{graph_relative}`) with {len(steps)} step(s).",
+        f"Imported workflow `{target.relative(path)}` as graph `{graph_id}` (`{graph_relative}`) with {len(steps)} step(s).",
         "",
         "The importer kept each command and every `dependsOn` relationship (fan-in waits for all dependencies), "
         "added a read-only `start` Action before the roots and a terminal after the leaves.",
