@@ -127,7 +127,13 @@ class Session:
 
     def run(self, argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            argv, cwd=cwd, env=self.env, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL
+            argv,
+            cwd=cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
         )
 
     def shown(self, text: str) -> list[str]:
@@ -189,7 +195,8 @@ def _console(session: Session, path: Path, block: Block) -> None:
             while position < len(output) and output[position] != line:
                 position += 1
             assert position < len(output), (
-                f"{_where(path, block)}: `{command}` did not print {line!r}; it printed:\n" + "\n".join(output)
+                f"{_where(path, block)}: `{command}` did not print {line!r}; it printed:\n"
+                + "\n".join(output)
             )
             position += 1
 
@@ -251,7 +258,16 @@ def test_every_python_sample_passes_mypy_strict(tmp_path: Path) -> None:
                 files.append(str(target))
     assert len(files) >= 8
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"), *files],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-error-summary",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            *files,
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -292,6 +308,8 @@ def test_a_console_block_checks_exit_status_and_output(tmp_path: Path) -> None:
     )
     with pytest.raises(AssertionError, match="did not print"):
         run_document(document, tmp_path / "wrong-output")
-    document.write_text("```console\n$ agent-graph validate --manifest nowhere.yaml\nValid\n```\n", encoding="utf-8")
+    document.write_text(
+        "```console\n$ agent-graph validate --manifest nowhere.yaml\nValid\n```\n", encoding="utf-8"
+    )
     with pytest.raises(AssertionError, match="exited 1"):
         run_document(document, tmp_path / "wrong-status")

@@ -93,7 +93,7 @@ def test_a_bad_value_names_the_edge_the_allowed_values_and_the_position() -> Non
     (diagnostic,) = _by_code(error)["schema.enum"]
     line, column = _position(GRAPH, "gatedby")
     assert diagnostic.message == (
-        f"graphs/report.yaml:{line}:{column}: edge approve -> done: kind is \"gatedby\"; "
+        f'graphs/report.yaml:{line}:{column}: edge approve -> done: kind is "gatedby"; '
         'expected one of flow, consumes, requires, gatedBy, repeat (did you mean "gatedBy"?)'
     )
 
@@ -102,14 +102,21 @@ def test_a_property_a_condition_forbids_is_named_with_the_condition_and_if_noise
     error = _load_error({"graphs/report.yaml": GRAPH})
     (forbidden,) = _by_code(error)["schema.not"]
     line, column = _position(GRAPH, "graph: child")
-    assert forbidden.message == f'graphs/report.yaml:{line}:{column}: node approve: "graph" is not allowed when kind is "gate"'
+    assert (
+        forbidden.message
+        == f'graphs/report.yaml:{line}:{column}: node approve: "graph" is not allowed when kind is "gate"'
+    )
     assert "schema.if" not in _by_code(error)  # the then-branch said it already
     assert len(error.diagnostics) == 3
 
 
 def test_if_violations_stay_when_their_branch_says_nothing_of_its_own() -> None:
     violations = explain.explain(
-        [_violation("if", "/x", "#/if", {"failingKeyword": "then"})], {"x": 1}, "doc.json", schema={}, root_name="doc"
+        [_violation("if", "/x", "#/if", {"failingKeyword": "then"})],
+        {"x": 1},
+        "doc.json",
+        schema={},
+        root_name="doc",
     )
     assert [d.code for d in violations] == ["schema.if"]
 
@@ -121,7 +128,13 @@ def _violation(keyword: str, pointer: str, schema_path: str, params: dict[str, A
 
 
 def test_positions_in_json_files() -> None:
-    action = {"schema": "agent-graph.action.v1", "id": "build", "runner": "comand", "effect": "write", "command": "make"}
+    action = {
+        "schema": "agent-graph.action.v1",
+        "id": "build",
+        "runner": "comand",
+        "effect": "write",
+        "command": "make",
+    }
     text = json.dumps(action, indent=2)
     documents = base_documents()
     documents["actions/build.json"] = text
@@ -153,7 +166,9 @@ def test_a_missing_property_and_a_wrong_type() -> None:
     ]
 
 
-def test_texts_beyond_the_located_size_keep_their_messages_without_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_texts_beyond_the_located_size_keep_their_messages_without_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(explain, "MAX_LOCATED_TEXT", 10)
     error = _load_error({"graphs/report.yaml": GRAPH})
     (diagnostic,) = _by_code(error)["schema.additionalProperties"]
@@ -163,7 +178,11 @@ def test_texts_beyond_the_located_size_keep_their_messages_without_positions(mon
 
 def test_an_identity_in_a_document_without_source_names_the_document() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        validate("provider", {"schema": "agent-graph.provider.v1", "id": "acme/x", "version": "1", "graphs": []}, "p.yaml")
+        validate(
+            "provider",
+            {"schema": "agent-graph.provider.v1", "id": "acme/x", "version": "1", "graphs": []},
+            "p.yaml",
+        )
     assert [d.message for d in raised.value.diagnostics] == [
         'provider acme/x: version is "1"; expected semantic version of the Provider',
         "provider acme/x: graphs has 0 items; expected at least 1",
@@ -188,7 +207,9 @@ def test_the_command_line_prints_located_diagnostics_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     documents = base_documents()
-    documents["graphs/main.yaml"] = render(documents["graphs/main.yaml"]).decode().replace('"kind": "gate"', '"kind": "gaet"')
+    documents["graphs/main.yaml"] = (
+        render(documents["graphs/main.yaml"]).decode().replace('"kind": "gate"', '"kind": "gaet"')
+    )
     for name, document in documents.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -198,7 +219,7 @@ def test_the_command_line_prints_located_diagnostics_once(
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "ERROR schema-invalid: graphs/main.yaml does not match graph.schema.json"
     assert err[1].startswith("  schema.enum: graphs/main.yaml:") and '"gaet"' in err[1]
-    assert "(did you mean \"gate\"?)" in err[1] and not err[1].endswith(")" + str(tmp_path))
+    assert '(did you mean "gate"?)' in err[1] and not err[1].endswith(")" + str(tmp_path))
     assert str(tmp_path) not in err[1]
 
 

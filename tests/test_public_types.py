@@ -121,8 +121,20 @@ def test_plan_steps_route_parts_and_locations_are_the_exported_classes() -> None
 def test_route_fields_that_are_always_present_are_not_optional() -> None:
     hints = typing.get_type_hints(ag.Route)
     always = [
-        "schema", "provider", "revision", "route_id", "graph", "node", "status_code", "reason_code",
-        "availability", "call_path", "command_plan", "resources", "diagnostics", "after_action",
+        "schema",
+        "provider",
+        "revision",
+        "route_id",
+        "graph",
+        "node",
+        "status_code",
+        "reason_code",
+        "availability",
+        "call_path",
+        "command_plan",
+        "resources",
+        "diagnostics",
+        "after_action",
     ]
     for name in always:
         assert type(None) not in typing.get_args(hints[name]), name

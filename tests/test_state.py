@@ -15,7 +15,11 @@ from .load_fixtures import base_documents, memory_fs
 from .providers import action_node, build, edge, graph_doc, subgraph_node, terminal_node
 
 NESTED = build(
-    graph_doc("main", [action_node("a"), subgraph_node("call", "mid"), terminal_node("t")], [edge("a", "call"), edge("call", "t")]),
+    graph_doc(
+        "main",
+        [action_node("a"), subgraph_node("call", "mid"), terminal_node("t")],
+        [edge("a", "call"), edge("call", "t")],
+    ),
     graph_doc("mid", [subgraph_node("deep", "leaf"), terminal_node("t")], [edge("deep", "t")]),
     graph_doc("leaf", [action_node("x"), terminal_node("t")], [edge("x", "t")]),
 )
@@ -40,7 +44,10 @@ def test_keys_of_the_graph_and_of_the_subgraphs_it_calls_are_sound(key: str) -> 
         ("mid/deep", "expected it to start with main/"),
         ("main/a>leaf/x", "goes into node main/a, which is not a Subgraph node"),
         ("main/call>leaf/x", "expected it to start with main/call>mid/ (did you mean main/call>mid/t?)"),
-        ("main/call>mid/deep>leaf/y", "names no node of graph leaf (did you mean main/call>mid/deep>leaf/x?)"),
+        (
+            "main/call>mid/deep>leaf/y",
+            "names no node of graph leaf (did you mean main/call>mid/deep>leaf/x?)",
+        ),
         ("main/call>mid/deep>leaf/x>leaf/x", "goes into node leaf/x, which is not a Subgraph node"),
         ("", "expected it to start with main/"),
     ],
@@ -58,7 +65,10 @@ def test_every_key_a_route_asks_to_record_is_sound() -> None:
         for entry in compiled.definition.entrypoints:
             _, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
-                assert ag.check_state(provider, graph_id, entry, outcomes={candidate.state_key: "completed"}) == ()
+                assert (
+                    ag.check_state(provider, graph_id, entry, outcomes={candidate.state_key: "completed"})
+                    == ()
+                )
 
 
 def test_the_other_parts_of_a_state() -> None:
@@ -99,7 +109,9 @@ def test_evaluate_answers_the_same_with_unknown_keys() -> None:
     first = first.replace(plain.revision, "REV")
     second = second.replace(noisy.revision, "REV")
     for old, new in zip(
-        [plain.primary_route, *plain.alternative_routes], [noisy.primary_route, *noisy.alternative_routes], strict=True
+        [plain.primary_route, *plain.alternative_routes],
+        [noisy.primary_route, *noisy.alternative_routes],
+        strict=True,
     ):
         assert old is not None and new is not None
         second = second.replace(new.route_id, old.route_id)

@@ -90,10 +90,16 @@ def check_state(
     if entry not in provider.graphs[graph].definition.entrypoints:
         found.append(_error("entry-missing", provider.entry_missing(graph, entry).message))
     if facts is not None and not isinstance(facts, Mapping):
-        found.append(_error("json-object-required", f"Facts must be a JSON object, not {type(facts).__name__}"))
+        found.append(
+            _error("json-object-required", f"Facts must be a JSON object, not {type(facts).__name__}")
+        )
     if outcomes is not None:
         if not isinstance(outcomes, Mapping):
-            found.append(_error("json-object-required", f"Outcomes must be a JSON object, not {type(outcomes).__name__}"))
+            found.append(
+                _error(
+                    "json-object-required", f"Outcomes must be a JSON object, not {type(outcomes).__name__}"
+                )
+            )
         else:
             for key, value in outcomes.items():
                 problem = state_key_problem(provider, graph, key)
@@ -102,7 +108,10 @@ def check_state(
                 outcome = value.get("outcome") if isinstance(value, Mapping) else value
                 if not isinstance(outcome, str) or outcome not in _OUTCOMES:
                     found.append(
-                        _error("outcome-invalid", f"Outcome of {shown(key)} is {shown(outcome)}; expected one of {', '.join(OUTCOMES)}")
+                        _error(
+                            "outcome-invalid",
+                            f"Outcome of {shown(key)} is {shown(outcome)}; expected one of {', '.join(OUTCOMES)}",
+                        )
                     )
     if authorities is not None:
         if isinstance(authorities, (str, bytes)) or not isinstance(authorities, Iterable):
@@ -110,7 +119,9 @@ def check_state(
         else:
             for authority in authorities:
                 if not isinstance(authority, str):
-                    found.append(_error("authorities-invalid", f"Authority {shown(authority)} is not a string"))
+                    found.append(
+                        _error("authorities-invalid", f"Authority {shown(authority)} is not a string")
+                    )
     return tuple(found)
 
 

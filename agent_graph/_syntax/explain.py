@@ -96,7 +96,9 @@ def _describe(root_name: str, value: Any, tokens: Sequence[str]) -> tuple[str, s
     """``(thing, field)``: the innermost named item on the way to ``tokens`` and the path below it."""
     thing = root_name
     if isinstance(value, dict):
-        identity = next((value[k] for k in ("id", "name") if isinstance(value.get(k), str) and value[k]), None)
+        identity = next(
+            (value[k] for k in ("id", "name") if isinstance(value.get(k), str) and value[k]), None
+        )
         if identity is not None:
             thing = f"{root_name} {identity}"
     field: list[str] = []  # ".name" and "[index]" segments below ``thing``
@@ -148,7 +150,7 @@ def _condition(schema: Any, schema_path: str) -> str:
         negate = parts[index] == "else"
         properties = condition.get("properties")
         if isinstance(properties, dict) and len(properties) == 1:
-            (name, rule), = properties.items()
+            ((name, rule),) = properties.items()
             if isinstance(rule, dict) and "const" in rule:
                 return f" when {name} is {'not ' if negate else ''}{_short(rule['const'])}"
         required = condition.get("required")
@@ -207,7 +209,11 @@ def _message(keyword: str, violation: Any, value: Any, thing: str, field: str, s
         if negated == {} and field:
             owner, _, name = field.rpartition(".")
             return f'{_where(thing, owner)}: "{name}" is not allowed{condition}'
-        if isinstance(negated, dict) and list(negated) == ["required"] and isinstance(negated["required"], list):
+        if (
+            isinstance(negated, dict)
+            and list(negated) == ["required"]
+            and isinstance(negated["required"], list)
+        ):
             names = ", ".join(f'"{n}"' for n in negated["required"])
             return f"{where}: {names} is not allowed{condition}"
         return f"{where}: {violation.message}{condition}"
@@ -242,7 +248,11 @@ def _folded(violations: Sequence[Any]) -> list[Any]:
             branch = f"{base}/{violation.params.get('failingKeyword')}/"
             if any(path.startswith(branch) for path in branches):
                 continue
-        key = (violation.keyword, violation.instance_path, json.dumps(violation.params, sort_keys=True, default=str))
+        key = (
+            violation.keyword,
+            violation.instance_path,
+            json.dumps(violation.params, sort_keys=True, default=str),
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -312,6 +322,8 @@ def explain(
             detail["column"] = column
             text = f"{label}:{line}:{column}: {text}"
         diagnostics.append(
-            Diagnostic(code=f"schema.{violation.keyword}", severity="error", message=text, path=path, detail=detail)
+            Diagnostic(
+                code=f"schema.{violation.keyword}", severity="error", message=text, path=path, detail=detail
+            )
         )
     return diagnostics
