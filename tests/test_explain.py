@@ -257,3 +257,23 @@ def test_a_missing_file_says_who_refers_to_it() -> None:
     }
     for change, expected in cases.items():
         assert _missing(change).message.endswith(expected), change.__name__
+
+
+def test_every_node_reports_its_own_problem_and_no_if_noise() -> None:
+    nodes = [
+        {"id": f"n{i}", "kind": "action", "reasonCode": "route.x", "action": "a.yaml", "graph": "g"}
+        for i in range(3000)
+    ]
+    nodes.append({"id": "t", "kind": "terminal", "terminalOutcome": "completed"})
+    graph = {
+        "schema": "agent-graph.graph.v1",
+        "id": "big",
+        "entrypoints": {"default": "n0"},
+        "nodes": nodes,
+        "edges": [],
+    }
+    with pytest.raises(ag.AgentGraphError) as raised:
+        validate("graph", graph, "big.json")
+    diagnostics = raised.value.diagnostics
+    assert [d.code for d in diagnostics] == ["schema.not"] * 3000
+    assert diagnostics[2999].message == 'node n2999: "graph" is not allowed when kind is "action"'

@@ -238,15 +238,34 @@ def _message(keyword: str, violation: Any, value: Any, thing: str, field: str, s
 
 
 def _folded(violations: Sequence[Any]) -> list[Any]:
-    """Drop ``if`` violations whose branch reported its own, and exact repeats."""
-    branches = {v.schema_path for v in violations if v.keyword != "if"}
+    """Drop ``if`` violations whose branch reported its own, and exact repeats (linear in the violations).
+
+    The collector reports an ``if`` only when its ``then``/``else`` branch failed,
+    and reports that branch's own violations beside it; so an ``if`` adds nothing
+    when a violation lies inside its branch at the same or a deeper pointer.
+    """
+    inside: set[tuple[str, str]] = set()  # (branch schema path prefix, instance pointer) reported
+    for violation in violations:
+        if violation.keyword == "if":
+            continue
+        path = violation.schema_path
+        for marker in ("/then/", "/else/"):
+            start = path.find(marker)
+            while start >= 0:
+                pointer = violation.instance_path
+                branch = path[: start + len(marker)]
+                while True:  # the pointer and each of its ancestors
+                    inside.add((branch, pointer))
+                    if not pointer:
+                        break
+                    pointer = pointer.rpartition("/")[0]
+                start = path.find(marker, start + 1)
     kept: list[Any] = []
     seen: set[tuple[str, str, str]] = set()
     for violation in violations:
         if violation.keyword == "if":
-            base = violation.schema_path[: -len("/if")]
-            branch = f"{base}/{violation.params.get('failingKeyword')}/"
-            if any(path.startswith(branch) for path in branches):
+            branch = f"{violation.schema_path[: -len('/if')]}/{violation.params.get('failingKeyword')}/"
+            if (branch, violation.instance_path) in inside:
                 continue
         key = (
             violation.keyword,
