@@ -321,6 +321,7 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
 
 def test_file_diagnostics(provider: Provider) -> list[Diagnostic]:
     """Warnings about the Provider's own graph tests (``tests/``): files that cannot be read, unknown state keys."""
+    from .._core.state import check_state
     from .._load.fs import OSFileSystem
     from .._runtime.testing import discover_tests, read_test_case
 
@@ -335,10 +336,9 @@ def test_file_diagnostics(provider: Provider) -> list[Diagnostic]:
                 case = read_test_case(handle.read(), file, display=shown)
             if case.graph not in provider.graphs:
                 raise provider.graph_missing(case.graph)
-            from .._core.state import check_state
-
             outcomes = case.state.outcomes if case.state is not None else None
-            problems = [d for d in check_state(provider, case.graph, case.entry, outcomes=outcomes) if d.code == "state-key-unknown"]
+            checked = check_state(provider, case.graph, case.entry, outcomes=outcomes)
+            problems = [d for d in checked if d.code == "state-key-unknown"]
         except AgentGraphError as error:
             problems = [Diagnostic(code=error.code, severity="error", message=error.message)]
         except OSError as error:

@@ -215,10 +215,11 @@ def route(
     """Evaluate again and resolve ``route_id`` (the primary route when None).
 
     Raises ``route-unavailable`` when ``route_id`` is None and there is no
-    primary route (whatever the revision, as the reference command line),
-    ``route-revision-stale`` when ``revision`` is given and differs,
-    ``route-stale`` when the route is no longer a candidate, and ``resource-receipts-provider-mismatch`` for receipts of another
-    Provider. ``workspace`` must be absolute.
+    primary route (whatever the revision, as the reference command line
+    answers), ``route-revision-stale`` when ``revision`` is given and differs,
+    ``route-stale`` when the route is no longer a candidate, and
+    ``resource-receipts-provider-mismatch`` for receipts of another Provider.
+    ``workspace`` must be absolute.
     """
     evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
     if route_id is None:
