@@ -47,7 +47,11 @@ def _tokens(pointer: str) -> list[str]:
 
 
 def _short(value: Any) -> str:
-    """A JSON value for a message, cut at a few dozen characters."""
+    """A JSON value for a message, cut at a few dozen characters (a large collection only counted)."""
+    if isinstance(value, dict) and len(value) > 8:
+        return f"an object of {len(value)} properties"
+    if isinstance(value, (list, tuple)) and len(value) > 8:
+        return f"an array of {len(value)} items"
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError, RecursionError):
