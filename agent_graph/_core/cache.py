@@ -2,14 +2,13 @@
 
 A :class:`EvaluationCache` hangs off each loaded :class:`~agent_graph.Provider`
 (``provider.cache``); nothing is kept in module globals or in the compiled IR.
-It holds three memo tables, each with a bound:
+It holds two memo tables, each with a bound:
 
 * recent evaluations by ``(graph, revision)`` — the revision digests the whole
   state, so the same revision of the same Provider has the same answer;
 * per top-level fact key, the last canonical text seen with a plain copy of the
   value (see :func:`agent_graph._core.canonical.revision_bytes_exact`): a value
-  equal to the copy and encoding to the same text is not walked again;
-* the state keys of each frame (``call path`` → keys by node index).
+  equal to the copy and encoding to the same text is not walked again.
 
 Rules: an entry only ever saves work, it is checked before use and never
 changes an answer; a table that reaches its bound is emptied, not grown. One
@@ -31,27 +30,23 @@ EVALUATIONS_REMEMBERED = 64
 FACT_TEXT_MAX = 16 * 1024
 #: The fact-text table is emptied when its texts add up to more than this.
 FACT_TEXTS_BUDGET = 256 * 1024
-#: Frames (graph, call path) whose state keys are remembered.
-STATE_KEY_FRAMES = 4096
 
 
 class EvaluationCache:
     """Bounded memo tables of one Provider (see the module header). ``clear()`` empties them."""
 
-    __slots__ = ("evaluations", "fact_texts", "fact_texts_size", "state_keys")
+    __slots__ = ("evaluations", "fact_texts", "fact_texts_size")
 
     def __init__(self) -> None:
         self.evaluations: dict[tuple[str, str], tuple[Any, ...]] = {}
         self.fact_texts: dict[str, tuple[bytes, Any]] = {}
         self.fact_texts_size = 0
-        self.state_keys: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
 
     def clear(self) -> None:
         """Forget everything (answers do not change; the next calls are slower)."""
         self.evaluations = {}
         self.fact_texts = {}
         self.fact_texts_size = 0
-        self.state_keys = {}
 
     def remember_evaluation(self, key: tuple[str, str], value: tuple[Any, ...]) -> None:
         table = self.evaluations
@@ -59,14 +54,5 @@ class EvaluationCache:
             table.clear()
         table[key] = value
 
-    def remember_state_keys(self, key: tuple[str, tuple[str, ...]], keys: tuple[str, ...]) -> None:
-        table = self.state_keys
-        if len(table) >= STATE_KEY_FRAMES:
-            table.clear()
-        table[key] = keys
-
     def __repr__(self) -> str:
-        return (
-            f"<EvaluationCache evaluations={len(self.evaluations)} fact_texts={len(self.fact_texts)} "
-            f"state_key_frames={len(self.state_keys)}>"
-        )
+        return f"<EvaluationCache evaluations={len(self.evaluations)} fact_texts={len(self.fact_texts)}>"

@@ -256,38 +256,15 @@ class _RouteToken(msgspec.Struct):
 _ROUTE_TOKEN = msgspec.json.Encoder()
 
 
-#: ``{"callPath":…,"graph":…,"node":`` per (graph, call path); None where a lone surrogate needs the general path.
-_ROUTE_HEADS: dict[tuple[str, tuple[str, ...]], bytes | None] = {}
-_ROUTE_HEADS_LIMIT = 4096
-
-
-def _route_text_parts(revision: str, graph: str, call_path: Sequence[str]) -> tuple[bytes, bytes] | None:
-    """The route token's text around the node ID, or None when a lone surrogate needs the general path."""
-    path = tuple(call_path)
-    head = _ROUTE_HEADS.get((graph, path), b"")
-    if head == b"":
-        try:
-            head = b'{"callPath":' + _ROUTE_TOKEN.encode(list(path)) + b',"graph":' + _ROUTE_TOKEN.encode(graph) + b',"node":'
-        except UnicodeEncodeError:
-            head = None
-        if len(_ROUTE_HEADS) >= _ROUTE_HEADS_LIMIT:
-            _ROUTE_HEADS.clear()
-        _ROUTE_HEADS[(graph, path)] = head
-    try:
-        tail = b',"revision":' + _ROUTE_TOKEN.encode(revision) + b"}"
-    except UnicodeEncodeError:
-        return None
-    return None if head is None else (head, tail)
-
-
 def _route_ids(revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]) -> list[str]:
-    """``make_route_id`` of each node of one frame, the token's text around the node ID written once."""
-    parts = _route_text_parts(revision, graph, call_path)
-    if parts is None:
-        return [make_route_id(revision, graph, node.id, call_path) for node in nodes]
-    head, tail = parts
-    sha256 = hashlib.sha256
+    """``make_route_id`` of each node of one frame: the token's text around the node ID is written once."""
     encode = _ROUTE_TOKEN.encode
+    try:
+        head = b'{"callPath":' + encode(call_path) + b',"graph":' + encode(graph) + b',"node":'
+        tail = b',"revision":' + encode(revision) + b"}"
+    except UnicodeEncodeError:  # a lone surrogate: the general path
+        return [make_route_id(revision, graph, node.id, call_path) for node in nodes]
+    sha256 = hashlib.sha256
     ids = []
     for node in nodes:
         try:
@@ -353,7 +330,9 @@ class _Frame:
 
 
 class _Context:
-    __slots__ = ("authorities", "facts", "outcomes", "provider", "revision", "settled", "settled_path", "state_keys")
+    """What every frame of one evaluation reads."""
+
+    __slots__ = ("authorities", "facts", "graphs", "outcomes", "revision", "settled", "settled_path")
 
     def __init__(
         self,
@@ -363,7 +342,7 @@ class _Context:
         authorities: frozenset[str],
         revision: str,
     ) -> None:
-        self.provider = provider
+        self.graphs = provider.graphs
         self.facts = facts
         self.outcomes = outcomes
         self.authorities = authorities
@@ -371,8 +350,6 @@ class _Context:
         # When set, the frame at ``settled_path`` stores its settled outcomes here (node ID → outcome, reached order).
         self.settled: dict[str, Any] | None = None
         self.settled_path: tuple[str, ...] | None = None
-        # The Provider's remembered state keys per frame (see frame_state_keys).
-        self.state_keys = provider.cache.state_keys
 
 
 def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
@@ -420,9 +397,9 @@ def _run_frames(
     """Evaluate a top-level frame; Subgraph frames run on an explicit stack, not on Python's.
 
     A frame opens its children with :func:`_open_frame`. A child that answers
-    at once (a plan without Subgraph nodes, an error frame) is used in place;
-    any other is yielded here and run on the stack, so a chain of Subgraphs
-    thousands deep evaluates without a recursion error.
+    at once (an error frame) is used in place; any other is yielded here and
+    run on the stack, so a chain of Subgraphs thousands deep evaluates without
+    a recursion error.
     """
     first = _open_frame(ctx, graph, entry, call_path, stack)
     if type(first) is _Frame:
@@ -443,204 +420,10 @@ def _run_frames(
         reply = None
 
 
-#: What the worklist's settling gives: outcomes by node index; the reached order; diagnostics
-#: (settling's, then the unfinished children's, each in reached order); the pending or waiting-user
-#: Actions and Gates; the terminal outcomes; the unfinished children's candidates.
-_Settled = tuple[list[Any], list[int], list[Diagnostic], list[int], set[Any], list[list["Candidate"]]]
-
-
-def _settle_worklist(
-    ctx: _Context, graph: CompiledGraph, entry_index: int, call_path: tuple[str, ...], stack: tuple[str, ...],
-    state_keys: tuple[str, ...],
-) -> Generator[_Run, _Frame, _Settled]:
-    """Step 2 of behaviour.md §5 for any graph: passes that only look at what the previous one changed."""
-    nodes = graph.nodes
-    repeat_edges = graph.repeat_edges
-    count = len(nodes)
-    outcome: list[Any] = [None] * count
-    reached = bytearray(count)
-    reached_order: list[int] = []
-    match_count = [0] * count
-    child_results: dict[int, _Frame] = {}
-    diagnostics: list[Diagnostic] = []
-    facts = ctx.facts
-    recorded_outcomes = ctx.outcomes
-    changed: list[int] = []
-
-    def set_outcome(index: int, new: Any) -> None:
-        """Record an outcome and keep the join counts of the node's flow targets (used for re-arming)."""
-        old = outcome[index]
-        outcome[index] = new
-        for target, accepted in nodes[index].flow_out:
-            before = old is not None and old in accepted
-            after = new in accepted
-            if before != after:
-                match_count[target] += 1 if after else -1
-        changed.append(index)
-
-    reached[entry_index] = 1
-    reached_order.append(entry_index)
-    unsettled = [entry_index]
-    next_dirty: set[int] = set()
-
-    has_repeats = bool(repeat_edges)
-    while unsettled or next_dirty:
-        changed = []
-        # (a) settle newly reached nodes, in reached order (inlined: this loop is the evaluator's hot path).
-        for index in unsettled:
-            node = nodes[index]
-            new: Any
-            if node.requires is not None and not facts_match(facts, node.requires):
-                new = "blocked"
-                diagnostics.append(
-                    Diagnostic(
-                        code="required-fact-missing",
-                        severity="error",
-                        message=requires_message(graph.id, node.id),
-                        path=graph.path,
-                    )
-                )
-            elif node.is_subgraph:
-                child = ctx.provider.graphs.get(node.child_graph or "")
-                if child is None:
-                    new = "failed"
-                    diagnostics.append(
-                        Diagnostic(code="subgraph-missing", severity="error", message=missing_subgraph_message(node.child_graph))
-                    )
-                else:
-                    result = _open_frame(
-                        ctx, child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id)
-                    )
-                    if not isinstance(result, _Frame):
-                        result = yield result
-                    child_results[index] = result
-                    if result.status == "complete" and result.outcome:
-                        new = result.outcome
-                    elif result.status == "error":
-                        new = "failed"
-                    elif result.status == "waiting-user":
-                        new = "waiting-user"
-                    else:
-                        new = "pending"
-            else:
-                satisfied = node.satisfied
-                recorded = recorded_outcomes.get(state_keys[index]) if recorded_outcomes else None
-                if satisfied is None:
-                    met = False
-                elif node.satisfied_one is not None:  # one check on a path of dicts: inlined
-                    segments, mode, expected = node.satisfied_one
-                    value: Any = facts
-                    for segment in segments:
-                        if type(value) is dict:
-                            value = value.get(segment, _MISSING)
-                        else:
-                            value = lookup_fact(value, (segment,))
-                        if value is _MISSING:
-                            break
-                    if mode == EQUALS:
-                        kind = type(value)
-                        if kind is type(expected) and (kind is str or kind is bool):
-                            met = value == expected
-                        else:
-                            met = value is not _MISSING and scalar_equals(value, expected)
-                    else:
-                        met = (value is _MISSING) == (mode == ABSENT)
-                else:
-                    met = facts_match(facts, satisfied)
-                if met:
-                    new = "completed"
-                elif satisfied is not None and recorded == "completed":
-                    new = "unverified"
-                elif recorded:
-                    new = recorded
-                elif node.is_terminal:
-                    new = node.terminal_outcome
-                else:
-                    new = "pending"
-            # A node settles here once, right after (c) reached it: it had no outcome before.
-            outcome[index] = new
-            for target, accepted in node.flow_out:
-                if new in accepted:
-                    match_count[target] += 1
-            changed.append(index)
-        unsettled = []
-        # (b) repeat edges in file order; only those whose ends changed can act.
-        if has_repeats:
-            queued = next_dirty
-            for index in changed:
-                node = nodes[index]
-                if node.has_repeats:
-                    queued.update(node.repeat_out)
-                    queued.update(node.repeat_in)
-            if queued:
-                next_dirty = set()
-                heap = list(queued)
-                heapq.heapify(heap)
-                while heap:
-                    edge_index = heapq.heappop(heap)
-                    queued.discard(edge_index)
-                    source, target, accepted = repeat_edges[edge_index]
-                    source_outcome = outcome[source]
-                    if not reached[source] or source_outcome is None or source_outcome not in accepted:
-                        continue
-                    effect = False
-                    if not reached[target]:
-                        reached[target] = 1
-                        reached_order.append(target)
-                        effect = True
-                    if outcome[target] != "pending":
-                        set_outcome(target, "pending")
-                        effect = True
-                    if effect:
-                        node = nodes[target]
-                        for other in (*node.repeat_out, *node.repeat_in):
-                            if other > edge_index:
-                                if other not in queued:
-                                    queued.add(other)
-                                    heapq.heappush(heap, other)
-                            else:
-                                next_dirty.add(other)
-        # (c) reach unreached targets whose join is now satisfied, in node order.
-        if not changed:
-            continue
-        if len(changed) == 1:
-            targets: Iterable[int] = nodes[changed[0]].flow_targets  # unique, in node order
-        else:
-            targets = sorted({t for i in changed for t in nodes[i].flow_targets})
-        for target in targets:
-            if reached[target]:
-                continue
-            node = nodes[target]
-            matched = match_count[target]
-            if (matched > 0) if node.join_any else (matched == node.in_count):
-                reached[target] = 1
-                reached_order.append(target)
-                unsettled.append(target)
-    # What the frame offers, in reached order.
-    offered: list[int] = []
-    child_candidates: list[list[Candidate]] = []
-    terminals: set[Any] = set()
-    for index in reached_order:
-        node = nodes[index]
-        if node.is_subgraph:
-            child_result = child_results.get(index)
-            if child_result is not None and child_result.status != "complete":
-                child_candidates.append(child_result.candidates)
-                diagnostics.extend(child_result.diagnostics)
-            continue
-        state = outcome[index]
-        if node.is_terminal:
-            if state is not None:
-                terminals.add(state)
-        elif state == "pending" or state == "waiting-user":
-            offered.append(index)
-    return outcome, reached_order, diagnostics, offered, terminals, child_candidates
-
-
 def _open_frame(
     ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], stack: tuple[str, ...]
 ) -> _Run | _Frame:
-    """A frame to run on the worklist, or its answer when step 1 already decides it."""
+    """A frame to run (see :func:`_frame`), or its answer when step 1 already decides it."""
     if graph.id in stack:
         chain = " -> ".join((*stack, graph.id))
         return _Frame(
@@ -657,37 +440,210 @@ def _open_frame(
             [],
             [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
         )
-    state_keys = ctx.state_keys.get((graph.id, call_path))
-    if state_keys is None:
-        state_keys = frame_state_keys(graph, call_path)
-        ctx.provider.cache.remember_state_keys((graph.id, call_path), state_keys)
-    return _worklist_frame(ctx, graph, entry, graph.index[entry_id], call_path, stack, state_keys)
+    return _frame(ctx, graph, entry, graph.index[entry_id], call_path, stack)
 
 
-def frame_state_keys(graph: CompiledGraph, call_path: tuple[str, ...]) -> tuple[str, ...]:
-    """Every node's state key (``frameKey/nodeId``) in the frame at ``call_path``, by node index.
-
-    The frame key is the call path's items and the graph ID joined by ``>``.
-    """
-    prefix = (">".join((*call_path, graph.id))) + "/"
-    return tuple(prefix + node.id for node in graph.nodes)
-
-
-def _worklist_frame(
+def _frame(
     ctx: _Context,
     graph: CompiledGraph,
     entry: str,
     entry_index: int,
     call_path: tuple[str, ...],
     stack: tuple[str, ...],
-    state_keys: tuple[str, ...],
 ) -> _Run:
-    settled = yield from _settle_worklist(ctx, graph, entry_index, call_path, stack, state_keys)
-    outcome, order, diagnostics, offered_nodes, terminals, child_candidates = settled
+    """Steps 2–5 of behaviour.md §5 for one frame.
+
+    Step 2 runs as a worklist. The reference re-scans every node and edge per
+    pass; here a pass looks only at what the previous one changed, with the same
+    reached order, outcomes and diagnostics:
+
+    (a) settles the nodes the last pass reached, in reached order, and counts,
+        per flow target, the incoming edges whose source now has an accepted
+        outcome (``match_count``); a target whose count reaches what its join
+        needs is *ready*;
+    (b) looks only at repeat edges with an end that changed (in file order; a
+        re-armed node's edges earlier in the file wait for the next pass);
+    (c) reaches the ready nodes that still meet their join, in node order. A
+        node can only become reachable when its count grows, so no other node
+        needs a look.
+
+    This loop is the evaluator's hot path, so the common node (one fact check
+    on a path of plain dicts) is tested inline rather than through a call.
+    """
+    nodes = graph.nodes
+    count = len(nodes)
+    join_need = graph.join_need
+    repeat_edges = graph.repeat_edges
+    outcome: list[Any] = [None] * count
+    reached = bytearray(count)
+    reached[entry_index] = 1
+    reached_order = [entry_index]
+    match_count = [0] * count
+    child_results: dict[int, _Frame] = {}
+    diagnostics: list[Diagnostic] = []
+    facts = ctx.facts
+    recorded_outcomes = ctx.outcomes
+    state_key_prefix = ">".join((*call_path, graph.id)) + "/"  # the frame key (behaviour.md §3)
+    ready: list[int] = []  # nodes whose match count reached their join's need in this pass
+    dirty: set[int] = set()  # repeat edges for step (b): an end changed
+
+    def rearm(index: int) -> None:
+        """Step (b)'s ``pending``: keep the match counts of the node's flow targets."""
+        old = outcome[index]
+        outcome[index] = "pending"
+        for target, accepted in nodes[index].flow_out:
+            before = old is not None and old in accepted
+            after = "pending" in accepted
+            if before != after:
+                if after:
+                    match_count[target] += 1
+                    if match_count[target] == join_need[target]:
+                        ready.append(target)
+                else:
+                    match_count[target] -= 1
+
+    unsettled = [entry_index]
+    while unsettled or dirty:
+        # (a) settle the nodes reached in the last pass (none is settled twice).
+        for index in unsettled:
+            node = nodes[index]
+            new: Any
+            if node.requires is not None and not facts_match(facts, node.requires):
+                new = "blocked"
+                diagnostics.append(
+                    Diagnostic(
+                        code="required-fact-missing",
+                        severity="error",
+                        message=requires_message(graph.id, node.id),
+                        path=graph.path,
+                    )
+                )
+            elif node.is_subgraph:
+                child = ctx.graphs.get(node.child_graph or "")
+                if child is None:
+                    new = "failed"
+                    diagnostics.append(
+                        Diagnostic(code="subgraph-missing", severity="error", message=missing_subgraph_message(node.child_graph))
+                    )
+                else:
+                    result = _open_frame(
+                        ctx, child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id)
+                    )
+                    if type(result) is not _Frame:
+                        result = yield result
+                    child_results[index] = result
+                    if result.status == "complete" and result.outcome:
+                        new = result.outcome
+                    elif result.status == "error":
+                        new = "failed"
+                    elif result.status == "waiting-user":
+                        new = "waiting-user"
+                    else:
+                        new = "pending"
+            else:
+                check = node.satisfied_one
+                if check is not None:  # one check: inlined, plain dicts along the path looked up directly
+                    segments, mode, expected, plain = check
+                    value: Any = facts
+                    for segment in segments:
+                        if type(value) is dict:
+                            value = value.get(segment, _MISSING)
+                        elif value is _MISSING:
+                            break
+                        else:
+                            value = lookup_fact(value, (segment,))
+                    if mode == EQUALS:
+                        if type(value) is plain:  # a str or bool against the same type
+                            met = value == expected
+                        else:
+                            met = value is not _MISSING and scalar_equals(value, expected)
+                    else:
+                        met = (value is _MISSING) == (mode == ABSENT)
+                else:
+                    met = node.satisfied is not None and facts_match(facts, node.satisfied)
+                if met:
+                    new = "completed"
+                else:
+                    recorded = recorded_outcomes.get(state_key_prefix + node.id) if recorded_outcomes else None
+                    if node.satisfied is not None and recorded == "completed":
+                        new = "unverified"
+                    elif recorded:
+                        new = recorded
+                    elif node.is_terminal:
+                        new = node.terminal_outcome
+                    else:
+                        new = "pending"
+            outcome[index] = new
+            for target, accepted in node.flow_out:
+                if new in accepted:
+                    matched = match_count[target] + 1
+                    match_count[target] = matched
+                    if matched == join_need[target]:
+                        ready.append(target)
+            if node.has_repeats:
+                dirty.update(node.repeat_out)
+                dirty.update(node.repeat_in)
+        # (b) repeat edges in file order; only those with an end that changed can act.
+        if dirty:
+            queued = dirty
+            dirty = set()
+            heap = list(queued)
+            heapq.heapify(heap)
+            while heap:
+                edge_index = heapq.heappop(heap)
+                queued.discard(edge_index)
+                source, target, accepted = repeat_edges[edge_index]
+                source_outcome = outcome[source]
+                if not reached[source] or source_outcome is None or source_outcome not in accepted:
+                    continue
+                effect = False
+                if not reached[target]:
+                    reached[target] = 1
+                    reached_order.append(target)
+                    effect = True
+                if outcome[target] != "pending":
+                    rearm(target)
+                    effect = True
+                if effect:
+                    node = nodes[target]
+                    for other in (*node.repeat_out, *node.repeat_in):
+                        if other > edge_index:
+                            if other not in queued:
+                                queued.add(other)
+                                heapq.heappush(heap, other)
+                        else:
+                            dirty.add(other)
+        # (c) reach the ready nodes that still meet their join, in node order.
+        unsettled = []
+        if ready:
+            if len(ready) > 1:
+                ready = sorted(set(ready))
+            for target in ready:
+                if not reached[target] and match_count[target] >= join_need[target]:
+                    reached[target] = 1
+                    unsettled.append(target)
+            reached_order += unsettled
+            ready = []
+    # Steps 3 and 4 gather, in reached order: the pending or waiting-user Actions and Gates, the
+    # terminal outcomes, and the candidates and diagnostics of unfinished children.
+    offered: list[CompiledNode] = []
+    child_candidates: list[list[Candidate]] = []
+    terminals: set[Any] = set()
+    for index in reached_order:
+        node = nodes[index]
+        if node.is_subgraph:
+            child_result = child_results.get(index)
+            if child_result is not None and child_result.status != "complete":
+                child_candidates.append(child_result.candidates)
+                diagnostics.extend(child_result.diagnostics)
+        elif node.is_terminal:
+            if outcome[index] is not None:
+                terminals.add(outcome[index])
+        elif outcome[index] == "pending" or outcome[index] == "waiting-user":
+            offered.append(node)
     if ctx.settled is not None and ctx.settled_path == call_path:
-        nodes = graph.nodes
-        ctx.settled.update((nodes[index].id, outcome[index]) for index in order)
-    return finish_frame(ctx, graph, entry, call_path, state_keys, diagnostics, offered_nodes, terminals, child_candidates)
+        ctx.settled.update((nodes[index].id, outcome[index]) for index in reached_order)
+    return finish_frame(ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, child_candidates)
 
 
 def finish_frame(
@@ -695,17 +651,17 @@ def finish_frame(
     graph: CompiledGraph,
     entry: str,
     call_path: tuple[str, ...],
-    state_keys: tuple[str, ...],
+    state_key_prefix: str,
     diagnostics: list[Diagnostic],
-    offered_nodes: list[int],
+    offered: list[CompiledNode],
     terminals: set[Any],
     child_candidates: list[list[Candidate]],
 ) -> _Frame:
-    """Steps 3–5 of behaviour.md §5 once a frame has settled (plans call this too).
+    """Steps 3–5 of behaviour.md §5 once a frame has settled.
 
-    ``offered_nodes`` are the reached Actions and Gates whose outcome is
-    ``pending`` or ``waiting-user``, in any order: route IDs are unique, so the
-    ranking decides the order of candidates.
+    ``offered`` are the reached Actions and Gates whose outcome is ``pending``
+    or ``waiting-user``, in any order: route IDs are unique, so the ranking
+    decides the order of candidates. ``state_key_prefix`` is the frame key and ``/``.
     """
     if terminals:
         if len(terminals) == 1:
@@ -722,9 +678,7 @@ def finish_frame(
         )
         return _Frame("error", None, [], diagnostics)
     candidates: list[Candidate] = []
-    if offered_nodes:
-        nodes = graph.nodes
-        offered = [nodes[index] for index in offered_nodes]
+    if offered:
         for route_id, node in zip(_route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True):
             if node.is_action:
                 status, availability, resolution = "actionable", "immediate", None
@@ -740,7 +694,7 @@ def finish_frame(
                 else:
                     status, availability, resolution = "waiting-user", "requires-user", "user"
             candidates.append(
-                Candidate(route_id, graph, node, call_path, state_keys[node.index], status, availability, resolution)
+                Candidate(route_id, graph, node, call_path, state_key_prefix + node.id, status, availability, resolution)
             )
     for inherited in child_candidates:
         candidates.extend(inherited)

@@ -54,7 +54,6 @@ class CompiledNode:
         "child_graph",
         "definition",
         "flow_out",
-        "flow_targets",
         "has_repeats",
         "id",
         "in_count",
@@ -95,11 +94,14 @@ class CompiledNode:
         self.satisfied: tuple[FactTest, ...] | None = (
             tuple(FactTest(c) for c in node.satisfied_by) if node.satisfied_by is not None else None
         )
-        # The common single check, unpacked for the evaluator's inlined test.
-        self.satisfied_one: tuple[tuple[str, ...], int, Any] | None = None
+        # The common single check, unpacked for the evaluator's inlined test: segments, mode, the
+        # value for ``equals`` and its type when that is ``str`` or ``bool`` (compared without conversion).
+        self.satisfied_one: tuple[tuple[str, ...], int, Any, type | None] | None = None
         if self.satisfied is not None and len(self.satisfied) == 1:
             only = self.satisfied[0]
-            self.satisfied_one = (only.segments, only.mode, only.value)
+            kind = type(only.value)
+            plain = kind if only.mode == EQUALS and (kind is str or kind is bool) else None
+            self.satisfied_one = (only.segments, only.mode, only.value, plain)
         self.terminal_outcome = node.terminal_outcome
         self.child_graph = node.graph
         self.child_entry = node.entry
@@ -108,7 +110,6 @@ class CompiledNode:
         self.in_count = 0
         self.repeat_out: tuple[int, ...] = ()
         self.repeat_in: tuple[int, ...] = ()
-        self.flow_targets: tuple[int, ...] = ()  # the flow targets once each, in node order
         self.has_repeats = False
 
 
@@ -125,6 +126,7 @@ class CompiledGraph:
         "entrypoints",
         "id",
         "index",
+        "join_need",
         "nodes",
         "path",
         "repeat_edges",
@@ -158,12 +160,14 @@ class CompiledGraph:
         for node in nodes:
             if flow_out[node.index]:
                 node.flow_out = tuple(flow_out[node.index])
-                node.flow_targets = tuple(sorted({target for target, _ in node.flow_out}))
             if repeat_out[node.index] or repeat_in[node.index]:
                 node.repeat_out = tuple(repeat_out[node.index])
                 node.repeat_in = tuple(repeat_in[node.index])
                 node.has_repeats = True
         self.nodes: tuple[CompiledNode, ...] = tuple(nodes)
+        #: Per node, how many incoming flow edges must match before a pass reaches it: one for
+        #: ``join: any``, all of them for ``join: all`` (a node without incoming flow edges is never reached so).
+        self.join_need: tuple[int, ...] = tuple(1 if node.join_any else node.in_count for node in nodes)
         self.index: Mapping[str, int] = index
         self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
         self.repeat_edges: Sequence[tuple[int, int, frozenset[str]]] = tuple(repeat_edges)
