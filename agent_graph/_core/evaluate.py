@@ -479,8 +479,11 @@ def _frame(
     reached[entry_index] = 1
     reached_order = [entry_index]
     match_count = [0] * count
-    child_results: dict[int, _Frame] = {}
     diagnostics: list[Diagnostic] = []
+    # What steps 3 and 4 need, gathered as outcomes are set: the Actions and Gates whose outcome is
+    # ``pending`` or ``waiting-user`` (each once) and the children that did not complete, in reached order.
+    offered: list[CompiledNode] = []
+    unfinished: list[_Frame] = []
     facts = ctx.facts
     recorded_outcomes = ctx.outcomes
     state_key_prefix = ">".join((*call_path, graph.id)) + "/"  # the frame key (behaviour.md §3)
@@ -488,9 +491,11 @@ def _frame(
     dirty: set[int] = set()  # repeat edges for step (b): an end changed
 
     def rearm(index: int) -> None:
-        """Step (b)'s ``pending``: keep the match counts of the node's flow targets."""
+        """Step (b)'s ``pending``: keep the match counts of the node's flow targets, and offer the node."""
         old = outcome[index]
         outcome[index] = "pending"
+        if old != "waiting-user" and not nodes[index].is_terminal and not nodes[index].is_subgraph:
+            offered.append(nodes[index])  # not offered before (its outcome was not pending either)
         for target, accepted in nodes[index].flow_out:
             before = old is not None and old in accepted
             after = "pending" in accepted
@@ -531,15 +536,16 @@ def _frame(
                     )
                     if type(result) is not _Frame:
                         result = yield result
-                    child_results[index] = result
-                    if result.status == "complete" and result.outcome:
-                        new = result.outcome
-                    elif result.status == "error":
-                        new = "failed"
-                    elif result.status == "waiting-user":
-                        new = "waiting-user"
+                    if result.status == "complete":
+                        new = result.outcome or "pending"
                     else:
-                        new = "pending"
+                        unfinished.append(result)
+                        if result.status == "error":
+                            new = "failed"
+                        elif result.status == "waiting-user":
+                            new = "waiting-user"
+                        else:
+                            new = "pending"
             else:
                 check = node.satisfied_one
                 if check is not None:  # one check: inlined, plain dicts along the path looked up directly
@@ -573,6 +579,8 @@ def _frame(
                         new = node.terminal_outcome
                     else:
                         new = "pending"
+                    if (new == "pending" or new == "waiting-user") and not node.is_terminal:
+                        offered.append(node)
             outcome[index] = new
             for target, accepted in node.flow_out:
                 if new in accepted:
@@ -624,23 +632,12 @@ def _frame(
                     unsettled.append(target)
             reached_order += unsettled
             ready = []
-    # Steps 3 and 4 gather, in reached order: the pending or waiting-user Actions and Gates, the
-    # terminal outcomes, and the candidates and diagnostics of unfinished children.
-    offered: list[CompiledNode] = []
+    # Step 4 looks at the outcomes of the reached terminals.
+    terminals = {outcome[index] for index in graph.terminals if reached[index] and outcome[index] is not None}
     child_candidates: list[list[Candidate]] = []
-    terminals: set[Any] = set()
-    for index in reached_order:
-        node = nodes[index]
-        if node.is_subgraph:
-            child_result = child_results.get(index)
-            if child_result is not None and child_result.status != "complete":
-                child_candidates.append(child_result.candidates)
-                diagnostics.extend(child_result.diagnostics)
-        elif node.is_terminal:
-            if outcome[index] is not None:
-                terminals.add(outcome[index])
-        elif outcome[index] == "pending" or outcome[index] == "waiting-user":
-            offered.append(node)
+    for child_result in unfinished:
+        child_candidates.append(child_result.candidates)
+        diagnostics.extend(child_result.diagnostics)
     if ctx.settled is not None and ctx.settled_path == call_path:
         ctx.settled.update((nodes[index].id, outcome[index]) for index in reached_order)
     return finish_frame(ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, child_candidates)

@@ -130,6 +130,7 @@ class CompiledGraph:
         "nodes",
         "path",
         "repeat_edges",
+        "terminals",
     )
 
     def __init__(self, definition: Graph, path: str, digest: str = "") -> None:
@@ -168,6 +169,8 @@ class CompiledGraph:
         #: Per node, how many incoming flow edges must match before a pass reaches it: one for
         #: ``join: any``, all of them for ``join: all`` (a node without incoming flow edges is never reached so).
         self.join_need: tuple[int, ...] = tuple(1 if node.join_any else node.in_count for node in nodes)
+        #: The indices of the terminal nodes.
+        self.terminals: tuple[int, ...] = tuple(node.index for node in nodes if node.is_terminal)
         self.index: Mapping[str, int] = index
         self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
         self.repeat_edges: Sequence[tuple[int, int, frozenset[str]]] = tuple(repeat_edges)
