@@ -490,23 +490,6 @@ def _frame(
     ready: list[int] = []  # nodes whose match count reached their join's need in this pass
     dirty: set[int] = set()  # repeat edges for step (b): an end changed
 
-    def rearm(index: int) -> None:
-        """Step (b)'s ``pending``: keep the match counts of the node's flow targets, and offer the node."""
-        old = outcome[index]
-        outcome[index] = "pending"
-        if old != "waiting-user" and not nodes[index].is_terminal and not nodes[index].is_subgraph:
-            offered.append(nodes[index])  # not offered before (its outcome was not pending either)
-        for target, accepted in nodes[index].flow_out:
-            before = old is not None and old in accepted
-            after = "pending" in accepted
-            if before != after:
-                if after:
-                    match_count[target] += 1
-                    if match_count[target] == join_need[target]:
-                        ready.append(target)
-                else:
-                    match_count[target] -= 1
-
     unsettled = [entry_index]
     while unsettled or dirty:
         # (a) settle the nodes reached in the last pass (none is settled twice).
@@ -609,11 +592,24 @@ def _frame(
                     reached[target] = 1
                     reached_order.append(target)
                     effect = True
-                if outcome[target] != "pending":
-                    rearm(target)
+                node = nodes[target]
+                old = outcome[target]
+                if old != "pending":  # re-arm: keep the match counts of its flow targets, and offer it
+                    outcome[target] = "pending"
+                    for flow_target, flow_accepted in node.flow_out:
+                        before = old is not None and old in flow_accepted
+                        after = "pending" in flow_accepted
+                        if before != after:
+                            if after:
+                                match_count[flow_target] += 1
+                                if match_count[flow_target] == join_need[flow_target]:
+                                    ready.append(flow_target)
+                            else:
+                                match_count[flow_target] -= 1
+                    if old != "waiting-user" and not node.is_terminal and not node.is_subgraph:
+                        offered.append(node)  # not offered before: its outcome was neither pending nor waiting-user
                     effect = True
                 if effect:
-                    node = nodes[target]
                     for other in (*node.repeat_out, *node.repeat_in):
                         if other > edge_index:
                             if other not in queued:
