@@ -628,15 +628,13 @@ def _frame(
                     unsettled.append(target)
             reached_order += unsettled
             ready = []
-    # Step 4 looks at the outcomes of the reached terminals.
-    terminals = {outcome[index] for index in graph.terminals if reached[index] and outcome[index] is not None}
-    child_candidates: list[list[Candidate]] = []
-    for child_result in unfinished:
-        child_candidates.append(child_result.candidates)
-        diagnostics.extend(child_result.diagnostics)
+    terminals: set[Any] = set()  # step 4 looks at the outcomes of the reached terminals
+    for index in graph.terminals:
+        if reached[index] and outcome[index] is not None:
+            terminals.add(outcome[index])
     if ctx.settled is not None and ctx.settled_path == call_path:
         ctx.settled.update((nodes[index].id, outcome[index]) for index in reached_order)
-    return finish_frame(ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, child_candidates)
+    return finish_frame(ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, unfinished)
 
 
 def finish_frame(
@@ -648,14 +646,19 @@ def finish_frame(
     diagnostics: list[Diagnostic],
     offered: list[CompiledNode],
     terminals: set[Any],
-    child_candidates: list[list[Candidate]],
+    unfinished: list[_Frame],
 ) -> _Frame:
     """Steps 3–5 of behaviour.md §5 once a frame has settled.
 
     ``offered`` are the reached Actions and Gates whose outcome is ``pending``
     or ``waiting-user``, in any order: route IDs are unique, so the ranking
-    decides the order of candidates. ``state_key_prefix`` is the frame key and ``/``.
+    decides the order of candidates. ``terminals`` are the outcomes of the
+    reached terminals; ``unfinished`` the answers of the children that did not
+    complete, in reached order (their diagnostics follow the frame's own).
+    ``state_key_prefix`` is the frame key and ``/``.
     """
+    for child in unfinished:
+        diagnostics.extend(child.diagnostics)
     if terminals:
         if len(terminals) == 1:
             return _Frame("complete", next(iter(terminals)), [], diagnostics)
@@ -689,8 +692,8 @@ def finish_frame(
             candidates.append(
                 Candidate(route_id, graph, node, call_path, state_key_prefix + node.id, status, availability, resolution)
             )
-    for inherited in child_candidates:
-        candidates.extend(inherited)
+    for child in unfinished:
+        candidates.extend(child.candidates)
     if len(candidates) > 1:
         candidates = rank_candidates(candidates)
     if candidates:  # immediate candidates rank first
