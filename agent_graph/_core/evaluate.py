@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import math
+import operator
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -293,30 +294,17 @@ def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]
 # ------------------------------------------------------------------ frames
 
 
-class Candidate:
-    """A route candidate: where it sits and how it is offered."""
+class Candidate(msgspec.Struct):
+    """A route candidate: where it sits and how it is offered (a Struct: a wide frame makes thousands)."""
 
-    __slots__ = ("availability", "call_path", "graph", "node", "resolution", "route_id", "state_key", "status_code")
-
-    def __init__(
-        self,
-        route_id: str,
-        graph: CompiledGraph,
-        node: CompiledNode,
-        call_path: tuple[str, ...],
-        state_key: str,
-        status_code: str,
-        availability: str,
-        resolution: str | None,
-    ) -> None:
-        self.route_id = route_id
-        self.graph = graph
-        self.node = node
-        self.call_path = call_path
-        self.state_key = state_key
-        self.status_code = status_code
-        self.availability = availability
-        self.resolution = resolution
+    route_id: str
+    graph: CompiledGraph
+    node: CompiledNode
+    call_path: tuple[str, ...]
+    state_key: str
+    status_code: str
+    availability: str
+    resolution: str | None
 
 
 class _Frame:
@@ -377,13 +365,12 @@ def rank_candidates(candidates: list[Candidate]) -> list[Candidate]:
     ranked: list[Candidate] = []
     for group in sorted(groups):
         members = groups[group]
-        members.sort(key=_route_id_of)
+        members.sort(key=_ROUTE_ID_OF)
         ranked.extend(members)
     return ranked
 
 
-def _route_id_of(candidate: Candidate) -> str:
-    return candidate.route_id
+_ROUTE_ID_OF = operator.attrgetter("route_id")
 
 
 #: A frame being evaluated: a generator that yields a child frame to run (another ``_Run``) for a
@@ -675,20 +662,14 @@ def finish_frame(
         return _Frame("error", None, [], diagnostics)
     candidates: list[Candidate] = []
     if offered:
+        authorities = ctx.authorities
         for route_id, node in zip(_route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True):
             if node.is_action:
                 status, availability, resolution = "actionable", "immediate", None
+            elif node.delegated_to is not None and node.delegated_to in authorities:
+                status, availability, resolution = "actionable", "immediate", "session-authority"
             else:
-                gate = node.definition.gate
-                if (
-                    gate is not None
-                    and gate.delegatable is True
-                    and gate.authority is not None
-                    and gate.authority in ctx.authorities
-                ):
-                    status, availability, resolution = "actionable", "immediate", "session-authority"
-                else:
-                    status, availability, resolution = "waiting-user", "requires-user", "user"
+                status, availability, resolution = "waiting-user", "requires-user", "user"
             candidates.append(
                 Candidate(route_id, graph, node, call_path, state_key_prefix + node.id, status, availability, resolution)
             )

@@ -53,6 +53,7 @@ class CompiledNode:
         "child_entry",
         "child_graph",
         "definition",
+        "delegated_to",
         "flow_out",
         "has_repeats",
         "id",
@@ -103,6 +104,11 @@ class CompiledNode:
             plain = kind if only.mode == EQUALS and (kind is str or kind is bool) else None
             self.satisfied_one = (only.segments, only.mode, only.value, plain)
         self.terminal_outcome = node.terminal_outcome
+        # A Gate that a session authority resolves: delegatable, naming its authority (behaviour.md §5 step 3).
+        gate = node.gate
+        self.delegated_to: str | None = (
+            gate.authority if gate is not None and gate.delegatable is True and gate.authority is not None else None
+        )
         self.child_graph = node.graph
         self.child_entry = node.entry
         # Filled by CompiledGraph.
