@@ -848,16 +848,13 @@ _PLAIN = msgspec.json.Decoder()
 _ENCODE_ERRORS = (TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError)
 
 
-def _remembered_fact_text(memo: EvaluationCache, key: str, value: dict[str, Any] | list[Any]) -> bytes | None:
-    """The text remembered under a top-level fact key if ``value`` has it, else None.
+def _remembered_fact_text(entry: tuple[bytes, Any], value: dict[str, Any] | list[Any]) -> bytes | None:
+    """The text of a fact-text ``entry`` (text, plain copy) if ``value`` has it, else None.
 
     The value is compared with the remembered plain copy before it is
     encoded: a value shared exponentially (or cyclic) would make msgspec write
     without end, and one equal to the copy has the copy's size.
     """
-    entry = memo.fact_texts.get(key)
-    if entry is None or entry[1] is None:
-        return None
     try:
         if entry[1] != value:
             return None
@@ -900,12 +897,14 @@ def _facts_on_fast_path(facts: dict[Any, Any], memo: EvaluationCache) -> dict[st
         return None
     plain = _PLAIN_LEAF_TYPES
     raw = msgspec.Raw
+    texts = memo.fact_texts
     result: dict[str, Any] = {}
     unknown: list[tuple[str, Any]] = []
     for key, value in facts.items():
         kind = type(value)
         if kind is dict or kind is list:
-            text = _remembered_fact_text(memo, key, value) if key in memo.fact_texts else None
+            entry = texts.get(key)
+            text = _remembered_fact_text(entry, value) if entry is not None and entry[1] is not None else None
             if text is None:
                 unknown.append((key, value))
             else:
