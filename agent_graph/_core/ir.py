@@ -107,7 +107,9 @@ class CompiledNode:
         # A Gate that a session authority resolves: delegatable, naming its authority (behaviour.md §5 step 3).
         gate = node.gate
         self.delegated_to: str | None = (
-            gate.authority if gate is not None and gate.delegatable is True and gate.authority is not None else None
+            gate.authority
+            if gate is not None and gate.delegatable is True and gate.authority is not None
+            else None
         )
         self.child_graph = node.graph
         self.child_entry = node.entry
