@@ -328,7 +328,7 @@ class Suite:
         most = 200 // 5  # samples per interleaved round
         rows: list[tuple[str, str, Sampler, float | None]] = [
             ("realistic.evaluate", "evaluate, mid-workflow, a new state each call", calls(evaluate_new, most), 60),
-            ("realistic.evaluate-cold", "evaluate, a cold host: the first ten calls after a load (mean)",
+            ("realistic.evaluate-cold", "evaluate, cold host: first ten calls after a load (mean)",
              first_calls(cold_host, evaluate_cold), None),
             ("realistic.evaluate-unseen", "evaluate, every fact object new and different each call",
              calls(evaluate_unseen, most), None),
