@@ -218,7 +218,7 @@ def run_processes(
 
 
 def _loaded(provider: Any) -> Any:
-    """A load's full cost: loading pauses the garbage collector, so its young-generation pass is counted here."""
+    """A load's full cost: the collection of the young generation its allocations call for is counted here."""
     gc.collect(0)
     return provider
 
@@ -564,10 +564,10 @@ def render(suite: Suite, started: dict[str, Any], finished: dict[str, Any]) -> s
         "  is timed) and is the mean of the first ten evaluations, each with a new state and the other facts",
         "  as they were, as a host sees its first turns; process-wide tables of canonical JSON (the collation",
         "  order of object keys) are filled by then, as in any host after its first evaluation.",
-        "  `load from source` passes",
-        "  `cache=False`; `warm cache` loads with a cache directory that an earlier load filled (every file is",
-        "  still read and hashed). Loading pauses the garbage collector; the collection of the young",
-        "  generation that follows (the pass over everything the load allocated) is timed with the load.",
+        "  `load from source` passes `cache=False`; `warm cache` loads with a cache directory that an earlier",
+        "  load filled (every file is still read and hashed). The library does not pause the garbage",
+        "  collector while loading; a collection of the young generation after each load (the pass over",
+        "  what the load allocated) is timed with the load.",
         "  Evaluations and routes get a new state on every call (a top-level `benchmark_turn` fact), so",
         "  that no remembered answer is reused, except where a row says the state was seen before; the",
         "  other facts stay as they were, as between two turns of an agent, so their canonical texts are",
