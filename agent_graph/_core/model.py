@@ -18,6 +18,8 @@ from .errors import Diagnostic
 
 __all__ = [
     "OUTCOMES",
+    "RunSummary",
+    "Step",
     "Action",
     "AfterAction",
     "Availability",
@@ -552,6 +554,32 @@ class Run(_Wire, frozen=True, kw_only=True):
     outcomes: dict[str, OutcomeRecord]
     authorities: tuple[str, ...]
     events: tuple[RunEvent, ...]
+
+
+class RunSummary(_Wire, frozen=True, kw_only=True):
+    """One Run of a store, as ``list()`` answers it: where it is and what it is about."""
+
+    id: str
+    ref: str
+    provider: str
+    graph: str
+    entry: str
+    created_at: str
+    updated_at: str
+    events: int
+
+
+class Step(_Wire, frozen=True, kw_only=True):
+    """The next step of a stored Run: the Run as read, its evaluation and the route to take (or None)."""
+
+    run: Run
+    evaluation: Evaluation
+    route: Route | None = None
+
+    @property
+    def revision(self) -> str:
+        """The revision to pass to ``record(…, revision=…)``: the evaluation's."""
+        return self.evaluation.revision
 
 
 class TestState(_Wire, frozen=True, kw_only=True):

@@ -32,6 +32,7 @@ from .model import (
     RouteResources,
 )
 from .provider import LoadedAction, Provider
+from .receipts import Receipts
 
 Location = FileLocation | GraphActionLocation | HostActionLocation
 
@@ -41,11 +42,13 @@ class _Receipts:
 
     __slots__ = ("dynamic", "static")
 
-    def __init__(self, receipts: ReadReceipts | Mapping[str, Any] | None, provider: Provider) -> None:
+    def __init__(self, receipts: Receipts | ReadReceipts | Mapping[str, Any] | None, provider: Provider) -> None:
         self.static: set[tuple[str, str]] = set()
         self.dynamic: set[tuple[str, str]] = set()
         if receipts is None:
             return
+        if isinstance(receipts, Receipts):
+            receipts = receipts.read_receipts(provider.manifest.id)
         if isinstance(receipts, ReadReceipts):
             provider_id = receipts.provider
             items: Iterable[Any] = [msgspec.to_builtins(r) for r in receipts.receipts]
@@ -210,7 +213,7 @@ def route(
     authorities: Iterable[str] | None = None,
     revision: str | None = None,
     workspace: str,
-    receipts: ReadReceipts | Mapping[str, Any] | None = None,
+    receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
 ) -> Route:
     """Evaluate again and resolve ``route_id`` (the primary route when None).
 

@@ -23,6 +23,7 @@ from .._core.model import (
     Route,
 )
 from .._core.provider import Provider
+from .._core.receipts import Receipts
 
 REVISION_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
 
@@ -38,7 +39,7 @@ def route(
     authorities: Iterable[str] | None = None,
     revision: str | None = None,
     workspace: str | None = None,
-    receipts: ReadReceipts | Mapping[str, Any] | None = None,
+    receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
 ) -> Route:
     """Resolve one route of ``graph``/``entry`` into an ``agent-graph.route.v1``.
 
@@ -52,7 +53,8 @@ def route(
     ``sha256:`` digest is ``revision-invalid``.
     ``workspace`` is where ``cwd: workspace`` Actions run (default: the current
     directory). ``receipts`` (``agent-graph.resource-read-receipts.v1``) mark
-    resources the conversation already read as ``current``; they never change
+    resources the conversation already read as ``current`` (an
+    :class:`~agent_graph.Receipts` works too); they never change
     which route is chosen. No file is read.
     """
     if isinstance(entry, str) and entry.startswith("route:") and _looks_like_route_id(provider, graph, entry):

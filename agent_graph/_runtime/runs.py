@@ -1,11 +1,11 @@
-"""The Run store: ``agent-graph.run.v1`` files on disk, written so that no record is lost.
+"""The file Run store: one ``agent-graph.run.v1`` file per Run, written so that no record is lost.
 
 A Run is host-owned execution memory (behaviour.md §9): Provider, Graph,
 entry, optional workspace, Facts, the latest Outcome per state key, session
-authorities and an append-only list of numbered events. This module is an
-adapter: it reads and writes files, takes OS file locks and asks an injected
-clock and ID factory for timestamps and Run IDs. It knows nothing of
-evaluation, routing or the command line.
+authorities and an append-only list of numbered events. This module is the
+file backend of the Run store contract (:mod:`agent_graph._runtime.run_store`): it
+reads and writes files and takes OS file locks; what each operation does to a
+Run lives in :mod:`agent_graph._runtime.run_changes`, shared with the database stores.
 
 Guarantees:
 
@@ -18,12 +18,14 @@ Guarantees:
   most ``lock_timeout`` seconds (``run-lock-timeout``). The sidecar is never
   deleted: removing a lock file while another process waits on it would let
   two writers in.
-* Start, checkpoint and resume never replace an existing file
+* Start, checkpoint, resume, import and export never replace an existing file
   (``run-target-exists``): the new file is linked into place, which fails if
   the name is taken.
 * A missing Run is ``run-missing``, a file that is not a valid Run is
   ``run-invalid``, a Run of another Provider is ``run-provider-mismatch``;
   none of them is ever overwritten.
+* A Run is addressed by its path; a relative path is resolved against the
+  store's folder (``root``; default: the current directory at each call).
 """
 
 from __future__ import annotations
@@ -34,88 +36,52 @@ import os
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timezone
-from typing import Any
+from collections.abc import Iterator
 
 import msgspec
 
-from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
-from .._core.evaluate import normalize_authorities
-from .._core.model import OUTCOMES, OutcomeRecord, Run, RunEvent
+from .._core.model import Run, RunSummary
 from .._load.atomic import write_bytes_atomic
-from .._syntax import schema as _schema
+from .run_changes import RUN_SCHEMA, Change, checkpoint_event
+from .run_changes import evaluation_input as run_evaluation_input
+from .run_store import (
+    DEFAULT_LOCK_TIMEOUT,
+    MAX_RUN_BYTES,
+    BaseRunStore,
+    Clock,
+    IdFactory,
+    check_provider,
+    checked_run_bytes,
+    decode_run,
+    format_timestamp,
+)
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
     "MAX_RUN_BYTES",
     "RUN_SCHEMA",
+    "FileRunStore",
     "RunStore",
+    "create_exclusive",
     "format_timestamp",
+    "read_run_file",
     "run_evaluation_input",
+    "run_lock",
 ]
 
-RUN_SCHEMA = "agent-graph.run.v1"
-#: Seconds a writer waits for the lock of a Run before ``run-lock-timeout``.
-DEFAULT_LOCK_TIMEOUT = 30.0
-#: The largest Run file read (bytes); Runs grow with their events.
-MAX_RUN_BYTES = 256 * 1024 * 1024
 
-Clock = Callable[[], datetime]
-IdFactory = Callable[[], str]
-
-
-def format_timestamp(moment: datetime) -> str:
-    """ISO-8601 UTC with milliseconds (``2026-01-31T09:30:00.000Z``); a naive time is taken as UTC."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone(timezone.utc)
-    return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
-
-
-def _system_clock() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def _random_id() -> str:
-    return str(uuid.uuid4())
-
-
-def run_evaluation_input(run: Run) -> dict[str, Any]:
-    """The evaluation input a Run holds: ``{facts, outcomes, authorities, workspace?}``.
-
-    ``outcomes`` keeps the records (``{outcome, recordedAt, detail?}``); the
-    evaluator reads only their ``outcome``.
-    """
-    data: dict[str, Any] = {
-        "facts": dict(run.facts),
-        "outcomes": {key: msgspec.to_builtins(record) for key, record in run.outcomes.items()},
-        "authorities": list(run.authorities),
-    }
-    if run.workspace is not None:
-        data["workspace"] = run.workspace
-    return data
-
-
-def _provider_id(provider: Any) -> str | None:
-    """A Provider ID from a Provider, a string or None."""
-    if provider is None or isinstance(provider, str):
-        return provider
-    manifest = getattr(provider, "manifest", None)
-    identity = getattr(manifest, "id", None)
-    if not isinstance(identity, str):
-        raise AgentGraphError("argument-invalid", "provider must be a Provider, a Provider ID or None")
-    return identity
-
-
-def _sorted_keys(keys: Iterable[str]) -> list[str]:
-    return sorted(keys, key=utf16_key)
-
-
-def _encode(run: Run) -> bytes:
-    return msgspec.json.format(msgspec.json.encode(run), indent=2) + b"\n"
+def read_run_file(path: str) -> Run:
+    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, ``file-read-failed``)."""
+    absolute = os.path.abspath(path)
+    if not os.path.isfile(absolute):
+        raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
+    try:
+        with open(absolute, "rb") as handle:
+            data = handle.read(MAX_RUN_BYTES + 1)
+    except OSError as error:
+        raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
+    return decode_run(data, absolute)
 
 
 def _fsync_directory(directory: str) -> None:
@@ -240,268 +206,148 @@ def run_lock(path: str, timeout: float) -> Iterator[None]:
 # ---------------------------------------------------------------- the store
 
 
-class RunStore:
-    """Reads and writes ``agent-graph.run.v1`` files.
+class FileRunStore(BaseRunStore):
+    """Runs as ``agent-graph.run.v1`` files, byte-compatible with the TypeScript toolchain.
 
-    ``clock`` returns the current time (a timezone-aware ``datetime``; the
-    default is the system clock in UTC), ``new_id`` a fresh Run ID (default: a
-    random UUID) and ``lock_timeout`` bounds the wait for another writer.
-    Every method takes the Run path; relative paths are resolved against the
-    current directory. Methods that accept ``provider`` (a Provider, a
-    Provider ID, or None to skip the check) refuse a Run of another Provider
-    with ``run-provider-mismatch`` before changing anything.
+    ``root`` is the folder relative Run paths are resolved against, where
+    ``start(None, …)`` and ``import_run`` put ``<run id>.json`` and which
+    ``list`` reads (default: the current directory at each call). A Run
+    reached through a symbolic link is updated (and locked) where it points.
     """
 
-    __slots__ = ("_clock", "_new_id", "lock_timeout")
+    ref_kind = "path"
 
     def __init__(
         self,
+        root: str | None = None,
         *,
         clock: Clock | None = None,
         new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     ) -> None:
-        self._clock: Clock = clock or _system_clock
-        self._new_id: IdFactory = new_id or _random_id
-        self.lock_timeout = lock_timeout
+        super().__init__(clock=clock, new_id=new_id, lock_timeout=lock_timeout)
+        if root is not None and (not isinstance(root, str) or not root):
+            raise AgentGraphError("argument-invalid", "root must be a folder path")
+        self.root = os.path.abspath(root) if root is not None else None
 
-    def now(self) -> str:
-        """The current time as a Run timestamp."""
-        return format_timestamp(self._clock())
+    def __repr__(self) -> str:
+        return f"<FileRunStore {self.root or '.'}>"
 
-    # ------------------------------------------------------------ reading
-
-    def load(self, path: str, provider: Any = None) -> Run:
-        """Read and validate a Run (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
-        absolute = os.path.abspath(path)
-        if not os.path.isfile(absolute):
-            raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
-        try:
-            with open(absolute, "rb") as handle:
-                data = handle.read(MAX_RUN_BYTES + 1)
-        except OSError as error:
-            raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
-        run = self.decode(data, absolute)
-        expected = _provider_id(provider)
-        if expected is not None and run.provider != expected:
-            raise AgentGraphError(
-                "run-provider-mismatch", f"Run {run.id} belongs to Provider {run.provider}, not {expected}"
-            )
-        return run
+    def path(self, ref: str) -> str:
+        """The absolute path of the Run ``ref``."""
+        return os.path.abspath(os.path.join(self.root or os.getcwd(), ref))
 
     @staticmethod
     def decode(data: bytes, path: str) -> Run:
         """A Run from the bytes of a file at ``path`` (``run-invalid`` unless it is a valid Run)."""
-        from .._syntax.parse import parse_structured
+        return decode_run(data, path)
 
-        try:
-            raw = parse_structured(data, path, max_bytes=MAX_RUN_BYTES)
-            _schema.validate("run", raw, path)
-        except AgentGraphError as error:
-            raise AgentGraphError(
-                "run-invalid",
-                f"{path} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
-                error.diagnostics,
-            ) from None
-        try:
-            run: Run = msgspec.convert(raw, Run)
-        except msgspec.ValidationError as error:
-            raise AgentGraphError("run-invalid", f"{path} is not a valid agent-graph.run.v1: {error}") from None
-        return run
+    # ------------------------------------------------------------ primitives
 
-    # ------------------------------------------------------------ writing helpers
+    def _read(self, ref: str) -> Run:
+        return read_run_file(self.path(ref))
 
-    def _checked(self, run: Run, path: str) -> bytes:
-        """Encode ``run`` after checking it against the Run schema (nothing invalid is ever written)."""
-        try:
-            data = _encode(run)
-        except (TypeError, ValueError, OverflowError) as error:
-            raise AgentGraphError("json-invalid", f"Run {run.id} holds a value that is not JSON: {error}") from None
-        _schema.validate("run", msgspec.json.decode(data), path)
-        return data
-
-    @staticmethod
-    def _event(run: Run, at: str, kind: str, **fields: Any) -> RunEvent:
-        sequence = (run.events[-1].sequence if run.events else 0) + 1
-        return RunEvent(sequence=sequence, at=at, type=kind, **fields)
-
-    def _update(self, path: str, provider: Any, change: Callable[[Run, str], Run]) -> Run:
-        """Read-modify-write under the writer lock; ``change(run, now)`` returns the new Run.
-
-        A symbolic link is followed, so the Run it points to is updated (and locked) in place.
-        """
-        absolute = os.path.realpath(path)
+    def _existing(self, ref: str, expected: str | None) -> str:
+        """The real path of an existing, valid Run of ``expected`` (refused before its lock sidecar exists)."""
+        absolute = os.path.realpath(self.path(ref))
         if not os.path.isfile(absolute):
             raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
-        self.load(absolute, provider)  # refuse a bad Run before its lock sidecar is created
+        check_provider(read_run_file(absolute), expected)
+        return absolute
+
+    def _modify(self, ref: str, expected: str | None, change: Change) -> Run:
+        absolute = self._existing(ref, expected)
         with run_lock(absolute, self.lock_timeout):
-            run = self.load(absolute, provider)
-            at = self.now()
-            updated = msgspec.structs.replace(change(run, at), updated_at=at)
-            write_bytes_atomic(absolute, self._checked(updated, absolute))
+            run = check_provider(read_run_file(absolute), expected)
+            updated = change(run, self.now())
+            write_bytes_atomic(absolute, checked_run_bytes(updated, absolute))
         return updated
 
-    # ------------------------------------------------------------ operations
-
-    def start(
-        self,
-        path: str,
-        provider: Any,
-        graph: str,
-        entry: str = "default",
-        *,
-        workspace: str | None = None,
-        facts: Mapping[str, Any] | None = None,
-        authorities: Iterable[str] | None = None,
-    ) -> Run:
-        """Create a new Run at ``path`` with event 1 ``run.started`` (``run-target-exists`` if taken).
-
-        ``provider`` is the Provider (its Graph and entry are then checked:
-        ``graph-missing``, ``entry-missing``) or its ID. ``workspace`` is
-        stored as an absolute path.
-        """
-        absolute = os.path.abspath(path)
+    def _create(self, ref: str, run: Run, label: str) -> None:
+        absolute = self.path(ref)
         if os.path.lexists(absolute):
-            raise _target_exists(absolute, "Run start")
-        identity = _provider_id(provider)
-        if identity is None:
-            raise AgentGraphError("argument-invalid", "Run start needs the Provider or its ID")
-        graphs = getattr(provider, "graphs", None)
-        if graphs is not None:
-            compiled = graphs.get(graph)
-            if compiled is None:
-                raise AgentGraphError("graph-missing", f"Provider {identity} has no graph {graph}")
-            if entry not in compiled.definition.entrypoints:
-                raise AgentGraphError("entry-missing", f"Graph {graph} has no entrypoint {entry}")
-        if facts is not None and not isinstance(facts, Mapping):
-            raise AgentGraphError("json-object-required", "facts must be a JSON object")
-        at = self.now()
-        run = Run(
-            schema=RUN_SCHEMA,
-            id=self._new_id(),
-            provider=identity,
-            graph=graph,
-            entry=entry,
-            workspace=os.path.abspath(workspace) if workspace is not None else None,
-            created_at=at,
-            updated_at=at,
-            facts=dict(facts or {}),
-            outcomes={},
-            authorities=tuple(normalize_authorities(authorities)),
-            events=(RunEvent(sequence=1, at=at, type="run.started"),),
-        )
-        create_exclusive(absolute, self._checked(run, absolute), "Run start")
-        return run
+            raise _target_exists(absolute, label)
+        create_exclusive(absolute, checked_run_bytes(run, absolute), label)
 
-    def record(self, path: str, node: str, outcome: str, *, detail: Any = msgspec.UNSET, provider: Any = None) -> Run:
-        """Record ``outcome`` for the state key ``node`` and append ``node.outcome-recorded``.
-
-        ``node`` is the route's ``afterAction.recordNode``; ``outcome`` one of
-        the eight outcomes (``outcome-invalid``); ``detail`` any JSON value,
-        kept on the record and the event when given.
-        """
-        if not isinstance(node, str) or not node:
-            raise AgentGraphError("run-node-invalid", "The state key to record must be a non-empty string")
-        if not isinstance(outcome, str) or outcome not in OUTCOMES:
-            raise AgentGraphError("outcome-invalid", f"Unsupported outcome: {outcome!r}")
-
-        def change(run: Run, at: str) -> Run:
-            outcomes = dict(run.outcomes)
-            outcomes[node] = OutcomeRecord(outcome=outcome, recorded_at=at, detail=detail)
-            event = self._event(run, at, "node.outcome-recorded", node=node, outcome=outcome, detail=detail)
-            return msgspec.structs.replace(run, outcomes=outcomes, events=(*run.events, event))
-
-        return self._update(path, provider, change)
-
-    def update_facts(
-        self, path: str, facts: Mapping[str, Any], *, replace: bool = False, provider: Any = None
-    ) -> Run:
-        """Merge ``facts`` over the Run's (``facts.updated``) or replace them (``facts.replaced``).
-
-        The event's detail is ``{keys}``: the given keys, sorted.
-        """
-        if not isinstance(facts, Mapping):
-            raise AgentGraphError("json-object-required", "facts must be a JSON object")
-        given = dict(facts)
-
-        def change(run: Run, at: str) -> Run:
-            merged = given if replace else {**run.facts, **given}
-            kind = "facts.replaced" if replace else "facts.updated"
-            event = self._event(run, at, kind, detail={"keys": _sorted_keys(given)})
-            return msgspec.structs.replace(run, facts=merged, events=(*run.events, event))
-
-        return self._update(path, provider, change)
-
-    def update_authorities(
-        self,
-        path: str,
-        *,
-        replace: Iterable[str] | None = None,
-        add: Iterable[str] = (),
-        remove: Iterable[str] = (),
-        provider: Any = None,
-    ) -> Run:
-        """Change the Run's session authorities and append ``authorities.updated`` ``{authorities}``.
-
-        ``replace`` replaces the list (``replace=[]`` clears it); then ``add``
-        and ``remove`` apply. The stored list is de-duplicated and sorted.
-        """
-        replacement = normalize_authorities(replace) if replace is not None else None
-        added = normalize_authorities(add)
-        removed = frozenset(normalize_authorities(remove))
-
-        def change(run: Run, at: str) -> Run:
-            current = replacement if replacement is not None else list(run.authorities)
-            result = tuple(a for a in normalize_authorities([*current, *added]) if a not in removed)
-            event = self._event(run, at, "authorities.updated", detail={"authorities": list(result)})
-            return msgspec.structs.replace(run, authorities=result, events=(*run.events, event))
-
-        return self._update(path, provider, change)
-
-    def set_authorities(self, path: str, authorities: Iterable[str], *, provider: Any = None) -> Run:
-        """Replace the Run's session authorities (the reference toolchain's ``--set``)."""
-        return self.update_authorities(path, replace=list(authorities), provider=provider)
-
-    def checkpoint(self, path: str, target: str, *, provider: Any = None) -> Run:
-        """Copy the Run to a new file ``target`` without authorities; returns the checkpoint.
-
-        The Run gets ``run.checkpointed`` ``{checkpoint: <file name>}`` and the
-        checkpoint holds the Run as of that event. ``run-target-exists`` if
-        ``target`` exists; nothing changes then.
-        """
-        absolute = os.path.realpath(path)
-        destination = os.path.abspath(target)
+    def _checkpoint(self, ref: str, target: str, expected: str | None) -> Run:
+        destination = self.path(target)
         if os.path.lexists(destination):
             raise _target_exists(destination, "Checkpoint")
-        if not os.path.isfile(absolute):
-            raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
-        self.load(absolute, provider)  # refuse a bad Run before its lock sidecar is created
+        absolute = self._existing(ref, expected)
         with run_lock(absolute, self.lock_timeout):
-            run = self.load(absolute, provider)
+            run = check_provider(read_run_file(absolute), expected)
             at = self.now()
-            event = self._event(run, at, "run.checkpointed", detail={"checkpoint": os.path.basename(destination)})
-            updated = msgspec.structs.replace(run, events=(*run.events, event), updated_at=at)
-            run_bytes = self._checked(updated, absolute)
+            updated = self._stamped(checkpoint_event(os.path.basename(destination)))(run, at)
+            run_bytes = checked_run_bytes(updated, absolute)
             snapshot = msgspec.structs.replace(updated, authorities=())
-            create_exclusive(destination, self._checked(snapshot, destination), "Checkpoint")
+            create_exclusive(destination, checked_run_bytes(snapshot, destination), "Checkpoint")
             write_bytes_atomic(absolute, run_bytes)
         return snapshot
 
-    def resume(self, checkpoint: str, target: str, *, provider: Any = None) -> Run:
-        """Start a new Run file ``target`` from a checkpoint: authorities cleared, ``run.resumed`` appended.
+    def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
+        absolute = self.path(ref)
+        return read_run_file(absolute), os.path.basename(absolute)
 
-        The Run keeps its ID, Facts, Outcomes and events; the event's detail is
-        ``{checkpoint: <checkpoint file name>}``. ``run-target-exists`` if
-        ``target`` exists.
-        """
-        destination = os.path.abspath(target)
-        if os.path.lexists(destination):
-            raise _target_exists(destination, "Run resume")
-        source = self.load(checkpoint, provider)
-        at = self.now()
-        event = self._event(
-            source, at, "run.resumed", detail={"checkpoint": os.path.basename(os.path.abspath(checkpoint))}
-        )
-        resumed = msgspec.structs.replace(source, authorities=(), events=(*source.events, event), updated_at=at)
-        create_exclusive(destination, self._checked(resumed, destination), "Run resume")
-        return resumed
+    def _start_ref(self, ref: str | None) -> tuple[str, str]:
+        run_id = self._new_id()
+        target = ref if ref is not None else run_id + ".json"
+        absolute = self.path(target)
+        if os.path.lexists(absolute):
+            raise _target_exists(absolute, "Run start")
+        return target, run_id
+
+    def _import_ref(self, run: Run) -> str:
+        for summary in self._summaries(None, None, None, None):
+            if summary.id == run.id:
+                raise AgentGraphError(
+                    "run-target-exists", f"Run import: the store already holds Run {run.id} ({summary.ref})"
+                )
+        return _file_name(run.id)
+
+    def _resume_ref(self, target: str | None, checkpoint: Run) -> tuple[str, str | None]:
+        if target is None:
+            raise AgentGraphError("argument-invalid", "Run resume in the file store needs the new Run file")
+        return target, None
+
+    def _summaries(
+        self, provider: str | None, graph: str | None, after: str | None, before: str | None
+    ) -> Iterator[RunSummary]:
+        folder = self.root or os.getcwd()
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError as error:
+            raise AgentGraphError(
+                "file-read-failed", f"Cannot list the Run folder {folder}: {error}"
+            ) from None
+        for name in names:
+            path = os.path.join(folder, name)
+            if not name.endswith(".json") or name.startswith(".") or not os.path.isfile(path):
+                continue
+            try:
+                run = read_run_file(path)
+            except AgentGraphError:
+                continue  # not a Run: other JSON files may share the folder
+            yield RunSummary(
+                id=run.id,
+                ref=path,
+                provider=run.provider,
+                graph=run.graph,
+                entry=run.entry,
+                created_at=run.created_at,
+                updated_at=run.updated_at,
+                events=len(run.events),
+            )
+
+
+def _file_name(run_id: str) -> str:
+    """``<run id>.json`` when the ID is a safe file name, else its digest."""
+    safe = run_id.replace("-", "").replace("_", "").replace(".", "")
+    if safe.isalnum() and safe.isascii() and not run_id.startswith(".") and len(run_id) <= 200:
+        return run_id + ".json"
+    from .._core.canonical import digest_value
+
+    return "run-" + digest_value(run_id).split(":", 1)[1][:32] + ".json"
+
+
+#: The name hosts have always used for the file store.
+RunStore = FileRunStore

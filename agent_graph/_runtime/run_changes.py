@@ -1,0 +1,214 @@
+"""Run transitions: what every Run store does to a Run, as pure functions.
+
+A Run store (files, SQLite, PostgreSQL) differs only in how it reads, locks
+and writes; what a change *is* lives here, once. Each ``*_change`` function
+returns ``change(run, at) -> Run``: given the Run as it is inside the store's
+lock or transaction and the time of the write, it answers the next Run with
+its new events appended. The store stamps ``updatedAt`` and writes.
+
+Rules:
+
+* Pure: no I/O, no clock, no environment. The time comes in as ``at``.
+* Events are numbered 1..n without gaps: a new event is the last one's
+  sequence plus one, and :func:`check_events` refuses anything else.
+* A change that refuses (``run-revision-stale``) raises inside the store's
+  lock or transaction, so nothing is written.
+* Deep merges walk nested objects with an explicit stack, never by recursion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from .._core.canonical import utf16_key
+from .._core.errors import AgentGraphError
+from .._core.evaluate import normalize_authorities
+from .._core.model import OUTCOMES, OutcomeRecord, Run, RunEvent
+
+__all__ = [
+    "RUN_SCHEMA",
+    "Change",
+    "authorities_change",
+    "check_events",
+    "checkpoint_event",
+    "deep_merge",
+    "evaluation_input",
+    "facts_change",
+    "new_run",
+    "record_change",
+    "resumed_run",
+]
+
+RUN_SCHEMA = "agent-graph.run.v1"
+
+Change = Callable[[Run, str], Run]
+
+
+def evaluation_input(run: Run) -> dict[str, Any]:
+    """The evaluation input a Run holds: ``{facts, outcomes, authorities, workspace?}``."""
+    data: dict[str, Any] = {
+        "facts": dict(run.facts),
+        "outcomes": {key: msgspec.to_builtins(record) for key, record in run.outcomes.items()},
+        "authorities": list(run.authorities),
+    }
+    if run.workspace is not None:
+        data["workspace"] = run.workspace
+    return data
+
+
+def _event(run: Run, at: str, kind: str, **fields: Any) -> RunEvent:
+    sequence = (run.events[-1].sequence if run.events else 0) + 1
+    return RunEvent(sequence=sequence, at=at, type=kind, **fields)
+
+
+def check_events(run: Run, where: str) -> None:
+    """``run-invalid`` unless the Run's events are numbered 1..n without gaps or duplicates."""
+    for index, event in enumerate(run.events, start=1):
+        if event.sequence != index:
+            raise AgentGraphError(
+                "run-invalid",
+                f"{where}: event {index} of Run {run.id} has sequence {event.sequence}; "
+                "events must be numbered 1, 2, 3 … without gaps",
+            )
+
+
+def new_run(
+    identity: str,
+    provider: str,
+    graph: str,
+    entry: str,
+    at: str,
+    *,
+    workspace: str | None,
+    facts: Mapping[str, Any] | None,
+    authorities: Iterable[str] | None,
+) -> Run:
+    """A new Run with event 1 ``run.started``."""
+    if facts is not None and not isinstance(facts, Mapping):
+        raise AgentGraphError("json-object-required", "facts must be a JSON object")
+    return Run(
+        schema=RUN_SCHEMA,
+        id=identity,
+        provider=provider,
+        graph=graph,
+        entry=entry,
+        workspace=workspace,
+        created_at=at,
+        updated_at=at,
+        facts=dict(facts or {}),
+        outcomes={},
+        authorities=tuple(normalize_authorities(authorities)),
+        events=(RunEvent(sequence=1, at=at, type="run.started"),),
+    )
+
+
+def record_change(node: str, outcome: str, detail: Any, guard: Callable[[Run], None] | None = None) -> Change:
+    """Record ``outcome`` under ``node`` and append ``node.outcome-recorded``.
+
+    ``guard`` sees the Run first and may refuse it (the revision check).
+    """
+    if not isinstance(node, str) or not node:
+        raise AgentGraphError("run-node-invalid", "The state key to record must be a non-empty string")
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
+        raise AgentGraphError(
+            "outcome-invalid", f"Unsupported outcome: {outcome!r} (one of {', '.join(OUTCOMES)})"
+        )
+
+    def change(run: Run, at: str) -> Run:
+        if guard is not None:
+            guard(run)
+        outcomes = dict(run.outcomes)
+        outcomes[node] = OutcomeRecord(outcome=outcome, recorded_at=at, detail=detail)
+        event = _event(run, at, "node.outcome-recorded", node=node, outcome=outcome, detail=detail)
+        return msgspec.structs.replace(run, outcomes=outcomes, events=(*run.events, event))
+
+    return change
+
+
+def deep_merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+    """``update`` merged over ``base``: nested objects merge key by key, anything else replaces.
+
+    Neither argument is changed; merged objects are new dicts. Walks with an
+    explicit stack, so deeply nested Facts cannot exhaust the interpreter stack.
+    """
+    result = dict(base)
+    stack: list[tuple[dict[str, Any], Mapping[str, Any]]] = [(result, update)]
+    while stack:
+        target, changes = stack.pop()
+        for key, value in changes.items():
+            current = target.get(key)
+            if isinstance(value, Mapping) and isinstance(current, Mapping):
+                merged = dict(current)
+                target[key] = merged
+                stack.append((merged, value))
+            else:
+                target[key] = value
+    return result
+
+
+def facts_change(facts: Mapping[str, Any], *, replace: bool = False, deep: bool = False) -> Change:
+    """Merge (shallow or ``deep``) or replace the Facts; ``facts.updated``/``facts.replaced`` ``{keys}``."""
+    if not isinstance(facts, Mapping):
+        raise AgentGraphError("json-object-required", "facts must be a JSON object")
+    if replace and deep:
+        raise AgentGraphError("argument-invalid", "facts can be replaced or deep-merged, not both")
+    given = dict(facts)
+    keys = sorted(given, key=utf16_key)
+
+    def change(run: Run, at: str) -> Run:
+        if replace:
+            merged = given
+        elif deep:
+            merged = deep_merge(run.facts, given)
+        else:
+            merged = {**run.facts, **given}
+        kind = "facts.replaced" if replace else "facts.updated"
+        event = _event(run, at, kind, detail={"keys": keys})
+        return msgspec.structs.replace(run, facts=merged, events=(*run.events, event))
+
+    return change
+
+
+def authorities_change(
+    replace: Iterable[str] | None = None, add: Iterable[str] = (), remove: Iterable[str] = ()
+) -> Change:
+    """Replace, then add and remove session authorities; ``authorities.updated`` ``{authorities}``."""
+    replacement = normalize_authorities(replace) if replace is not None else None
+    added = normalize_authorities(add)
+    removed = frozenset(normalize_authorities(remove))
+
+    def change(run: Run, at: str) -> Run:
+        current = replacement if replacement is not None else list(run.authorities)
+        result = tuple(a for a in normalize_authorities([*current, *added]) if a not in removed)
+        event = _event(run, at, "authorities.updated", detail={"authorities": list(result)})
+        return msgspec.structs.replace(run, authorities=result, events=(*run.events, event))
+
+    return change
+
+
+def checkpoint_event(name: str) -> Change:
+    """Append ``run.checkpointed`` ``{checkpoint: name}``; the snapshot is the result without authorities."""
+
+    def change(run: Run, at: str) -> Run:
+        event = _event(run, at, "run.checkpointed", detail={"checkpoint": name})
+        return msgspec.structs.replace(run, events=(*run.events, event))
+
+    return change
+
+
+def resumed_run(checkpoint: Run, name: str, at: str, identity: str | None = None) -> Run:
+    """A Run resumed from a checkpoint: authorities cleared, ``run.resumed`` ``{checkpoint: name}`` appended.
+
+    ``identity`` gives the resumed Run another ID (a database store holds each ID once).
+    """
+    event = _event(checkpoint, at, "run.resumed", detail={"checkpoint": name})
+    return msgspec.structs.replace(
+        checkpoint,
+        id=identity if identity is not None else checkpoint.id,
+        authorities=(),
+        events=(*checkpoint.events, event),
+        updated_at=at,
+    )

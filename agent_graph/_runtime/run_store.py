@@ -1,0 +1,539 @@
+"""The Run store contract: one API over files, SQLite and PostgreSQL.
+
+:class:`BaseRunStore` implements every public operation once, in terms of the
+Run transitions of :mod:`agent_graph._runtime.run_changes` and five primitives a
+backend supplies:
+
+* ``_read(ref)``: the whole Run, without a lock (``run-missing``, ``run-invalid``);
+* ``_modify(ref, provider_id, change)``: read, check, change and write one Run
+  atomically under the backend's lock or transaction; a change that raises
+  leaves the stored Run as it was;
+* ``_create(ref, run, label)``: store a new Run, refusing a taken ref or ID
+  (``run-target-exists``);
+* ``_checkpoint``/``_read_checkpoint``: keep and find checkpoints;
+* ``_summaries()``: every stored Run, for ``list``.
+
+Rules every store keeps: what is written is checked first against the Run
+schema, exactly as a reader checks it (nothing invalid is stored); events are
+numbered 1..n without gaps; a Run of another Provider is refused with
+``run-provider-mismatch`` before anything changes; ``record(…, revision=…)``
+evaluates the Run inside the lock or transaction and refuses with
+``run-revision-stale`` unless it still evaluates to that revision.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+import msgspec
+
+from .._core.errors import AgentGraphError
+from .._core.model import Run, RunEvent, RunSummary, Step
+from .._syntax import schema as _schema
+from .run_changes import (
+    Change,
+    authorities_change,
+    check_events,
+    evaluation_input,
+    facts_change,
+    new_run,
+    record_change,
+)
+
+__all__ = [
+    "DEFAULT_LOCK_TIMEOUT",
+    "MAX_RUN_BYTES",
+    "BaseRunStore",
+    "Clock",
+    "IdFactory",
+    "decode_run",
+    "encode_run",
+    "format_timestamp",
+]
+
+#: Seconds a writer waits for the lock of a Run before ``run-lock-timeout``.
+DEFAULT_LOCK_TIMEOUT = 30.0
+#: The largest Run read (bytes); Runs grow with their events.
+MAX_RUN_BYTES = 256 * 1024 * 1024
+
+Clock = Callable[[], datetime]
+IdFactory = Callable[[], str]
+
+
+def format_timestamp(moment: datetime) -> str:
+    """ISO-8601 UTC with milliseconds (``2026-01-31T09:30:00.000Z``); a naive time is taken as UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    moment = moment.astimezone(timezone.utc)
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
+
+
+def _system_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _random_id() -> str:
+    return str(uuid.uuid4())
+
+
+def provider_id(provider: Any) -> str | None:
+    """A Provider ID from a Provider, a string or None."""
+    if provider is None or isinstance(provider, str):
+        return provider
+    manifest = getattr(provider, "manifest", None)
+    identity = getattr(manifest, "id", None)
+    if not isinstance(identity, str):
+        raise AgentGraphError("argument-invalid", "provider must be a Provider, a Provider ID or None")
+    return identity
+
+
+def check_provider(run: Run, expected: str | None) -> Run:
+    """``run-provider-mismatch`` unless ``run`` belongs to ``expected`` (None: any Provider)."""
+    if expected is not None and run.provider != expected:
+        raise AgentGraphError(
+            "run-provider-mismatch", f"Run {run.id} belongs to Provider {run.provider}, not {expected}"
+        )
+    return run
+
+
+def encode_run(run: Run) -> bytes:
+    """The file form of a Run: JSON indented by two spaces, a final newline (as the TypeScript toolchain writes)."""
+    try:
+        data = msgspec.json.encode(run)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise AgentGraphError(
+            "json-invalid", f"Run {run.id} holds a value that is not JSON: {error}"
+        ) from None
+    return msgspec.json.format(data, indent=2) + b"\n"
+
+
+def checked_run_bytes(run: Run, where: str) -> bytes:
+    """Encode ``run`` after checking what a reader checks: the Run schema and event numbering."""
+    data = encode_run(run)
+    _schema.validate("run", msgspec.json.decode(data), where)
+    check_events(run, where)
+    return data
+
+
+def decode_run(data: bytes | str, where: str) -> Run:
+    """A Run from JSON text (``run-invalid`` unless it is a valid ``agent-graph.run.v1``)."""
+    from .._syntax.parse import parse_structured
+
+    raw_bytes = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        raw = parse_structured(raw_bytes, where, max_bytes=MAX_RUN_BYTES)
+        _schema.validate("run", raw, where)
+    except AgentGraphError as error:
+        raise AgentGraphError(
+            "run-invalid",
+            f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
+            error.diagnostics,
+        ) from None
+    return convert_run(raw, where)
+
+
+def convert_run(raw: Any, where: str) -> Run:
+    """A Run from schema-valid JSON data, its events checked (``run-invalid``)."""
+    try:
+        run: Run = msgspec.convert(raw, Run)
+    except msgspec.ValidationError as error:
+        raise AgentGraphError("run-invalid", f"{where} is not a valid agent-graph.run.v1: {error}") from None
+    check_events(run, where)
+    return run
+
+
+def _moment(value: datetime | str | None, label: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, str):
+        return value
+    raise AgentGraphError("argument-invalid", f"{label} must be a datetime or a Run timestamp string")
+
+
+class BaseRunStore:
+    """The operations every Run store offers; a backend supplies the storage primitives.
+
+    ``clock`` returns the current time (timezone-aware; default: the system
+    clock in UTC), ``new_id`` a fresh Run ID (default: a random UUID) and
+    ``lock_timeout`` bounds the wait for another writer (``run-lock-timeout``).
+    Methods that take ``provider`` (a Provider, a Provider ID, or None to skip
+    the check) refuse a Run of another Provider with ``run-provider-mismatch``
+    before changing anything. Every store is a context manager; ``close()``
+    releases its connections.
+    """
+
+    #: What a Run is addressed by in this store (``path`` or ``id``), for messages.
+    ref_kind = "id"
+
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        new_id: IdFactory | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    ) -> None:
+        if not isinstance(lock_timeout, (int, float)) or lock_timeout < 0:
+            raise AgentGraphError("argument-invalid", "lock_timeout must be a number of seconds, 0 or more")
+        self._clock: Clock = clock or _system_clock
+        self._new_id: IdFactory = new_id or _random_id
+        self.lock_timeout = float(lock_timeout)
+
+    # ------------------------------------------------------------ backend primitives
+
+    def _read(self, ref: str) -> Run:
+        raise NotImplementedError
+
+    def _modify(self, ref: str, expected: str | None, change: Change) -> Run:
+        raise NotImplementedError
+
+    def _create(self, ref: str, run: Run, label: str) -> None:
+        raise NotImplementedError
+
+    def _checkpoint(self, ref: str, target: str, expected: str | None) -> Run:
+        raise NotImplementedError
+
+    def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
+        raise NotImplementedError
+
+    def _summaries(
+        self, provider: str | None, graph: str | None, after: str | None, before: str | None
+    ) -> Iterator[RunSummary]:
+        """Stored Runs; a backend may apply the filters itself (``list`` applies them again)."""
+        raise NotImplementedError
+
+    def _start_ref(self, ref: str | None) -> tuple[str, str]:
+        """``(ref, run ID)`` of a new Run."""
+        raise NotImplementedError
+
+    def _import_ref(self, run: Run) -> str:
+        raise NotImplementedError
+
+    def _resume_ref(self, target: str | None, checkpoint: Run) -> tuple[str, str | None]:
+        """``(ref, new run ID or None to keep the checkpoint's)`` of a resumed Run."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the store holds (connections); the file store holds nothing."""
+
+    def __enter__(self) -> BaseRunStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ time
+
+    def now(self) -> str:
+        """The current time as a Run timestamp."""
+        return format_timestamp(self._clock())
+
+    def _stamped(self, change: Change) -> Change:
+        """``change`` followed by ``updatedAt = at``."""
+
+        def stamped(run: Run, at: str) -> Run:
+            return msgspec.structs.replace(change(run, at), updated_at=at)
+
+        return stamped
+
+    # ------------------------------------------------------------ reading
+
+    def load(self, ref: str, provider: Any = None) -> Run:
+        """Read and validate a Run (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
+        self._check_ref(ref)
+        return check_provider(self._read(ref), provider_id(provider))
+
+    def events(self, ref: str, provider: Any = None) -> tuple[RunEvent, ...]:
+        """The Run's events, numbered 1..n."""
+        return self.load(ref, provider).events
+
+    def list(
+        self,
+        *,
+        provider: Any = None,
+        graph: str | None = None,
+        updated_after: datetime | str | None = None,
+        updated_before: datetime | str | None = None,
+    ) -> builtins.list[RunSummary]:
+        """Summaries of the stored Runs, oldest update first.
+
+        Filters: ``provider`` (a Provider or its ID), ``graph`` (a Graph ID) and
+        the last update strictly after ``updated_after`` / strictly before
+        ``updated_before`` (a ``datetime`` or a Run timestamp).
+        """
+        identity = provider_id(provider)
+        after = _moment(updated_after, "updated_after")
+        before = _moment(updated_before, "updated_before")
+        chosen = [
+            summary
+            for summary in self._summaries(identity, graph, after, before)
+            if (identity is None or summary.provider == identity)
+            and (graph is None or summary.graph == graph)
+            and (after is None or summary.updated_at > after)
+            and (before is None or summary.updated_at < before)
+        ]
+        chosen.sort(key=lambda summary: (summary.updated_at, summary.id, summary.ref))
+        return chosen
+
+    def next_step(
+        self,
+        ref: str,
+        provider: Any,
+        *,
+        receipts: Any = None,
+        route_id: str | None = None,
+    ) -> Step:
+        """Read the Run, evaluate it and route at that revision: the step to take now.
+
+        The route is the primary route, or ``route_id`` (``route-stale`` unless
+        it is a candidate now); it is None when the evaluation has no route
+        (complete, blocked, error). Record the step's outcome with
+        ``record(…, revision=step.revision)``.
+        """
+        from .._core.evaluate import evaluate
+        from .._load.api import route as route_at
+
+        self._need_provider(provider, "next_step")
+        run = self.load(ref, provider)
+        state = evaluation_input(run)
+        evaluation = evaluate(
+            provider,
+            run.graph,
+            run.entry,
+            facts=state["facts"],
+            outcomes=state["outcomes"],
+            authorities=state["authorities"],
+        )
+        chosen = route_id
+        if chosen is None and evaluation.primary_route is not None:
+            chosen = evaluation.primary_route.route_id
+        route = None
+        if chosen is not None:
+            route = route_at(
+                provider,
+                run.graph,
+                chosen,
+                run.entry,
+                facts=state["facts"],
+                outcomes=state["outcomes"],
+                authorities=state["authorities"],
+                revision=evaluation.revision,
+                workspace=run.workspace,
+                receipts=receipts,
+            )
+        return Step(run=run, evaluation=evaluation, route=route)
+
+    # ------------------------------------------------------------ writing
+
+    def start(
+        self,
+        ref: str | None,
+        provider: Any,
+        graph: str,
+        entry: str = "default",
+        *,
+        workspace: str | None = None,
+        facts: Mapping[str, Any] | None = None,
+        authorities: Iterable[str] | None = None,
+    ) -> Run:
+        """Create a new Run with event 1 ``run.started`` (``run-target-exists`` if its ref is taken).
+
+        ``provider`` is the Provider (its Graph and entry are then checked:
+        ``graph-missing``, ``entry-missing``) or its ID. ``workspace`` is
+        stored as an absolute path.
+        """
+        identity = provider_id(provider)
+        if identity is None:
+            raise AgentGraphError("argument-invalid", "Run start needs the Provider or its ID")
+        if not isinstance(graph, str) or not graph or not isinstance(entry, str) or not entry:
+            raise AgentGraphError("argument-invalid", "Run start needs a Graph ID and an entry")
+        graphs = getattr(provider, "graphs", None)
+        if graphs is not None:
+            compiled = graphs.get(graph)
+            if compiled is None:
+                raise AgentGraphError("graph-missing", f"Provider {identity} has no graph {graph}")
+            if entry not in compiled.definition.entrypoints:
+                raise AgentGraphError("entry-missing", f"Graph {graph} has no entrypoint {entry}")
+        if ref is not None:
+            self._check_ref(ref)
+        target, run_id = self._start_ref(ref)
+        if workspace is not None and (not isinstance(workspace, str) or not workspace):
+            raise AgentGraphError("argument-invalid", "workspace must be a path string")
+        run = new_run(
+            run_id,
+            identity,
+            graph,
+            entry,
+            self.now(),
+            workspace=os.path.abspath(workspace) if workspace is not None else None,
+            facts=facts,
+            authorities=authorities,
+        )
+        self._create(target, run, "Run start")
+        return run
+
+    def record(
+        self,
+        ref: str,
+        node: str,
+        outcome: str,
+        *,
+        detail: Any = msgspec.UNSET,
+        provider: Any = None,
+        revision: str | None = None,
+    ) -> Run:
+        """Record ``outcome`` for the state key ``node`` and append ``node.outcome-recorded``.
+
+        ``node`` is the route's ``afterAction.recordNode``; ``outcome`` one of
+        the eight outcomes (``outcome-invalid``); ``detail`` any JSON value.
+        With ``revision`` (the step's), the record lands only if the Run still
+        evaluates to it for its graph and entry, checked inside the lock or
+        transaction; otherwise ``run-revision-stale`` and nothing is written.
+        A revision needs the loaded Provider.
+        """
+        guard = None
+        if revision is not None:
+            guard = self._revision_guard(provider, revision)
+        self._check_ref(ref)
+        change = record_change(node, outcome, detail, guard)
+        return self._modify(ref, provider_id(provider), self._stamped(change))
+
+    def update_facts(
+        self,
+        ref: str,
+        facts: Mapping[str, Any],
+        *,
+        replace: bool = False,
+        deep: bool = False,
+        provider: Any = None,
+    ) -> Run:
+        """Merge ``facts`` over the Run's (``facts.updated``) or replace them (``facts.replaced``).
+
+        ``deep=True`` merges nested objects key by key instead of replacing a
+        top-level key's value. The event's detail is ``{keys}``: the given
+        top-level keys, sorted.
+        """
+        self._check_ref(ref)
+        change = facts_change(facts, replace=replace, deep=deep)
+        return self._modify(ref, provider_id(provider), self._stamped(change))
+
+    def update_authorities(
+        self,
+        ref: str,
+        *,
+        replace: Iterable[str] | None = None,
+        add: Iterable[str] = (),
+        remove: Iterable[str] = (),
+        provider: Any = None,
+    ) -> Run:
+        """Change the Run's session authorities and append ``authorities.updated`` ``{authorities}``.
+
+        ``replace`` replaces the list (``replace=[]`` clears it); then ``add``
+        and ``remove`` apply. The stored list is de-duplicated and sorted.
+        """
+        self._check_ref(ref)
+        change = authorities_change(replace, add, remove)
+        return self._modify(ref, provider_id(provider), self._stamped(change))
+
+    def set_authorities(self, ref: str, authorities: Iterable[str], *, provider: Any = None) -> Run:
+        """Replace the Run's session authorities (the reference toolchain's ``--set``)."""
+        return self.update_authorities(ref, replace=list(authorities), provider=provider)
+
+    def checkpoint(self, ref: str, target: str, *, provider: Any = None) -> Run:
+        """Keep a copy of the Run without authorities under ``target``; returns the checkpoint.
+
+        The Run gets ``run.checkpointed`` ``{checkpoint: <name>}`` and the
+        checkpoint holds the Run as of that event. ``run-target-exists`` if
+        ``target`` is taken; nothing changes then.
+        """
+        self._check_ref(ref)
+        self._check_ref(target)
+        return self._checkpoint(ref, target, provider_id(provider))
+
+    def resume(self, checkpoint: str, target: str | None, *, provider: Any = None) -> Run:
+        """Start a new Run from a checkpoint: authorities cleared, ``run.resumed`` ``{checkpoint}`` appended.
+
+        ``run-target-exists`` if ``target`` is taken.
+        """
+        self._check_ref(checkpoint)
+        if target is not None:
+            self._check_ref(target)
+        from .run_changes import resumed_run
+
+        source, name = self._read_checkpoint(checkpoint)
+        check_provider(source, provider_id(provider))
+        destination, identity = self._resume_ref(target, source)
+        resumed = resumed_run(source, name, self.now(), identity)
+        self._create(destination, resumed, "Run resume")
+        return resumed
+
+    # ------------------------------------------------------------ files in and out
+
+    def export(self, ref: str, path: str, *, provider: Any = None) -> Run:
+        """Write the Run to a new ``agent-graph.run.v1`` file ``path`` (``run-target-exists`` if taken).
+
+        The file is byte for byte what the file store writes, readable by the
+        TypeScript toolchain.
+        """
+        from .runs import create_exclusive
+
+        run = self.load(ref, provider)
+        destination = os.path.abspath(path)
+        create_exclusive(destination, checked_run_bytes(run, destination), "Run export")
+        return run
+
+    def import_run(self, path: str, *, provider: Any = None) -> Run:
+        """Store the Run of an ``agent-graph.run.v1`` file under its own Run ID.
+
+        Refuses a file that is not a valid Run (``run-invalid``, events not
+        numbered 1..n included) and an ID the store already holds
+        (``run-target-exists``).
+        """
+        from .runs import read_run_file
+
+        run = check_provider(read_run_file(path), provider_id(provider))
+        self._create(self._import_ref(run), run, "Run import")
+        return run
+
+    # ------------------------------------------------------------ helpers
+
+    def _check_ref(self, ref: Any) -> None:
+        if not isinstance(ref, str) or not ref or "\x00" in ref:
+            raise AgentGraphError("argument-invalid", f"A Run {self.ref_kind} must be a non-empty string")
+
+    @staticmethod
+    def _need_provider(provider: Any, what: str) -> None:
+        if getattr(provider, "graphs", None) is None:
+            raise AgentGraphError("argument-invalid", f"{what} needs the loaded Provider (ag.load_provider)")
+
+    def _revision_guard(self, provider: Any, revision: str) -> Callable[[Run], None]:
+        from .._core.evaluate import evaluate
+
+        self._need_provider(provider, "record with a revision")
+        if not isinstance(revision, str) or not revision:
+            raise AgentGraphError("revision-invalid", "revision must be the step's revision string")
+
+        def guard(run: Run) -> None:
+            state = evaluation_input(run)
+            current = evaluate(
+                provider,
+                run.graph,
+                run.entry,
+                facts=state["facts"],
+                outcomes=state["outcomes"],
+                authorities=state["authorities"],
+            ).revision
+            if current != revision:
+                raise AgentGraphError(
+                    "run-revision-stale",
+                    f"Run {run.id} changed since revision {revision} (it is at {current} now); "
+                    "nothing was recorded: take the next step again",
+                )
+
+        return guard

@@ -1,0 +1,102 @@
+"""A throwaway PostgreSQL server for the tests: a fresh cluster in a temporary folder, on a Unix socket.
+
+The programs come from ``pg_config --bindir`` (or Debian's
+``/usr/lib/postgresql/*/bin``). ``initdb`` refuses to run as root, so as root
+the cluster is created and run by the ``postgres`` system user. The server
+listens on no TCP port, only on a socket in the temporary folder, and is
+stopped (immediately) when the test session ends.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+
+@dataclass
+class Server:
+    folder: str
+    data: str
+    bindir: str
+    as_user: list[str]
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@/postgres?host={self.folder}"
+
+    def stop(self) -> None:
+        subprocess.run(
+            [*self.as_user, os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def bindir() -> str | None:
+    """The folder of ``initdb`` and ``pg_ctl``, or None."""
+    candidates: list[str] = []
+    pg_config = shutil.which("pg_config")
+    if pg_config:
+        done = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, check=False)
+        if done.returncode == 0:
+            candidates.append(done.stdout.strip())
+    candidates.extend(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True))
+    for candidate in candidates:
+        if os.path.isfile(os.path.join(candidate, "initdb")) and os.path.isfile(os.path.join(candidate, "pg_ctl")):
+            return candidate
+    return None
+
+
+def start() -> Server:
+    """Start a server; raises RuntimeError with the reason when none can be started."""
+    programs = bindir()
+    if programs is None:
+        raise RuntimeError("no PostgreSQL server programs (initdb, pg_ctl) on this machine")
+    as_user: list[str] = []
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        runuser = shutil.which("runuser")
+        if runuser is None:
+            raise RuntimeError("running as root without runuser: initdb refuses root")
+        import pwd
+
+        try:
+            account = pwd.getpwnam("postgres")
+        except KeyError:
+            raise RuntimeError("running as root and there is no postgres system user for initdb") from None
+        as_user = [runuser, "-u", "postgres", "--"]
+    folder = tempfile.mkdtemp(prefix="agpg-", dir="/tmp" if os.path.isdir("/tmp") else None)
+    if as_user:
+        os.chown(folder, account.pw_uid, account.pw_gid)
+    os.chmod(folder, 0o755)
+    data = os.path.join(folder, "data")
+    server = Server(folder, data, programs, as_user)
+    initdb = subprocess.run(
+        [*as_user, os.path.join(programs, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8",
+         "--no-sync", "--no-locale"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    if initdb.returncode != 0:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"initdb failed: {initdb.stderr.strip()[-500:]}")
+    options = f"-k {folder} -c listen_addresses='' -c max_connections=100 -c fsync=off -c full_page_writes=off"
+    started = subprocess.run(
+        [*as_user, os.path.join(programs, "pg_ctl"), "-D", data, "-o", options, "-l",
+         os.path.join(folder, "server.log"), "-w", "-t", "60", "start"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    if started.returncode != 0:
+        log = ""
+        try:
+            with open(os.path.join(folder, "server.log"), encoding="utf-8", errors="replace") as handle:
+                log = handle.read()[-500:]
+        except OSError:
+            pass
+        server.stop()
+        raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()[-500:]} {log}")
+    return server
