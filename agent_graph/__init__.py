@@ -96,9 +96,11 @@ if TYPE_CHECKING:
         RouteSummary as RouteSummary,
         Run as Run,
         RunEvent as RunEvent,
+        RunSummary as RunSummary,
         Runner as Runner,
         SkillBinding as SkillBinding,
         StatusCode as StatusCode,
+        Step as Step,
         TestCase as TestCase,
         TestExpect as TestExpect,
         TestResult as TestResult,
@@ -110,6 +112,9 @@ if TYPE_CHECKING:
         LoadedResource as LoadedResource,
         NodeRoute as NodeRoute,
         Provider as Provider,
+    )
+    from ._core.receipts import (
+        Receipts as Receipts,
     )
     from ._core.state import (
         check_state as check_state,
@@ -129,6 +134,11 @@ if TYPE_CHECKING:
         load_provider as load_provider,
         resolve_skill_binding as resolve_skill_binding,
     )
+    from ._runtime.host import (
+        ResourceContent as ResourceContent,
+        ResourceReader as ResourceReader,
+        validate_action_input as validate_action_input,
+    )
     from ._runtime.host_action import (
         host_action_input_digest as host_action_input_digest,
         host_action_output_digest as host_action_output_digest,
@@ -138,9 +148,20 @@ if TYPE_CHECKING:
     from ._runtime.materialize import (
         materialize_resource as materialize_resource,
     )
+    from ._runtime.run_store import (
+        BaseRunStore as BaseRunStore,
+        open_store as open_store,
+    )
     from ._runtime.runs import (
+        FileRunStore as FileRunStore,
         RunStore as RunStore,
         run_evaluation_input as run_evaluation_input,
+    )
+    from ._runtime.runs_postgres import (
+        PostgresRunStore as PostgresRunStore,
+    )
+    from ._runtime.runs_sqlite import (
+        SqliteRunStore as SqliteRunStore,
     )
     from ._runtime.testing import (
         run_graph_tests as run_graph_tests,
@@ -239,9 +260,11 @@ _EXPORTS: dict[str, str] = {
     "RouteSummary": "_core.model",
     "Run": "_core.model",
     "RunEvent": "_core.model",
+    "RunSummary": "_core.model",
     "Runner": "_core.model",
     "SkillBinding": "_core.model",
     "StatusCode": "_core.model",
+    "Step": "_core.model",
     "TestCase": "_core.model",
     "TestExpect": "_core.model",
     "TestResult": "_core.model",
@@ -280,6 +303,15 @@ _EXPORTS: dict[str, str] = {
     "MigrationReport": "_toolchain.migrate",
     "migrate_provider": "_toolchain.migrate",
     "init_provider": "_toolchain.scaffold",
+    "BaseRunStore": "_runtime.run_store",
+    "open_store": "_runtime.run_store",
+    "FileRunStore": "_runtime.runs",
+    "SqliteRunStore": "_runtime.runs_sqlite",
+    "PostgresRunStore": "_runtime.runs_postgres",
+    "Receipts": "_core.receipts",
+    "ResourceReader": "_runtime.host",
+    "ResourceContent": "_runtime.host",
+    "validate_action_input": "_runtime.host",
 }
 
 __all__ = ["PROTOCOL_VERSION", "__version__", *sorted(_EXPORTS)]

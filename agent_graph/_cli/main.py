@@ -175,6 +175,21 @@ def load_run_state(path: str, provider_id: str) -> Any:
         raise run_file_error(error) from None
 
 
+def load_run(args: argparse.Namespace, provider_id: str) -> Any:
+    """The Run named by ``--state PATH`` or ``--store URL --run ID`` (read only)."""
+    from .._runtime.run_store import open_store
+
+    state, url, ref = getattr(args, "state", None), getattr(args, "store", None), getattr(args, "run", None)
+    if state:
+        if url or ref:
+            raise AgentGraphError("argument-invalid", "Give either --state PATH or --store URL with --run ID, not both")
+        return load_run_state(state, provider_id)
+    if not ref:
+        raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
+    with open_store(url or ".") as store:
+        return store.load(ref, provider_id)
+
+
 @dataclass
 class EvaluationInput:
     graph: str
@@ -195,8 +210,8 @@ def evaluation_input(args: argparse.Namespace, ctx: Context) -> EvaluationInput:
     outcomes = outcomes_argument(args.outcomes) if getattr(args, "outcomes", None) else {}
     authorities = list(getattr(args, "authority", None) or [])
     workspace = None
-    if getattr(args, "state", None):
-        run = load_run_state(args.state, provider.manifest.id)
+    if getattr(args, "state", None) or getattr(args, "store", None) or getattr(args, "run", None):
+        run = load_run(args, provider.manifest.id)
         facts = {**run.facts, **facts}
         outcomes = {**{k: msgspec.to_builtins(v) for k, v in run.outcomes.items()}, **outcomes}
         authorities = sorted({*run.authorities, *authorities})
@@ -234,6 +249,8 @@ def check_entry(provider: Provider, graph: str, entry: str) -> None:
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--entry", help="graph entrypoint (default: default)")
     parser.add_argument("--state", help="a Run file (agent-graph.run.v1) to evaluate")
+    parser.add_argument("--store", help="a Run store (sqlite:///runs.db, postgresql://…, a folder) holding --run")
+    parser.add_argument("--run", help="the Run to evaluate in --store")
     parser.add_argument("--facts", help="facts as a JSON object or @file")
     parser.add_argument("--outcomes", help="outcomes (state key → outcome) as a JSON object or @file")
     parser.add_argument("--authority", nargs="+", action="extend", help="session authorities")

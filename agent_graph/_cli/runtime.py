@@ -7,8 +7,11 @@ materializer (:mod:`agent_graph._runtime.materialize`) and answers
 line prints as the error envelope. Nothing here evaluates by itself or
 touches files directly.
 
-Commands that only change a Run (``record``, ``facts``, ``authority``,
-``checkpoint``, ``resume``, ``events``) work on the Run file alone, as the
+A Run is named by ``--state PATH`` (a Run file) or by ``--store URL`` with
+``--run ID`` (a SQLite or PostgreSQL store, or a folder of Run files; see
+:func:`agent_graph.open_store`). Commands that only change a Run
+(``record`` without ``--revision``, ``facts``, ``authority``, ``checkpoint``,
+``resume``, ``events``, ``export``, ``import``) work on the Run alone, as the
 reference toolchain's do; when a Provider is at hand (``--skill``, or the
 ``--manifest`` file exists, ``provider.yaml`` by default) they also refuse a
 Run of another Provider (``run-provider-mismatch``).
@@ -25,10 +28,44 @@ from .._core.errors import AgentGraphError
 __all__ = ["add_commands"]
 
 
-def _store() -> Any:
-    from .._runtime.runs import RunStore
+def _open(args: argparse.Namespace, *, need_run: bool = True, folder: bool = False) -> tuple[Any, str | None]:
+    """The store and Run ref of a command: ``--state PATH`` (a Run file) or ``--store URL`` with ``--run ID``."""
+    from .._runtime.run_store import open_store
 
-    return RunStore()
+    state = getattr(args, "state", None)
+    url = getattr(args, "store", None)
+    ref = getattr(args, "run", None)
+    if state is not None and (url is not None or ref is not None):
+        raise AgentGraphError(
+            "argument-invalid", "Give either --state PATH or --store URL with --run ID, not both"
+        )
+    if state is not None:
+        return open_store(None, lock_timeout=args.lock_timeout), state
+    if url is None and (ref is not None or folder):
+        url = "."
+    if url is None:
+        raise AgentGraphError("argument-invalid", "Name the Run: --state PATH, or --store URL with --run ID")
+    if need_run and ref is None:
+        raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
+    return open_store(url, lock_timeout=args.lock_timeout), ref
+
+
+def _where(args: argparse.Namespace, run: Any, store: Any) -> dict[str, str]:
+    """How the answer names the Run: its file (``state``) or its store and ref."""
+    if getattr(args, "state", None) is not None:
+        return {"state": os.path.abspath(args.state)}
+    from .._runtime.runs import FileRunStore
+
+    ref = args.run if getattr(args, "run", None) is not None else run.id
+    if isinstance(store, FileRunStore):
+        return {"store": args.store or ".", "run": ref, "state": store.path(ref)}
+    return {"store": args.store, "run": ref}
+
+
+def _next_command(where: dict[str, str]) -> str:
+    if "store" in where:
+        return f"--store {where['store']} --run {where['run']}"
+    return f"--state {where['state']}"
 
 
 def _expected_provider(ctx: Any) -> str | None:
@@ -51,43 +88,89 @@ def cmd_run_start(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     entry = args.entry or (binding[3] if binding else None) or "default"
     check_entry(provider, graph, entry)
     facts = object_argument(args.facts, "facts") if args.facts else {}
-    run = _store().start(
-        args.state,
-        provider,
-        graph,
-        entry,
-        workspace=args.workspace or os.getcwd(),
-        facts=facts,
-        authorities=args.authority or [],
-    )
-    state = os.path.abspath(args.state)
-    return run, [
-        f"Started run {run.id}",
-        f"State: {state}",
-        f"Next: agent-graph run status --state {state}",
-    ]
+    store, ref = _open(args, need_run=False)
+    with store:
+        run = store.start(
+            ref,
+            provider,
+            graph,
+            entry,
+            workspace=args.workspace or os.getcwd(),
+            facts=facts,
+            authorities=args.authority or [],
+        )
+        if ref is None and getattr(args, "state", None) is None:
+            from .._runtime.runs import FileRunStore
+
+            args.run = (
+                os.path.basename(store.path(run.id + ".json")) if isinstance(store, FileRunStore) else run.id
+            )
+        where = _where(args, run, store)
+    lines = [f"Started run {run.id}"]
+    lines.extend(f"{key.capitalize()}: {value}" for key, value in where.items())
+    lines.append(f"Next: agent-graph run next {_next_command(where)}")
+    return run, lines
 
 
-def cmd_run_status(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+def _evaluate_run(provider: Any, run: Any) -> Any:
     from .._core.evaluate import evaluate
     from .._runtime.runs import run_evaluation_input
 
-    provider = ctx.provider()
-    run = _store().load(args.state, provider)
     data = run_evaluation_input(run)
-    evaluation = evaluate(
-        provider, run.graph, run.entry, facts=data["facts"], outcomes=data["outcomes"], authorities=data["authorities"]
+    return evaluate(
+        provider,
+        run.graph,
+        run.entry,
+        facts=data["facts"],
+        outcomes=data["outcomes"],
+        authorities=data["authorities"],
     )
-    answer = {
-        "run": {"id": run.id, "state": os.path.abspath(args.state), "updatedAt": run.updated_at},
-        "evaluation": evaluation.to_json(),
-    }
-    lines = [f"Run: {run.id}", f"State: {evaluation.status_code}" + (f" ({evaluation.outcome})" if evaluation.outcome else "")]
+
+
+def cmd_run_status(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+    provider = ctx.provider()
+    store, ref = _open(args)
+    with store:
+        run = store.load(ref, provider)
+        where = _where(args, run, store)
+    evaluation = _evaluate_run(provider, run)
+    answer = {"run": {"id": run.id, **where, "updatedAt": run.updated_at}, "evaluation": evaluation.to_json()}
+    lines = [
+        f"Run: {run.id}",
+        f"State: {evaluation.status_code}" + (f" ({evaluation.outcome})" if evaluation.outcome else ""),
+    ]
     if evaluation.primary_route is not None:
         lines.append(f"Next: {evaluation.primary_route.node} ({evaluation.primary_route.availability})")
         lines.append(f"Route: {evaluation.primary_route.route_id}")
     lines.append(f"Revision: {evaluation.revision}")
     lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in evaluation.diagnostics)
+    return answer, lines
+
+
+def cmd_run_next(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+    from .main import object_argument
+
+    provider = ctx.provider()
+    receipts = object_argument(args.receipts, "receipts") if args.receipts else None
+    store, ref = _open(args)
+    with store:
+        step = store.next_step(ref, provider, receipts=receipts, route_id=args.route_id)
+    answer = {
+        "revision": step.revision,
+        "evaluation": step.evaluation.to_json(),
+        "route": step.route.to_json() if step.route is not None else None,
+    }
+    evaluation = step.evaluation
+    lines = [
+        f"Run: {step.run.id}",
+        f"State: {evaluation.status_code}" + (f" ({evaluation.outcome})" if evaluation.outcome else ""),
+    ]
+    if step.route is not None:
+        lines.append(f"Next: {step.route.node} ({step.route.availability})")
+        if step.route.gate is not None and step.route.gate.prompt:
+            lines.append(f"Gate: {step.route.gate.prompt}")
+        lines.append(f"Record: {step.route.after_action.record_node}")
+    lines.append(f"Revision: {step.revision}")
     return answer, lines
 
 
@@ -98,21 +181,33 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     from .main import json_argument
 
     if args.outcome not in OUTCOMES:
-        raise AgentGraphError("outcome-invalid", f"Unsupported outcome: {args.outcome} (one of {', '.join(OUTCOMES)})")
+        raise AgentGraphError(
+            "outcome-invalid", f"Unsupported outcome: {args.outcome} (one of {', '.join(OUTCOMES)})"
+        )
     detail = json_argument(args.detail, "detail") if args.detail is not None else msgspec.UNSET
-    expected = _expected_provider(ctx)
-    store = _store()
-    if expected is not None and args.node:
-        # With the Provider at hand, a state key that names no node of the Run's graph is a typo to refuse.
-        from .._core.state import unknown_state_key
-
+    provider: Any = _expected_provider(ctx)
+    if args.revision is not None:
+        if provider is None:
+            raise AgentGraphError(
+                "argument-invalid",
+                "run record --revision needs the Provider (--manifest FILE or --skill) to evaluate the Run",
+            )
         provider = ctx.provider()
-        current = store.load(args.state, expected)
-        if current.graph in provider.graphs:
-            unknown = unknown_state_key(provider, current.graph, args.node)
-            if unknown is not None:
-                raise unknown
-    run = store.record(args.state, args.node, args.outcome, detail=detail, provider=expected)
+    store, ref = _open(args)
+    with store:
+        if provider is not None and args.node:
+            # With the Provider at hand, a state key that names no node of the Run's graph is a typo to refuse.
+            from .._core.state import unknown_state_key
+
+            loaded = ctx.provider()
+            current = store.load(ref, loaded.manifest.id)
+            if current.graph in loaded.graphs:
+                unknown = unknown_state_key(loaded, current.graph, args.node)
+                if unknown is not None:
+                    raise unknown
+        run = store.record(
+            ref, args.node, args.outcome, detail=detail, provider=provider, revision=args.revision
+        )
     return run, [
         f"Recorded {args.node}: {args.outcome}",
         "Evaluate the run again; a recorded outcome does not prove any Fact.",
@@ -123,7 +218,11 @@ def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     from .main import object_argument
 
     facts = object_argument(args.set, "facts")
-    run = _store().update_facts(args.state, facts, replace=args.replace, provider=_expected_provider(ctx))
+    store, ref = _open(args)
+    with store:
+        run = store.update_facts(
+            ref, facts, replace=args.replace, deep=args.deep, provider=_expected_provider(ctx)
+        )
     verb = "Replaced" if args.replace else "Updated"
     return run, [f"{verb} facts of run {run.id}: {', '.join(run.events[-1].detail['keys']) or '<none>'}"]
 
@@ -132,22 +231,31 @@ def cmd_run_authority(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str
     # As the reference: without --set (or with --set and no ID) the authorities are replaced by none.
     changes = args.set is not None or args.add or args.remove
     replacement = [] if args.clear or not changes else args.set
-    run = _store().update_authorities(
-        args.state,
-        replace=replacement,
-        add=args.add or (),
-        remove=args.remove or (),
-        provider=_expected_provider(ctx),
-    )
+    store, ref = _open(args)
+    with store:
+        run = store.update_authorities(
+            ref,
+            replace=replacement,
+            add=args.add or (),
+            remove=args.remove or (),
+            provider=_expected_provider(ctx),
+        )
     return run, [f"Authorities: {', '.join(run.authorities) or '<none>'}"]
 
 
 def cmd_run_checkpoint(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     target = args.out or args.to
     if not target:
-        raise AgentGraphError("argument-invalid", "run checkpoint needs --out FILE")
-    _store().checkpoint(args.state, target, provider=_expected_provider(ctx))
-    answer = {"run": os.path.abspath(args.state), "checkpoint": os.path.abspath(target)}
+        raise AgentGraphError(
+            "argument-invalid", "run checkpoint needs --out FILE (or a checkpoint name in a database store)"
+        )
+    store, ref = _open(args)
+    with store:
+        store.checkpoint(ref, target, provider=_expected_provider(ctx))
+    if getattr(args, "state", None) is not None:
+        answer = {"run": os.path.abspath(args.state), "checkpoint": os.path.abspath(target)}
+    else:
+        answer = {"store": args.store or ".", "run": ref, "checkpoint": target}
     return answer, [f"Checkpoint: {answer['checkpoint']}", "The checkpoint carries no authorities."]
 
 
@@ -157,21 +265,61 @@ def cmd_run_resume(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         raise AgentGraphError("argument-invalid", "run resume needs --checkpoint FILE")
     if args.checkpoint_option and args.checkpoint and args.checkpoint_option != args.checkpoint:
         raise AgentGraphError("argument-invalid", "run resume got two different checkpoints")
-    run = _store().resume(checkpoint, args.state, provider=_expected_provider(ctx))
+    store, ref = _open(args, need_run=False)
+    with store:
+        run = store.resume(checkpoint, ref, provider=_expected_provider(ctx))
+        if ref is None:
+            args.run = run.id
+        where = _where(args, run, store)
     return run, [
-        f"Resumed run {run.id} at {os.path.abspath(args.state)}",
+        f"Resumed run {run.id} at {where.get('state') or where['run']}",
         "Authorities were cleared; grant them again explicitly if the session still holds them.",
     ]
 
 
 def cmd_run_events(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
-    run = _store().load(args.state, _expected_provider(ctx))
+    store, ref = _open(args)
+    with store:
+        run = store.load(ref, _expected_provider(ctx))
     events = [event.to_json() for event in run.events]
     lines = [
-        f"{e.sequence} {e.at} {e.type}" + (f" {e.node}" if e.node else "") + (f" {e.outcome}" if e.outcome else "")
+        f"{e.sequence} {e.at} {e.type}"
+        + (f" {e.node}" if e.node else "")
+        + (f" {e.outcome}" if e.outcome else "")
         for e in run.events
     ]
     return {"run": run.id, "events": events}, lines
+
+
+def cmd_run_list(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+    store, _ = _open(args, need_run=False, folder=True)
+    with store:
+        runs = store.list(
+            provider=args.provider,
+            graph=args.graph,
+            updated_after=args.updated_after,
+            updated_before=args.updated_before,
+        )
+    lines = [
+        f"{r.id} {r.provider} {r.graph}#{r.entry} events={r.events} updated={r.updated_at} {r.ref}"
+        for r in runs
+    ]
+    return {"runs": [r.to_json() for r in runs]}, lines or ["No runs."]
+
+
+def cmd_run_export(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+    store, ref = _open(args)
+    with store:
+        run = store.export(ref, args.out, provider=_expected_provider(ctx))
+    path = os.path.abspath(args.out)
+    return {"run": run.id, "file": path}, [f"Exported run {run.id} to {path}"]
+
+
+def cmd_run_import(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+    store, _ = _open(args, need_run=False, folder=True)
+    with store:
+        run = store.import_run(args.file, provider=_expected_provider(ctx))
+    return run, [f"Imported run {run.id} from {os.path.abspath(args.file)}"]
 
 
 # ---------------------------------------------------------------- resource materialize
@@ -224,7 +372,10 @@ def _positive(value: str) -> int:
 
 
 def _reference_codes(handler: Any) -> Any:
-    """``handler`` with Run-file errors given the reference command line's codes (see ``_cli.run_file_error``)."""
+    """``handler`` with Run-file errors given the reference command line's codes (see ``_cli.run_file_error``).
+
+    Only a Run named by ``--state PATH`` (a Run file, as the reference names it) is mapped.
+    """
 
     def run(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         from .main import run_file_error
@@ -232,6 +383,8 @@ def _reference_codes(handler: Any) -> Any:
         try:
             answer: tuple[Any, list[str]] = handler(args, ctx)
         except AgentGraphError as error:
+            if getattr(args, "state", None) is None:
+                raise  # a Run in a store (--store, --run) keeps the store's codes
             mapped = run_file_error(error)
             if mapped is error:
                 raise
@@ -245,13 +398,33 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     """Add ``run …`` to the top-level commands and ``materialize`` to ``resource``."""
     from .main import _Parser
 
-    run = commands.add_parser("run", help="manage an explicit, host-owned Run file (agent-graph.run.v1)")
+    run = commands.add_parser("run", help="manage a host-owned Run (agent-graph.run.v1) in a file or a store")
     run_commands = run.add_subparsers(dest="run_command", metavar="WHAT", parser_class=_Parser)
     run_commands.required = True
 
-    start = run_commands.add_parser("start", help="create a Run for a graph entry (refuses an existing file)")
+    def target(
+        parser: Any,
+        *,
+        state_help: str = "the Run file",
+        run_help: str = "the Run's ID (its path in a folder)",
+    ) -> None:
+        parser.add_argument("--state", help=state_help)
+        parser.add_argument(
+            "--store",
+            help="a Run store: sqlite:///runs.db, sqlite:////abs/runs.db, postgresql://… or a folder",
+        )
+        parser.add_argument("--run", help=run_help)
+        parser.add_argument(
+            "--lock-timeout",
+            dest="lock_timeout",
+            type=float,
+            default=30.0,
+            help="seconds to wait for another writer",
+        )
+
+    start = run_commands.add_parser("start", help="create a Run for a graph entry (refuses an existing one)")
     start.add_argument("graph", nargs="?")
-    start.add_argument("--state", required=True, help="the new Run file")
+    target(start, state_help="the new Run file", run_help="the new Run's ID (default: a random one)")
     start.add_argument("--entry", help="graph entrypoint (default: default)")
     start.add_argument("--workspace", help="workspace of cwd: workspace actions (default: current directory)")
     start.add_argument("--facts", help="initial facts as a JSON object or @file")
@@ -259,60 +432,118 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     start.set_defaults(handler=_reference_codes(cmd_run_start))
 
     status = run_commands.add_parser("status", help="evaluate the Run's graph with its state")
-    status.add_argument("--state", required=True, help="the Run file")
+    target(status)
     status.set_defaults(handler=_reference_codes(cmd_run_status))
+
+    step = run_commands.add_parser("next", help="the next step: evaluation and route at the Run's revision")
+    target(step)
+    step.add_argument("--route", dest="route_id", help="an alternative route ID (default: the primary route)")
+    step.add_argument(
+        "--receipts", help="read receipts (agent-graph.resource-read-receipts.v1) as JSON or @file"
+    )
+    step.set_defaults(handler=cmd_run_next)
 
     record = run_commands.add_parser("record", help="record an outcome under route.afterAction.recordNode")
     record.add_argument("node", help="state key, as route.afterAction.recordNode gives it")
-    record.add_argument("outcome", help="completed, partial, failed, unverified, skipped, pending, blocked or waiting-user")
-    record.add_argument("--state", required=True, help="the Run file")
+    record.add_argument(
+        "outcome", help="completed, partial, failed, unverified, skipped, pending, blocked or waiting-user"
+    )
+    target(record)
     record.add_argument("--detail", help="JSON detail or @file, kept on the record and its event")
+    record.add_argument(
+        "--revision", help="the step's revision: refused (run-revision-stale) if the Run changed since"
+    )
     record.set_defaults(handler=_reference_codes(cmd_run_record))
 
     facts = run_commands.add_parser("facts", help="merge (or replace) the Run's facts")
-    facts.add_argument("--state", required=True, help="the Run file")
+    target(facts)
     facts.add_argument("--set", required=True, help="facts as a JSON object or @file")
-    facts.add_argument("--replace", action="store_true", help="replace all facts instead of merging")
+    mode = facts.add_mutually_exclusive_group()
+    mode.add_argument("--replace", action="store_true", help="replace all facts instead of merging")
+    mode.add_argument("--deep", action="store_true", help="merge nested objects key by key")
     facts.set_defaults(handler=_reference_codes(cmd_run_facts))
 
     authority = run_commands.add_parser("authority", help="change the Run's session authorities")
-    authority.add_argument("--state", required=True, help="the Run file")
+    target(authority)
     authority.add_argument("--set", nargs="*", help="replace the authorities with these (none: clear)")
     authority.add_argument("--add", nargs="+", action="extend", help="grant these authorities")
     authority.add_argument("--remove", nargs="+", action="extend", help="withdraw these authorities")
     authority.add_argument("--clear", action="store_true", help="withdraw every authority (as giving no option does)")
     authority.set_defaults(handler=_reference_codes(cmd_run_authority))
 
-    checkpoint = run_commands.add_parser("checkpoint", help="copy the Run, without authorities, to a new file")
-    checkpoint.add_argument("--state", required=True, help="the Run file")
-    checkpoint.add_argument("--out", help="the new checkpoint file")
+    checkpoint = run_commands.add_parser(
+        "checkpoint", help="copy the Run, without authorities, to a new checkpoint"
+    )
+    target(checkpoint)
+    checkpoint.add_argument("--out", help="the new checkpoint file (a checkpoint name in a database store)")
     checkpoint.add_argument("--to", help=argparse.SUPPRESS)
     checkpoint.set_defaults(handler=_reference_codes(cmd_run_checkpoint))
 
-    resume = run_commands.add_parser("resume", help="start a new Run file from a checkpoint (authorities cleared)")
+    resume = run_commands.add_parser("resume", help="start a new Run from a checkpoint (authorities cleared)")
     resume.add_argument("checkpoint", nargs="?", help=argparse.SUPPRESS)
-    resume.add_argument("--checkpoint", dest="checkpoint_option", help="the checkpoint file")
-    resume.add_argument("--state", required=True, help="the new Run file")
+    resume.add_argument("--checkpoint", dest="checkpoint_option", help="the checkpoint file or name")
+    target(resume, state_help="the new Run file", run_help="the new Run's ID (default: a random one)")
     resume.set_defaults(handler=_reference_codes(cmd_run_resume))
 
     events = run_commands.add_parser("events", help="list the Run's events")
-    events.add_argument("--state", required=True, help="the Run file")
+    target(events)
     events.set_defaults(handler=_reference_codes(cmd_run_events))
+
+    listing = run_commands.add_parser("list", help="list the Runs of a store (default: the current folder)")
+    listing.add_argument("--store", help="a Run store URL or folder (default: the current folder)")
+    listing.add_argument("--provider", help="only Runs of this Provider ID")
+    listing.add_argument("--graph", help="only Runs of this Graph ID")
+    listing.add_argument(
+        "--updated-after", dest="updated_after", help="only Runs updated after this timestamp"
+    )
+    listing.add_argument(
+        "--updated-before", dest="updated_before", help="only Runs updated before this timestamp"
+    )
+    listing.add_argument(
+        "--lock-timeout", dest="lock_timeout", type=float, default=30.0, help=argparse.SUPPRESS
+    )
+    listing.set_defaults(handler=cmd_run_list, run=None, state=None)
+
+    export = run_commands.add_parser("export", help="write a Run to a new agent-graph.run.v1 file")
+    target(export)
+    export.add_argument("--out", required=True, help="the new file")
+    export.set_defaults(handler=cmd_run_export)
+
+    imported = run_commands.add_parser(
+        "import", help="store the Run of an agent-graph.run.v1 file under its own ID"
+    )
+    imported.add_argument("file", help="the Run file")
+    imported.add_argument("--store", help="a Run store URL or folder (default: the current folder)")
+    imported.add_argument(
+        "--lock-timeout", dest="lock_timeout", type=float, default=30.0, help=argparse.SUPPRESS
+    )
+    imported.set_defaults(handler=cmd_run_import, run=None, state=None)
 
     materialize = groups["resource"].add_parser(
         "materialize", help="run a graph-action resource's read materializer into a content-addressed cache"
     )
     materialize.add_argument("resource", help="resource ID or Provider-relative path")
     materialize.add_argument("--cache", required=True, help="cache directory")
-    materialize.add_argument("--revision", required=True, help="revision of the route that selected the resource")
+    materialize.add_argument(
+        "--revision", required=True, help="revision of the route that selected the resource"
+    )
     materialize.add_argument("--workspace", help="AGENT_GRAPH_WORKSPACE (default: current directory)")
     materialize.add_argument("--input", help="AGENT_GRAPH_INPUT as JSON or @file (default: null)")
     materialize.add_argument(
-        "--env", action="append", metavar="NAME[=VALUE]", help="pass a variable to the materializer (repeatable)"
+        "--env",
+        action="append",
+        metavar="NAME[=VALUE]",
+        help="pass a variable to the materializer (repeatable)",
     )
-    materialize.add_argument("--timeout-ms", dest="timeout_ms", type=_positive, default=30000, help="default 30000")
     materialize.add_argument(
-        "--max-output-bytes", dest="max_output_bytes", type=_positive, default=10 * 1024 * 1024, help="default 10 MiB"
+        "--timeout-ms", dest="timeout_ms", type=_positive, default=30000, help="default 30000"
+    )
+    materialize.add_argument(
+        "--max-output-bytes",
+        dest="max_output_bytes",
+        type=_positive,
+        default=10 * 1024 * 1024,
+        help="default 10 MiB",
     )
     materialize.add_argument(
         "--max-error-bytes", dest="max_error_bytes", type=_positive, default=1024 * 1024, help="default 1 MiB"

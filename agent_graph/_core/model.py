@@ -18,8 +18,6 @@ from .errors import Diagnostic
 
 __all__ = [
     "OUTCOMES",
-    "RunSummary",
-    "Step",
     "Action",
     "AfterAction",
     "Availability",
@@ -76,9 +74,11 @@ __all__ = [
     "RouteSummary",
     "Run",
     "RunEvent",
+    "RunSummary",
     "Runner",
     "SkillBinding",
     "StatusCode",
+    "Step",
     "TestCase",
     "TestExpect",
     "TestResult",

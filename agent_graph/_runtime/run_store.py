@@ -120,13 +120,13 @@ def checked_run_bytes(run: Run, where: str) -> bytes:
     return data
 
 
-def decode_run(data: bytes | str, where: str) -> Run:
+def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
     """A Run from JSON text (``run-invalid`` unless it is a valid ``agent-graph.run.v1``)."""
     from .._syntax.parse import parse_structured
 
     raw_bytes = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        raw = parse_structured(raw_bytes, where, max_bytes=MAX_RUN_BYTES)
+        raw = parse_structured(raw_bytes, where, max_bytes=max_bytes)
         _schema.validate("run", raw, where)
     except AgentGraphError as error:
         raise AgentGraphError(
@@ -537,3 +537,50 @@ class BaseRunStore:
                 )
 
         return guard
+
+
+def sqlite_path(url: str) -> str:
+    """The database path of a ``sqlite:`` URL: ``sqlite:///runs.db`` is relative, ``sqlite:////abs/runs.db`` absolute."""
+    rest = url[len("sqlite://") :] if url.startswith("sqlite://") else ""
+    if not rest.startswith("/") or len(rest) < 2 or "?" in rest or "#" in rest:
+        raise AgentGraphError(
+            "store-url-invalid",
+            f"Not a SQLite store URL: {url!r}; write sqlite:///relative/runs.db or sqlite:////absolute/runs.db",
+        )
+    return rest[1:]
+
+
+def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore:
+    """The Run store a URL names.
+
+    ``sqlite:///runs.db`` (relative to the current folder) and
+    ``sqlite:////var/lib/runs.db`` (absolute) open a :class:`SqliteRunStore`;
+    ``postgresql://…`` (or ``postgres://…``) a :class:`PostgresRunStore`,
+    the URL handed to libpq as it is; anything else is a folder of Run files
+    (:class:`FileRunStore`, a Run addressed by its path), and None the current
+    folder. Another ``scheme://`` is ``store-url-invalid``. ``options``
+    (``clock``, ``new_id``, ``lock_timeout``, and the store's own) are passed on.
+    """
+    if url_or_folder is not None and (not isinstance(url_or_folder, str) or not url_or_folder):
+        raise AgentGraphError("store-url-invalid", "A Run store is named by a URL or a folder path")
+    if url_or_folder is None:
+        from .runs import FileRunStore
+
+        return FileRunStore(**options)
+    scheme, separator, _ = url_or_folder.partition("://")
+    if separator and scheme.lower() == "sqlite":
+        from .runs_sqlite import SqliteRunStore
+
+        return SqliteRunStore(sqlite_path(url_or_folder), **options)
+    if separator and scheme.lower() in ("postgresql", "postgres"):
+        from .runs_postgres import PostgresRunStore
+
+        return PostgresRunStore(url_or_folder, **options)
+    if separator and scheme.isidentifier():
+        raise AgentGraphError(
+            "store-url-invalid",
+            f"Unknown Run store {scheme}://; use sqlite:///file.db, postgresql://… or a folder path",
+        )
+    from .runs import FileRunStore
+
+    return FileRunStore(url_or_folder, **options)

@@ -81,7 +81,7 @@ def read_run_file(path: str) -> Run:
             data = handle.read(MAX_RUN_BYTES + 1)
     except OSError as error:
         raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
-    return decode_run(data, absolute)
+    return decode_run(data, absolute, MAX_RUN_BYTES)
 
 
 def _fsync_directory(directory: str) -> None:
