@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ settings.load_profile("agent-graph")
 
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = REPO.parent / "shared" / "vectors"
+_database_numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -36,3 +38,40 @@ def vectors() -> Path:
     if not VECTORS.is_dir():
         pytest.skip(f"toolchain vectors not found at {VECTORS}")
     return VECTORS
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server of this test session (a throwaway cluster on a Unix socket); its admin URL.
+
+    Skips, with the reason, only where no server can be started at all (no
+    server programs, no psycopg). Stopped when the session ends.
+    """
+    try:
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+    except ImportError as error:
+        pytest.skip(f"the postgres extra is not installed ({error}): pip install -e '.[postgres]'")
+    from tests import pg_server
+
+    try:
+        server = pg_server.start()
+    except RuntimeError as error:
+        pytest.skip(f"no PostgreSQL server can be started here: {error}")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture()
+def postgres_url(postgres_server: str) -> str:
+    """A URL of a new, empty schema on the session's PostgreSQL server (its ``search_path``)."""
+    import psycopg
+
+    name = f"t{os.getpid()}_{next(_database_numbers)}"
+    with psycopg.connect(postgres_server, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {name}")
+    return f"{postgres_server}&options=-csearch_path%3D{name}"
+
+
