@@ -30,7 +30,16 @@ class Server:
 
     def stop(self) -> None:
         subprocess.run(
-            [*self.as_user, os.path.join(self.bindir, "pg_ctl"), "-D", self.data, "-m", "immediate", "-w", "stop"],
+            [
+                *self.as_user,
+                os.path.join(self.bindir, "pg_ctl"),
+                "-D",
+                self.data,
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
             capture_output=True,
             timeout=60,
             check=False,
@@ -48,7 +57,9 @@ def bindir() -> str | None:
             candidates.append(done.stdout.strip())
     candidates.extend(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True))
     for candidate in candidates:
-        if os.path.isfile(os.path.join(candidate, "initdb")) and os.path.isfile(os.path.join(candidate, "pg_ctl")):
+        if os.path.isfile(os.path.join(candidate, "initdb")) and os.path.isfile(
+            os.path.join(candidate, "pg_ctl")
+        ):
             return candidate
     return None
 
@@ -84,7 +95,9 @@ def start() -> Server:
     if initdb.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {initdb.stderr.strip()[-500:]}")
-    options = f"-k {folder} -c listen_addresses='' -c max_connections=100 -c fsync=off -c full_page_writes=off"
+    options = (
+        f"-k {folder} -c listen_addresses='' -c max_connections=100 -c fsync=off -c full_page_writes=off"
+    )
     started = subprocess.run(
         [*as_user, os.path.join(programs, "pg_ctl"), "-D", data, "-o", options, "-l",
          os.path.join(folder, "server.log"), "-w", "-t", "60", "start"],

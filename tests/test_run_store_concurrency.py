@@ -176,7 +176,9 @@ def _record_while_killed(store: Any, node: str) -> tuple[Any, list[int]]:
     return answer, killed
 
 
-def test_a_connection_dropped_in_the_middle_of_a_write_leaves_the_run_whole(postgres_url: str, weekly: ag.Provider) -> None:
+def test_a_connection_dropped_in_the_middle_of_a_write_leaves_the_run_whole(
+    postgres_url: str, weekly: ag.Provider
+) -> None:
     import psycopg
 
     with ag.PostgresRunStore(postgres_url, retries=0) as store:
@@ -233,7 +235,9 @@ def test_idle_connections_killed_between_writes_lose_nothing(postgres_url: str, 
     assert [e.sequence for e in run.events] == list(range(1, 8))
 
 
-def test_a_writer_waiting_for_a_held_row_times_out_with_its_code(postgres_url: str, weekly: ag.Provider) -> None:
+def test_a_writer_waiting_for_a_held_row_times_out_with_its_code(
+    postgres_url: str, weekly: ag.Provider
+) -> None:
     import psycopg
 
     with ag.PostgresRunStore(postgres_url, lock_timeout=0.2) as store:
@@ -247,7 +251,9 @@ def test_a_writer_waiting_for_a_held_row_times_out_with_its_code(postgres_url: s
         assert len(store.events("held")) == 1
 
 
-def test_a_sqlite_writer_waiting_for_the_write_lock_times_out_with_its_code(tmp_path: Path, weekly: ag.Provider) -> None:
+def test_a_sqlite_writer_waiting_for_the_write_lock_times_out_with_its_code(
+    tmp_path: Path, weekly: ag.Provider
+) -> None:
     import sqlite3
 
     path = tmp_path / "runs.db"

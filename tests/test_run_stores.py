@@ -102,10 +102,14 @@ def file_bytes(run: ag.Run) -> bytes:
 # ---------------------------------------------------------------- start, load, record
 
 
-def test_start_stores_event_1_and_the_exact_fields(store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider) -> None:
+def test_start_stores_event_1_and_the_exact_fields(
+    store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
+) -> None:
     ref = started(store, kind, weekly, facts={"team": "web"}, authorities=["b", "a", "b"])
     run = store.load(ref, weekly)
-    assert run.id == "run-1" and run.provider == weekly.id and run.graph == "report" and run.entry == "default"
+    assert (
+        run.id == "run-1" and run.provider == weekly.id and run.graph == "report" and run.entry == "default"
+    )
     assert run.workspace == "/work/space" and run.facts == {"team": "web"} and run.authorities == ("a", "b")
     assert run.created_at == run.updated_at == "2026-01-31T09:30:01.000Z"
     assert [(e.sequence, e.type) for e in run.events] == [(1, "run.started")]
@@ -186,9 +190,9 @@ def test_a_record_at_the_steps_revision_lands_and_a_stale_one_writes_nothing(
     assert store.load(ref) == before
     again = store.next_step(ref, weekly)
     assert again.revision != step.revision
-    assert store.record(ref, node, "completed", provider=weekly, revision=again.revision).outcomes[node].outcome == (
-        "completed"
-    )
+    assert store.record(ref, node, "completed", provider=weekly, revision=again.revision).outcomes[
+        node
+    ].outcome == ("completed")
 
 
 def test_withdrawing_an_authority_makes_a_delegated_gate_record_stale(
@@ -209,12 +213,14 @@ def test_withdrawing_an_authority_makes_a_delegated_gate_record_stale(
     assert gate is not None and gate.gate is not None and gate.gate.resolution == "user"
 
 
-def test_a_revision_needs_the_loaded_provider(store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider) -> None:
+def test_a_revision_needs_the_loaded_provider(
+    store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
+) -> None:
     ref = started(store, kind, weekly)
     revision = store.next_step(ref, weekly).revision
-    assert code_of(lambda: store.record(ref, "report/draft", "partial", provider=weekly.id, revision=revision)) == (
-        "argument-invalid"
-    )
+    assert code_of(
+        lambda: store.record(ref, "report/draft", "partial", provider=weekly.id, revision=revision)
+    ) == ("argument-invalid")
     assert code_of(lambda: store.next_step(ref, weekly.id)) == "argument-invalid"
     assert len(store.events(ref)) == 1
 
@@ -226,7 +232,10 @@ def test_next_step_routes_alternatives_marks_receipts_and_has_no_route_at_the_en
     step = store.next_step(ref, weekly)
     assert step.route is not None and step.route.revision == step.revision
     assert step.route.route_id == step.evaluation.primary_route.route_id  # type: ignore[union-attr]
-    assert code_of(lambda: store.next_step(ref, weekly, route_id="route:nope")) in ("route-stale", "route-id-invalid")
+    assert code_of(lambda: store.next_step(ref, weekly, route_id="route:nope")) in (
+        "route-stale",
+        "route-id-invalid",
+    )
     required = step.route.resources.required
     assert required and all(location.read_state == "read-required" for location in required)
     receipts = ag.Receipts()
@@ -247,7 +256,9 @@ def test_next_step_routes_alternatives_marks_receipts_and_has_no_route_at_the_en
 
 
 def test_facts_merge_deep_merge_and_replace(store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider) -> None:
-    ref = started(store, kind, weekly, facts={"report": {"digest": "d1", "sections": {"a": 1}}, "team": "web"})
+    ref = started(
+        store, kind, weekly, facts={"report": {"digest": "d1", "sections": {"a": 1}}, "team": "web"}
+    )
     shallow = store.update_facts(ref, {"report": {"approved": True}})
     assert shallow.facts == {"report": {"approved": True}, "team": "web"}
     store.update_facts(ref, {"report": {"digest": "d1", "sections": {"a": 1}}}, replace=False)
@@ -287,7 +298,9 @@ def test_a_deep_merge_of_deeply_nested_facts_does_not_recurse() -> None:
     assert base["k"] is not merged["k"]  # the inputs are left as they were
 
 
-def test_authorities_are_replaced_added_and_removed(store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider) -> None:
+def test_authorities_are_replaced_added_and_removed(
+    store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
+) -> None:
     ref = started(store, kind, weekly, authorities=["x"])
     run = store.update_authorities(ref, replace=["b"], add=["a", "c"], remove=["c"])
     assert run.authorities == ("a", "b") and run.events[-1].detail == {"authorities": ["a", "b"]}
@@ -297,7 +310,9 @@ def test_authorities_are_replaced_added_and_removed(store: ag.BaseRunStore, kind
 # ---------------------------------------------------------------- checkpoints
 
 
-def test_checkpoint_and_resume_clear_authorities(store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider) -> None:
+def test_checkpoint_and_resume_clear_authorities(
+    store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
+) -> None:
     ref = started(store, kind, weekly, authorities=["report.publish"])
     store.record(ref, "report/draft", "partial")
     target = "cp.json" if kind.name == "file" else "before-handoff"
@@ -321,7 +336,9 @@ def test_checkpoint_and_resume_clear_authorities(store: ag.BaseRunStore, kind: K
 # ---------------------------------------------------------------- list, export, import
 
 
-def test_list_filters_by_provider_graph_and_last_update(store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider) -> None:
+def test_list_filters_by_provider_graph_and_last_update(
+    store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
+) -> None:
     first = started(store, kind, weekly)
     second = started(store, kind, "other/provider")
     store.record(first, "report/draft", "partial")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+import msgspec
+
 from .errors import AgentGraphError
 from .model import ReadReceipt, ReadReceipts
 
@@ -105,7 +107,7 @@ class Receipts:
 
     def to_json(self, provider: str | None = None) -> Any:
         """The wire form of :meth:`read_receipts`."""
-        return self.read_receipts(provider).to_json()
+        return msgspec.json.decode(msgspec.json.encode(self.read_receipts(provider)))
 
     def __repr__(self) -> str:
         return f"<Receipts provider={self.provider!r} {len(self._latest)} resources>"

@@ -313,6 +313,8 @@ class FileRunStore(BaseRunStore):
         self, provider: str | None, graph: str | None, after: str | None, before: str | None
     ) -> Iterator[RunSummary]:
         folder = self.root or os.getcwd()
+        if not os.path.isdir(folder):
+            return  # a folder not made yet holds no Run
         try:
             names = sorted(os.listdir(folder))
         except OSError as error:

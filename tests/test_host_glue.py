@@ -1,0 +1,221 @@
+"""Host glue: ag.Receipts, ag.ResourceReader for the three location kinds, validate_action_input, open_store URLs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agent_graph as ag
+from agent_graph._model import FileLocation, GraphActionLocation, HostActionLocation
+from tests.test_host_action import FILES as HOST_FILES
+from tests.test_host_action import HANDLER, INPUT_SCHEMA, OUTPUT_SCHEMA, inline_result, write_files
+from tests.test_materialize import command, write_provider
+
+REPO = Path(__file__).resolve().parents[1]
+WEEKLY = REPO / "examples" / "weekly-report"
+
+
+def code_of(call: Any) -> str:
+    with pytest.raises(ag.AgentGraphError) as caught:
+        call()
+    return caught.value.code
+
+
+@pytest.fixture()
+def weekly_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "weekly"
+    shutil.copytree(WEEKLY, target)
+    return target
+
+
+# ---------------------------------------------------------------- receipts
+
+
+def test_receipts_keep_the_latest_receipt_per_resource_id() -> None:
+    receipts = ag.Receipts()
+    receipts.add({"id": "a", "digest": "sha256:1"})
+    receipts.add({"id": "b", "revision": "sha256:r"})
+    kept = receipts.add({"id": "a", "digest": "sha256:2"})
+    assert kept.digest == "sha256:2" and len(receipts) == 2 and "a" in receipts
+    assert [(r.id, r.digest, r.revision) for r in receipts] == [
+        ("b", None, "sha256:r"),
+        ("a", "sha256:2", None),
+    ]
+    assert receipts.to_json("p") == {
+        "schema": "agent-graph.resource-read-receipts.v1",
+        "provider": "p",
+        "receipts": [{"id": "b", "revision": "sha256:r"}, {"id": "a", "digest": "sha256:2"}],
+    }
+    receipts.discard("a")
+    assert receipts.get("a") is None and len(receipts) == 1
+    for bad in ({"id": ""}, {"id": "x"}, {"digest": "sha256:1"}, {"id": "x", "digest": 3}, "x"):
+        assert code_of(lambda bad=bad: receipts.add(bad)) == "resource-receipts-invalid"
+    assert code_of(lambda: ag.Receipts().read_receipts()) == "argument-invalid"
+
+
+def test_receipts_mark_what_was_read_current_and_never_change_the_route(
+    weekly_copy: Path, tmp_path: Path
+) -> None:
+    provider = ag.load_provider(str(weekly_copy / "provider.yaml"))
+    plain = ag.route(provider, "report", workspace=str(tmp_path))
+    receipts = ag.Receipts()
+    for location in plain.resources.required:
+        assert isinstance(location, FileLocation)
+        receipts.add({"id": location.id, "digest": location.digest})
+    marked = ag.route(provider, "report", workspace=str(tmp_path), receipts=receipts)
+    assert [loc.read_state for loc in marked.resources.required] == ["current"] * len(
+        plain.resources.required
+    )
+    assert (marked.route_id, marked.revision, marked.node) == (plain.route_id, plain.revision, plain.node)
+    bound = ag.Receipts(provider="someone/else")
+    assert code_of(lambda: ag.route(provider, "report", workspace=str(tmp_path), receipts=bound)) == (
+        "resource-receipts-provider-mismatch"
+    )
+    assert ag.Receipts(provider=provider).provider == provider.id
+
+
+# ---------------------------------------------------------------- the reader: static files
+
+
+def test_a_file_location_is_read_with_its_digest_as_receipt(weekly_copy: Path, tmp_path: Path) -> None:
+    provider = ag.load_provider(str(weekly_copy / "provider.yaml"))
+    reader = ag.ResourceReader(provider, workspace=str(tmp_path))
+    route = ag.route(provider, "report", workspace=str(tmp_path))
+    for location in route.resources.required:
+        assert isinstance(location, FileLocation)
+        got = reader.read(location)
+        data = Path(location.file_path).read_bytes()
+        assert got.data == data and got.content == data.decode("utf-8")
+        assert (
+            got.receipt.id == location.id and got.receipt.digest == ag.digest_bytes(data) == location.digest
+        )
+        assert got.media_type == location.media_type and got.result is None
+    changed = route.resources.required[0]
+    assert isinstance(changed, FileLocation)
+    Path(changed.file_path).write_text("edited after the Provider was loaded\n", "utf-8")
+    assert code_of(lambda: reader.read(changed)) == "resource-digest-mismatch"
+    os.unlink(changed.file_path)
+    assert code_of(lambda: reader.read(changed)) == "file-read-failed"
+    assert code_of(lambda: reader.read("not a location")) == "argument-invalid"  # type: ignore[arg-type]
+    assert code_of(lambda: ag.ResourceReader(provider.id, workspace=".")) == "argument-invalid"
+
+
+# ---------------------------------------------------------------- graph-action views and host-action resources
+
+
+@pytest.fixture()
+def views(tmp_path: Path) -> ag.Provider:
+    root = write_provider(tmp_path / "provider", {"view.status": command("printf '{\"ok\": true}'")})
+    return ag.load_provider(str(root))
+
+
+def _location(provider: ag.Provider, kind: type, tmp_path: Path) -> Any:
+    route = ag.route(provider, "main", workspace=str(tmp_path))
+    for location in route.resources.recommended:
+        if isinstance(location, kind):
+            return location
+    raise AssertionError(f"no {kind.__name__} on the route")
+
+
+def test_a_graph_action_view_is_materialized_into_the_named_cache(views: ag.Provider, tmp_path: Path) -> None:
+    location = _location(views, GraphActionLocation, tmp_path)
+    cache = tmp_path / "host-cache"
+    reader = ag.ResourceReader(views, workspace=str(tmp_path), materialize_cache=str(cache))
+    got = reader.read(location)
+    assert got.content == '{"ok": true}' and got.data == b'{"ok": true}'
+    assert got.receipt.id == location.id and got.receipt.revision == location.revision
+    assert got.receipt.digest == ag.digest_bytes(got.data)
+    assert isinstance(got.location, GraphActionLocation) and got.location.file_path is not None
+    assert (
+        Path(got.location.file_path).parent == cache and Path(got.location.file_path).read_bytes() == got.data
+    )
+    receipts = ag.Receipts([got.receipt])
+    again = ag.route(views, "main", workspace=str(tmp_path), receipts=receipts)
+    view = next(loc for loc in again.resources.recommended if loc.id == location.id)
+    assert view.read_state == "current"
+    assert (
+        code_of(lambda: ag.ResourceReader(views, workspace=str(tmp_path)).read(location))
+        == "argument-invalid"
+    )
+
+
+def test_a_host_action_resource_is_answered_by_the_registered_handler_and_validated(tmp_path: Path) -> None:
+    provider = ag.load_provider(str(write_files(tmp_path / "p", HOST_FILES)))
+    route = ag.route(provider, "main", workspace=str(tmp_path))
+    location = route.resources.required[0]
+    assert isinstance(location, HostActionLocation)
+    seen: list[Any] = []
+
+    def handler(asked: HostActionLocation) -> dict[str, Any]:
+        seen.append(asked)
+        return inline_result()
+
+    reader = ag.ResourceReader(provider, workspace=str(tmp_path), host_handlers={HANDLER: handler})
+    got = reader.read(location)
+    assert seen == [location]
+    assert got.content == '{"title": "Week 5", "items": []}' and got.result is not None
+    assert got.receipt == ag.host_action_read_receipt(location, inline_result(), provider=provider)
+    reader.register(HANDLER, lambda asked: inline_result(handler="acme.other"))
+    assert code_of(lambda: reader.read(location)) == "host-action-handler-mismatch"
+    bad_output = inline_result()
+    bad_output["output"] = {"schema": OUTPUT_SCHEMA, "inline": {"title": 5}}
+    reader.register(HANDLER, lambda asked: bad_output)
+    assert code_of(lambda: reader.read(location)) == "host-action-output-inline-invalid"
+    assert code_of(lambda: ag.ResourceReader(provider, workspace=str(tmp_path)).read(location)) == (
+        "host-action-handler-missing"
+    )
+    assert INPUT_SCHEMA  # the location's input is the Provider's
+
+
+# ---------------------------------------------------------------- action input
+
+
+def test_an_actions_input_is_checked_against_its_input_schema(tmp_path: Path) -> None:
+    provider = ag.load_provider(str(write_files(tmp_path / "p", HOST_FILES)))
+    assert ag.validate_action_input(provider, "report", {"week": "2026-W05"}) == {"week": "2026-W05"}
+    with pytest.raises(ag.AgentGraphError) as caught:
+        ag.validate_action_input(provider, "report", {"week": "last week", "extra": 1})
+    assert caught.value.code == "action-input-invalid" and len(caught.value.diagnostics) >= 2
+    assert ag.validate_action_input(provider, "write", [1, 2]) == [1, 2]  # no inputSchema: anything goes
+    assert code_of(lambda: ag.validate_action_input(provider, "nope", {})) == "action-missing"
+    route = ag.route(provider, "main", workspace=str(tmp_path))
+    assert ag.validate_action_input(provider, route, None) is None  # the route's Action has no inputSchema
+
+
+# ---------------------------------------------------------------- store URLs
+
+
+def test_store_urls_follow_the_usual_convention(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with ag.open_store("sqlite:///runs.db") as relative:
+        assert isinstance(relative, ag.SqliteRunStore) and relative.path == str(tmp_path / "runs.db")
+    absolute = tmp_path / "abs" / "runs.db"
+    absolute.parent.mkdir()
+    with ag.open_store(f"sqlite:///{absolute}") as store:  # sqlite:////tmp/… : four slashes
+        assert isinstance(store, ag.SqliteRunStore) and store.path == str(absolute)
+    with ag.open_store("sqlite:///sub/../again.db") as normalized:
+        assert normalized.path == str(tmp_path / "again.db")  # type: ignore[attr-defined]
+    folder = ag.open_store("runs")
+    assert isinstance(folder, ag.FileRunStore) and folder.root == str(tmp_path / "runs")
+    assert isinstance(ag.open_store(None), ag.RunStore) and ag.RunStore is ag.FileRunStore
+    for bad in (
+        "sqlite://host/runs.db",
+        "sqlite://",
+        "sqlite:///",
+        "sqlite:///a.db?mode=ro",
+        "ftp://x/y",
+        "",
+    ):
+        assert code_of(lambda bad=bad: ag.open_store(bad)) == "store-url-invalid", bad
+    assert code_of(lambda: ag.open_store("sqlite:///missing/folder/runs.db")) == "run-store-failed"
+
+
+def test_a_postgresql_url_is_handed_to_libpq_as_it_is(postgres_url: str) -> None:
+    with ag.open_store(postgres_url) as store:
+        assert isinstance(store, ag.PostgresRunStore) and store.conninfo == postgres_url
+    assert code_of(lambda: ag.open_store("postgresql://nobody@/nodb?host=/nonexistent-socket-dir&connect_timeout=1",
+                                         lock_timeout=1)) == "run-store-unavailable"  # fmt: skip
