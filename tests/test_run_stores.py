@@ -213,6 +213,24 @@ def test_withdrawing_an_authority_makes_a_delegated_gate_record_stale(
     assert gate is not None and gate.gate is not None and gate.gate.resolution == "user"
 
 
+def test_a_record_with_facts_lands_both_in_one_guarded_write(
+    store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
+) -> None:
+    ref = started(store, kind, weekly, facts={"report": {"title": "W5"}})
+    step = store.next_step(ref, weekly)
+    run = store.record(ref, "report/draft", "completed", facts={"report": {"digest": "d"}}, deep=True,
+                       provider=weekly, revision=step.revision)  # fmt: skip
+    assert run.facts == {"report": {"title": "W5", "digest": "d"}}
+    assert [(e.sequence, e.type) for e in run.events] == [(1, "run.started"), (2, "facts.updated"),
+                                                          (3, "node.outcome-recorded")]  # fmt: skip
+    assert run.events[1].at == run.events[2].at == run.updated_at
+    before = store.load(ref)
+    refused = code_of(lambda: store.record(ref, "report/draft", "completed", facts={"x": 1}, provider=weekly,
+                                           revision=step.revision))  # fmt: skip
+    assert refused == "run-revision-stale" and store.load(ref) == before
+    assert store.next_step(ref, weekly).route.node == "approve"  # type: ignore[union-attr]
+
+
 def test_a_revision_needs_the_loaded_provider(
     store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
 ) -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "deep_merge",
     "evaluation_input",
     "facts_change",
+    "guarded",
     "new_run",
     "record_change",
     "resumed_run",
@@ -105,11 +106,8 @@ def new_run(
     )
 
 
-def record_change(node: str, outcome: str, detail: Any, guard: Callable[[Run], None] | None = None) -> Change:
-    """Record ``outcome`` under ``node`` and append ``node.outcome-recorded``.
-
-    ``guard`` sees the Run first and may refuse it (the revision check).
-    """
+def record_change(node: str, outcome: str, detail: Any) -> Change:
+    """Record ``outcome`` under ``node`` and append ``node.outcome-recorded``."""
     if not isinstance(node, str) or not node:
         raise AgentGraphError("run-node-invalid", "The state key to record must be a non-empty string")
     if not isinstance(outcome, str) or outcome not in OUTCOMES:
@@ -118,12 +116,23 @@ def record_change(node: str, outcome: str, detail: Any, guard: Callable[[Run], N
         )
 
     def change(run: Run, at: str) -> Run:
-        if guard is not None:
-            guard(run)
         outcomes = dict(run.outcomes)
         outcomes[node] = OutcomeRecord(outcome=outcome, recorded_at=at, detail=detail)
         event = _event(run, at, "node.outcome-recorded", node=node, outcome=outcome, detail=detail)
         return msgspec.structs.replace(run, outcomes=outcomes, events=(*run.events, event))
+
+    return change
+
+
+def guarded(guard: Callable[[Run], None] | None, *changes: Change) -> Change:
+    """``guard`` sees the Run as it is (and may refuse it), then ``changes`` apply in order."""
+
+    def change(run: Run, at: str) -> Run:
+        if guard is not None:
+            guard(run)
+        for step in changes:
+            run = step(run, at)
+        return run
 
     return change
 

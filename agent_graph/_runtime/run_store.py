@@ -41,6 +41,7 @@ from .run_changes import (
     check_events,
     evaluation_input,
     facts_change,
+    guarded,
     new_run,
     record_change,
 )
@@ -387,6 +388,8 @@ class BaseRunStore:
         detail: Any = msgspec.UNSET,
         provider: Any = None,
         revision: str | None = None,
+        facts: Mapping[str, Any] | None = None,
+        deep: bool = False,
     ) -> Run:
         """Record ``outcome`` for the state key ``node`` and append ``node.outcome-recorded``.
 
@@ -395,14 +398,19 @@ class BaseRunStore:
         With ``revision`` (the step's), the record lands only if the Run still
         evaluates to it for its graph and entry, checked inside the lock or
         transaction; otherwise ``run-revision-stale`` and nothing is written.
-        A revision needs the loaded Provider.
+        A revision needs the loaded Provider. ``facts`` (merged, or
+        ``deep``-merged) are the Facts the host observed while acting: they
+        land in the same write, as ``facts.updated`` just before the record,
+        so the revision check sees the Run as the step left it.
         """
         guard = None
         if revision is not None:
             guard = self._revision_guard(provider, revision)
         self._check_ref(ref)
-        change = record_change(node, outcome, detail, guard)
-        return self._modify(ref, provider_id(provider), self._stamped(change))
+        changes = [record_change(node, outcome, detail)]
+        if facts is not None:
+            changes.insert(0, facts_change(facts, deep=deep))
+        return self._modify(ref, provider_id(provider), self._stamped(guarded(guard, *changes)))
 
     def update_facts(
         self,
