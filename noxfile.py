@@ -25,8 +25,9 @@ def _existing(paths: tuple[str, ...]) -> list[str]:
 
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
-    """The test suite on each supported Python (vectors included when ../shared/vectors is present)."""
-    session.install("-e", ".[test]")
+    """The test suite on each supported Python (vectors included when ../shared/vectors is present;
+    the PostgreSQL tests start a server of their own)."""
+    session.install("-e", ".[test,postgres]")
     session.run("pytest", *session.posargs)
 
 
@@ -58,7 +59,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over the package."""
-    session.install("-e", ".[test]", "mypy")
+    session.install("-e", ".[test,postgres]", "mypy")
     session.run("mypy", "--strict", "agent_graph")
 
 
@@ -72,7 +73,7 @@ def layers(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """The benchmark suite; rewrites docs/performance.md."""
-    session.install("-e", ".")
+    session.install("-e", ".[postgres]")
     session.run("python", "-m", "benchmarks", *session.posargs)
 
 

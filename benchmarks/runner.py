@@ -687,7 +687,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", help="comma-separated node counts (default 100,1000,10000,100000)")
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT), help="where to write the report")
     parser.add_argument("--no-write", action="store_true", help="print only")
-    parser.add_argument("--skip", default="", help="comma-separated groups to skip: realistic,canonical,scaling,processes")
+    parser.add_argument(
+        "--skip", default="", help="comma-separated groups to skip: realistic,canonical,scaling,processes,stores"
+    )
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [s for s in SIZES if not args.quick or s <= 10_000]
     skip = {s for s in args.skip.split(",") if s}
@@ -706,6 +708,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
     finished = {"load": _load_average(), "elapsed": time.perf_counter() - started["time"]}
     report = render(suite, started, finished)
+    from . import stores
+
+    if "stores" in skip:  # keep the last measurement of the Run stores
+        previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
+        kept = stores.kept_section(previous)
+        if kept is not None:
+            report = stores.splice(report, kept)
+    else:
+        report = stores.splice(report, stores.run(25))
     print(report)
     if not args.no_write:
         output = Path(args.output)

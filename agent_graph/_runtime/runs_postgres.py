@@ -90,7 +90,8 @@ class PostgresRunStore(SqlRunStore):
     ``conninfo`` is a libpq connection string or URL. ``pool_size`` bounds the
     connections this store opens (``pool_min_size`` are kept open); a host
     that shares one pool among stores passes ``pool=`` instead and keeps
-    ownership of it. ``retries`` is how often a write whose connection was
+    ownership of it (its connections must be in autocommit mode; set their
+    ``lock_timeout`` in the pool's ``configure``). ``retries`` is how often a write whose connection was
     lost before its commit is tried again.
     """
 
@@ -134,6 +135,7 @@ class PostgresRunStore(SqlRunStore):
                     max_size=pool_size,
                     kwargs={"autocommit": True},
                     check=pool_module.ConnectionPool.check_connection,
+                    configure=self._configure,
                     timeout=max(self.lock_timeout, 0.001),
                     open=False,
                     name="agent-graph-runs",
@@ -161,6 +163,10 @@ class PostgresRunStore(SqlRunStore):
 
     def _where(self, ref: str) -> str:
         return f"PostgreSQL run {ref}"
+
+    def _configure(self, connection: Any) -> None:
+        """Each new connection of the pool waits at most ``lock_timeout`` for a row lock."""
+        connection.execute(f"SET lock_timeout = {max(int(self.lock_timeout * 1000), 1)}")
 
     def close(self) -> None:
         """Close the store's connection pool (a pool the host passed stays open)."""
@@ -207,9 +213,7 @@ class PostgresRunStore(SqlRunStore):
                 connection.transaction(),
             ):
                 stage = "work"
-                cursor = connection.cursor()
-                cursor.execute(f"SET LOCAL lock_timeout = {max(int(self.lock_timeout * 1000), 1)}")
-                yield _PgCursor(cursor)
+                yield _PgCursor(connection.cursor())
                 stage = "commit"
         except AgentGraphError:
             raise
