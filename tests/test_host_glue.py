@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from agent_graph._core.model import FileLocation, GraphActionLocation, HostActionLocation
 
 import agent_graph as ag
-from agent_graph._model import FileLocation, GraphActionLocation, HostActionLocation
 from tests.test_host_action import FILES as HOST_FILES
 from tests.test_host_action import HANDLER, INPUT_SCHEMA, OUTPUT_SCHEMA, inline_result, write_files
 from tests.test_materialize import command, write_provider

@@ -19,7 +19,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-from agent_graph._runs import FileRunStore, read_run_file
+from agent_graph._runtime.runs import FileRunStore, read_run_file
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -297,7 +297,7 @@ def test_facts_merge_deep_merge_and_replace(store: ag.BaseRunStore, kind: Kind, 
 
 
 def test_a_deep_merge_of_deeply_nested_facts_does_not_recurse() -> None:
-    from agent_graph._run_changes import deep_merge
+    from agent_graph._runtime.run_changes import deep_merge
 
     depth = 20_000
     base: dict[str, Any] = {}
