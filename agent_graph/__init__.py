@@ -150,7 +150,6 @@ if TYPE_CHECKING:
     )
     from ._runtime.run_store import (
         BaseRunStore as BaseRunStore,
-        open_store as open_store,
     )
     from ._runtime.runs import (
         FileRunStore as FileRunStore,
@@ -162,6 +161,9 @@ if TYPE_CHECKING:
     )
     from ._runtime.runs_sqlite import (
         SqliteRunStore as SqliteRunStore,
+    )
+    from ._runtime.stores import (
+        open_store as open_store,
     )
     from ._runtime.testing import (
         run_graph_tests as run_graph_tests,
@@ -304,7 +306,7 @@ _EXPORTS: dict[str, str] = {
     "migrate_provider": "_toolchain.migrate",
     "init_provider": "_toolchain.scaffold",
     "BaseRunStore": "_runtime.run_store",
-    "open_store": "_runtime.run_store",
+    "open_store": "_runtime.stores",
     "FileRunStore": "_runtime.runs",
     "SqliteRunStore": "_runtime.runs_sqlite",
     "PostgresRunStore": "_runtime.runs_postgres",

@@ -8,11 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent_graph._core.model import FileLocation, GraphActionLocation, HostActionLocation
 
 import agent_graph as ag
-from tests.test_host_action import FILES as HOST_FILES
-from tests.test_host_action import HANDLER, INPUT_SCHEMA, OUTPUT_SCHEMA, inline_result, write_files
+from agent_graph._core.model import FileLocation, GraphActionLocation, HostActionLocation
+from tests.test_host_action import (
+    FILES as HOST_FILES,
+    HANDLER,
+    INPUT_SCHEMA,
+    OUTPUT_SCHEMA,
+    inline_result,
+    write_files,
+)
 from tests.test_materialize import command, write_provider
 
 REPO = Path(__file__).resolve().parents[1]

@@ -177,7 +177,7 @@ def load_run_state(path: str, provider_id: str) -> Any:
 
 def load_run(args: argparse.Namespace, provider_id: str) -> Any:
     """The Run named by ``--state PATH`` or ``--store URL --run ID`` (read only)."""
-    from .._runtime.run_store import open_store
+    from .._runtime.stores import open_store
 
     state, url, ref = getattr(args, "state", None), getattr(args, "store", None), getattr(args, "run", None)
     if state:

@@ -30,7 +30,7 @@ __all__ = ["add_commands"]
 
 def _open(args: argparse.Namespace, *, need_run: bool = True, folder: bool = False) -> tuple[Any, str | None]:
     """The store and Run ref of a command: ``--state PATH`` (a Run file) or ``--store URL`` with ``--run ID``."""
-    from .._runtime.run_store import open_store
+    from .._runtime.stores import open_store
 
     state = getattr(args, "state", None)
     url = getattr(args, "store", None)

@@ -24,7 +24,10 @@ evaluates the Run inside the lock or transaction and refuses with
 from __future__ import annotations
 
 import builtins
+import contextlib
+import errno
 import os
+import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
@@ -52,9 +55,11 @@ __all__ = [
     "BaseRunStore",
     "Clock",
     "IdFactory",
+    "create_exclusive",
     "decode_run",
     "encode_run",
     "format_timestamp",
+    "read_run_file",
 ]
 
 #: Seconds a writer waits for the lock of a Run before ``run-lock-timeout``.
@@ -156,6 +161,69 @@ def _moment(value: datetime | str | None, label: str) -> str | None:
     if isinstance(value, str):
         return value
     raise AgentGraphError("argument-invalid", f"{label} must be a datetime or a Run timestamp string")
+
+
+def read_run_file(path: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
+    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, ``file-read-failed``)."""
+    absolute = os.path.abspath(path)
+    if not os.path.isfile(absolute):
+        raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
+    try:
+        with open(absolute, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as error:
+        raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
+    return decode_run(data, absolute, max_bytes)
+
+
+def _fsync_directory(directory: str) -> None:
+    try:
+        handle = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def _target_exists(path: str, label: str) -> AgentGraphError:
+    return AgentGraphError("run-target-exists", f"{label} refuses to replace an existing path: {path}")
+
+
+def create_exclusive(path: str, data: bytes, label: str) -> None:
+    """Write ``data`` to a new file ``path`` atomically; ``run-target-exists`` if the name is taken.
+
+    The bytes go to a fsynced temporary file that is then hard-linked to
+    ``path`` (a link never replaces an existing name). On file systems
+    without hard links, an existence check and a rename are used instead.
+    """
+    if os.path.lexists(path):
+        raise _target_exists(path, label)
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".agent-graph-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise _target_exists(path, label) from None
+        except OSError as error:
+            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.ENOSYS):
+                raise
+            if os.path.lexists(path):
+                raise _target_exists(path, label) from None
+            os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+    _fsync_directory(directory)
 
 
 class BaseRunStore:
@@ -489,8 +557,6 @@ class BaseRunStore:
         The file is byte for byte what the file store writes, readable by the
         TypeScript toolchain.
         """
-        from .runs import create_exclusive
-
         run = self.load(ref, provider)
         destination = os.path.abspath(path)
         create_exclusive(destination, checked_run_bytes(run, destination), "Run export")
@@ -503,8 +569,6 @@ class BaseRunStore:
         numbered 1..n included) and an ID the store already holds
         (``run-target-exists``).
         """
-        from .runs import read_run_file
-
         run = check_provider(read_run_file(path), provider_id(provider))
         self._create(self._import_ref(run), run, "Run import")
         return run
@@ -546,49 +610,3 @@ class BaseRunStore:
 
         return guard
 
-
-def sqlite_path(url: str) -> str:
-    """The database path of a ``sqlite:`` URL: ``sqlite:///runs.db`` is relative, ``sqlite:////abs/runs.db`` absolute."""
-    rest = url[len("sqlite://") :] if url.startswith("sqlite://") else ""
-    if not rest.startswith("/") or len(rest) < 2 or "?" in rest or "#" in rest:
-        raise AgentGraphError(
-            "store-url-invalid",
-            f"Not a SQLite store URL: {url!r}; write sqlite:///relative/runs.db or sqlite:////absolute/runs.db",
-        )
-    return rest[1:]
-
-
-def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore:
-    """The Run store a URL names.
-
-    ``sqlite:///runs.db`` (relative to the current folder) and
-    ``sqlite:////var/lib/runs.db`` (absolute) open a :class:`SqliteRunStore`;
-    ``postgresql://…`` (or ``postgres://…``) a :class:`PostgresRunStore`,
-    the URL handed to libpq as it is; anything else is a folder of Run files
-    (:class:`FileRunStore`, a Run addressed by its path), and None the current
-    folder. Another ``scheme://`` is ``store-url-invalid``. ``options``
-    (``clock``, ``new_id``, ``lock_timeout``, and the store's own) are passed on.
-    """
-    if url_or_folder is not None and (not isinstance(url_or_folder, str) or not url_or_folder):
-        raise AgentGraphError("store-url-invalid", "A Run store is named by a URL or a folder path")
-    if url_or_folder is None:
-        from .runs import FileRunStore
-
-        return FileRunStore(**options)
-    scheme, separator, _ = url_or_folder.partition("://")
-    if separator and scheme.lower() == "sqlite":
-        from .runs_sqlite import SqliteRunStore
-
-        return SqliteRunStore(sqlite_path(url_or_folder), **options)
-    if separator and scheme.lower() in ("postgresql", "postgres"):
-        from .runs_postgres import PostgresRunStore
-
-        return PostgresRunStore(url_or_folder, **options)
-    if separator and scheme.isidentifier():
-        raise AgentGraphError(
-            "store-url-invalid",
-            f"Unknown Run store {scheme}://; use sqlite:///file.db, postgresql://… or a folder path",
-        )
-    from .runs import FileRunStore
-
-    return FileRunStore(url_or_folder, **options)

@@ -34,7 +34,6 @@ import contextlib
 import errno
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 
@@ -43,16 +42,18 @@ import msgspec
 from .._core.errors import AgentGraphError
 from .._core.model import Run, RunSummary
 from .._load.atomic import write_bytes_atomic
-from .run_changes import RUN_SCHEMA, Change, checkpoint_event
-from .run_changes import evaluation_input as run_evaluation_input
+from . import run_store
+from .run_changes import RUN_SCHEMA, Change, checkpoint_event, evaluation_input as run_evaluation_input
 from .run_store import (
     DEFAULT_LOCK_TIMEOUT,
     MAX_RUN_BYTES,
     BaseRunStore,
     Clock,
     IdFactory,
+    _target_exists,
     check_provider,
     checked_run_bytes,
+    create_exclusive,
     decode_run,
     format_timestamp,
 )
@@ -73,65 +74,7 @@ __all__ = [
 
 def read_run_file(path: str) -> Run:
     """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, ``file-read-failed``)."""
-    absolute = os.path.abspath(path)
-    if not os.path.isfile(absolute):
-        raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
-    try:
-        with open(absolute, "rb") as handle:
-            data = handle.read(MAX_RUN_BYTES + 1)
-    except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
-    return decode_run(data, absolute, MAX_RUN_BYTES)
-
-
-def _fsync_directory(directory: str) -> None:
-    try:
-        handle = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
-
-
-def _target_exists(path: str, label: str) -> AgentGraphError:
-    return AgentGraphError("run-target-exists", f"{label} refuses to replace an existing path: {path}")
-
-
-def create_exclusive(path: str, data: bytes, label: str) -> None:
-    """Write ``data`` to a new file ``path`` atomically; ``run-target-exists`` if the name is taken.
-
-    The bytes go to a fsynced temporary file that is then hard-linked to
-    ``path`` (a link never replaces an existing name). On file systems
-    without hard links, an existence check and a rename are used instead.
-    """
-    if os.path.lexists(path):
-        raise _target_exists(path, label)
-    directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".agent-graph-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            raise _target_exists(path, label) from None
-        except OSError as error:
-            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.ENOSYS):
-                raise
-            if os.path.lexists(path):
-                raise _target_exists(path, label) from None
-            os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-    _fsync_directory(directory)
+    return run_store.read_run_file(path, MAX_RUN_BYTES)
 
 
 # ---------------------------------------------------------------- locking

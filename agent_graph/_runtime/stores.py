@@ -1,0 +1,60 @@
+"""Opening a Run store by URL: ``sqlite:///…``, ``postgresql://…``, or a folder of Run files.
+
+The one place that knows every store; a store module knows none of the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._core.errors import AgentGraphError
+from .run_store import BaseRunStore
+
+__all__ = ["open_store", "sqlite_path"]
+
+
+def sqlite_path(url: str) -> str:
+    """The database path of a ``sqlite:`` URL: ``sqlite:///runs.db`` is relative, ``sqlite:////abs/runs.db`` absolute."""
+    rest = url[len("sqlite://") :] if url.startswith("sqlite://") else ""
+    if not rest.startswith("/") or len(rest) < 2 or "?" in rest or "#" in rest:
+        raise AgentGraphError(
+            "store-url-invalid",
+            f"Not a SQLite store URL: {url!r}; write sqlite:///relative/runs.db or sqlite:////absolute/runs.db",
+        )
+    return rest[1:]
+
+
+def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore:
+    """The Run store a URL names.
+
+    ``sqlite:///runs.db`` (relative to the current folder) and
+    ``sqlite:////var/lib/runs.db`` (absolute) open a :class:`SqliteRunStore`;
+    ``postgresql://…`` (or ``postgres://…``) a :class:`PostgresRunStore`,
+    the URL handed to libpq as it is; anything else is a folder of Run files
+    (:class:`FileRunStore`, a Run addressed by its path), and None the current
+    folder. Another ``scheme://`` is ``store-url-invalid``. ``options``
+    (``clock``, ``new_id``, ``lock_timeout``, and the store's own) are passed on.
+    """
+    if url_or_folder is not None and (not isinstance(url_or_folder, str) or not url_or_folder):
+        raise AgentGraphError("store-url-invalid", "A Run store is named by a URL or a folder path")
+    if url_or_folder is None:
+        from .runs import FileRunStore
+
+        return FileRunStore(**options)
+    scheme, separator, _ = url_or_folder.partition("://")
+    if separator and scheme.lower() == "sqlite":
+        from .runs_sqlite import SqliteRunStore
+
+        return SqliteRunStore(sqlite_path(url_or_folder), **options)
+    if separator and scheme.lower() in ("postgresql", "postgres"):
+        from .runs_postgres import PostgresRunStore
+
+        return PostgresRunStore(url_or_folder, **options)
+    if separator and scheme.isidentifier():
+        raise AgentGraphError(
+            "store-url-invalid",
+            f"Unknown Run store {scheme}://; use sqlite:///file.db, postgresql://… or a folder path",
+        )
+    from .runs import FileRunStore
+
+    return FileRunStore(url_or_folder, **options)
