@@ -206,7 +206,9 @@ def run(records: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.stores", description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.stores", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--records", type=int, default=25, help="records per writer of the 8 (default 25)")
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT), help="the report to update")
     parser.add_argument("--no-write", action="store_true", help="print only")
@@ -223,4 +225,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

@@ -73,5 +73,3 @@ def postgres_url(postgres_server: str) -> str:
     with psycopg.connect(postgres_server, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {name}")
     return f"{postgres_server}&options=-csearch_path%3D{name}"
-
-

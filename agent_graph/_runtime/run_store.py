@@ -294,7 +294,7 @@ class BaseRunStore:
     def __enter__(self) -> BaseRunStore:
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, *_: object) -> None:
         self.close()
 
     # ------------------------------------------------------------ time
@@ -609,4 +609,3 @@ class BaseRunStore:
                 )
 
         return guard
-
