@@ -230,6 +230,7 @@ def test_idle_connections_killed_between_writes_lose_nothing(postgres_url: str, 
                     " WHERE application_name = '' AND pid <> pg_backend_pid() AND datname = current_database()"
                     " AND backend_type = 'client backend'"
                 )
+            assert [summary.id for summary in store.list()] == ["steady"]  # reads go on too
         run = store.load("steady")
     assert sorted(run.outcomes) == [f"n{n}" for n in range(6)]
     assert [e.sequence for e in run.events] == list(range(1, 8))

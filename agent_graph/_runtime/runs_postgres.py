@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .._core.errors import AgentGraphError
-from .._core.model import Run
+from .._core.model import Run, RunSummary
 from .run_changes import Change
 from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory
 from .runs_sql import SCHEMA_STATEMENTS, Cursor, SqlRunStore
@@ -150,13 +150,16 @@ class PostgresRunStore(SqlRunStore):
         self._pool = pool
         self._pool_timeout = pool_module.PoolTimeout
         try:
-            with self._transaction(True) as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
-                for statement in SCHEMA_STATEMENTS:
-                    cursor.execute(statement)
+            self._retrying(self._create_tables)
         except BaseException:
             self.close()
             raise
+
+    def _create_tables(self) -> None:
+        with self._transaction(True) as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
+            for statement in SCHEMA_STATEMENTS:
+                cursor.execute(statement)
 
     def __repr__(self) -> str:
         return "<PostgresRunStore>"
@@ -256,3 +259,11 @@ class PostgresRunStore(SqlRunStore):
     def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
         found: tuple[Run, str] = self._retrying(lambda: SqlRunStore._read_checkpoint(self, ref))
         return found
+
+    def _summaries(
+        self, provider: str | None, graph: str | None, after: str | None, before: str | None
+    ) -> Iterator[RunSummary]:
+        found: list[RunSummary] = self._retrying(
+            lambda: list(SqlRunStore._summaries(self, provider, graph, after, before))
+        )
+        return iter(found)
