@@ -271,3 +271,32 @@ def test_a_sqlite_writer_waiting_for_the_write_lock_times_out_with_its_code(
         assert caught.value.code == "run-lock-timeout"
         assert len(store.events("held")) == 1
         assert store.load("held").outcomes == {}
+
+
+@pytest.mark.parametrize("kind", ["file", "sqlite", "postgres"])
+def test_one_store_shared_by_four_threads_loses_nothing(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest, weekly: ag.Provider
+) -> None:
+    url = _url(kind, tmp_path, request)
+    with ag.open_store(url) as store:
+        run = store.start(None, weekly, "report")
+        ref = run.id + ".json" if kind == "file" else run.id
+        failures: list[BaseException] = []
+
+        def write(thread: int) -> None:
+            try:
+                for n in range(10):
+                    store.record(ref, f"thread-{thread}/n{n}", "completed")
+                    store.next_step(ref, weekly)
+            except BaseException as error:  # reported below
+                failures.append(error)
+
+        threads = [threading.Thread(target=write, args=(index,)) for index in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert failures == []
+        run = store.load(ref)
+    assert len(run.outcomes) == 40
+    assert [event.sequence for event in run.events] == list(range(1, 42))
