@@ -166,7 +166,7 @@ class ResourceReader:
                 "argument-invalid",
                 f"Reading graph-action view {location.id} needs a cache folder: ResourceReader(materialize_cache=…)",
             )
-        if location.revision is None:
+        if not location.revision:
             raise AgentGraphError(
                 "revision-invalid",
                 f"Location {location.id} has no revision; take the location from the route that selected it",

@@ -387,8 +387,8 @@ class BaseRunStore:
             route = route_at(
                 provider,
                 run.graph,
-                chosen,
                 run.entry,
+                chosen,
                 facts=state["facts"],
                 outcomes=state["outcomes"],
                 authorities=state["authorities"],
