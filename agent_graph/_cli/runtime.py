@@ -82,14 +82,14 @@ def _expected_provider(ctx: Any) -> str | None:
 def cmd_run_start(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     from .main import check_entry, object_argument, select_graph
 
-    provider = ctx.provider()
-    binding = ctx.binding()
-    graph = select_graph(provider, args.graph or (binding[2] if binding else None), "run start")
-    entry = args.entry or (binding[3] if binding else None) or "default"
-    check_entry(provider, graph, entry)
-    facts = object_argument(args.facts, "facts") if args.facts else {}
-    store, ref = _open(args, need_run=False)
+    store, ref = _open(args, need_run=False)  # name the Run first: --state PATH or --store URL
     with store:
+        provider = ctx.provider()
+        binding = ctx.binding()
+        graph = select_graph(provider, args.graph or (binding[2] if binding else None), "run start")
+        entry = args.entry or (binding[3] if binding else None) or "default"
+        check_entry(provider, graph, entry)
+        facts = object_argument(args.facts, "facts") if args.facts else {}
         run = store.start(
             ref,
             provider,
