@@ -37,6 +37,7 @@ from .._core.model import (
     Route,
     RouteAction,
 )
+from .._core.provider import Provider
 
 __all__ = ["HostHandler", "ResourceContent", "ResourceReader", "validate_action_input"]
 
@@ -86,7 +87,7 @@ class ResourceReader:
 
     def __init__(
         self,
-        provider: Any,
+        provider: Provider,
         *,
         workspace: str,
         materialize_cache: str | None = None,
@@ -230,7 +231,7 @@ class ResourceReader:
 
 
 def _input_schema_location(
-    provider: Any, action: Route | RouteAction | str
+    provider: Provider, action: Route | RouteAction | str
 ) -> tuple[str, FileLocation | None]:
     if isinstance(action, Route):
         if action.action is None:
@@ -249,7 +250,7 @@ def _input_schema_location(
     raise AgentGraphError("argument-invalid", "action must be a Route, a route's action or an Action ID")
 
 
-def validate_action_input(provider: Any, action: Route | RouteAction | str, value: Any) -> Any:
+def validate_action_input(provider: Provider, action: Route | RouteAction | str, value: Any) -> Any:
     """Check ``value`` against the ``inputSchema`` of an Action; returns ``value``.
 
     ``action`` is a Route (its Action), a route's ``action`` or an Action ID.
@@ -285,7 +286,7 @@ def validate_action_input(provider: Any, action: Route | RouteAction | str, valu
     return value
 
 
-def provider_file_bytes(provider: Any, path: str) -> bytes:
+def provider_file_bytes(provider: Provider, path: str) -> bytes:
     """The bytes of a Provider file (raises OSError)."""
     with open(path, "rb") as handle:
         data: bytes = handle.read()

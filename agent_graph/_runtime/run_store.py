@@ -36,7 +36,9 @@ from typing import Any
 import msgspec
 
 from .._core.errors import AgentGraphError
-from .._core.model import Run, RunEvent, RunSummary, Step
+from .._core.model import ReadReceipts, Run, RunEvent, RunSummary, Step
+from .._core.provider import Provider
+from .._core.receipts import Receipts
 from .._syntax import schema as _schema
 from .run_changes import (
     Change,
@@ -68,6 +70,8 @@ DEFAULT_LOCK_TIMEOUT = 30.0
 MAX_RUN_BYTES = 256 * 1024 * 1024
 
 Clock = Callable[[], datetime]
+#: A Provider, its ID, or None (no Provider check).
+ProviderRef = Provider | str | None
 IdFactory = Callable[[], str]
 
 
@@ -87,7 +91,7 @@ def _random_id() -> str:
     return str(uuid.uuid4())
 
 
-def provider_id(provider: Any) -> str | None:
+def provider_id(provider: Provider | str | None) -> str | None:
     """A Provider ID from a Provider, a string or None."""
     if provider is None or isinstance(provider, str):
         return provider
@@ -313,19 +317,19 @@ class BaseRunStore:
 
     # ------------------------------------------------------------ reading
 
-    def load(self, ref: str, provider: Any = None) -> Run:
+    def load(self, ref: str, provider: ProviderRef = None) -> Run:
         """Read and validate a Run (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
         self._check_ref(ref)
         return check_provider(self._read(ref), provider_id(provider))
 
-    def events(self, ref: str, provider: Any = None) -> tuple[RunEvent, ...]:
+    def events(self, ref: str, provider: ProviderRef = None) -> tuple[RunEvent, ...]:
         """The Run's events, numbered 1..n."""
         return self.load(ref, provider).events
 
     def list(
         self,
         *,
-        provider: Any = None,
+        provider: ProviderRef = None,
         graph: str | None = None,
         updated_after: datetime | str | None = None,
         updated_before: datetime | str | None = None,
@@ -353,9 +357,9 @@ class BaseRunStore:
     def next_step(
         self,
         ref: str,
-        provider: Any,
+        provider: Provider,
         *,
-        receipts: Any = None,
+        receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
         route_id: str | None = None,
     ) -> Step:
         """Read the Run, evaluate it and route at that revision: the step to take now.
@@ -403,7 +407,7 @@ class BaseRunStore:
     def start(
         self,
         ref: str | None,
-        provider: Any,
+        provider: Provider | str,
         graph: str,
         entry: str = "default",
         *,
@@ -454,7 +458,7 @@ class BaseRunStore:
         outcome: str,
         *,
         detail: Any = msgspec.UNSET,
-        provider: Any = None,
+        provider: ProviderRef = None,
         revision: str | None = None,
         facts: Mapping[str, Any] | None = None,
         deep: bool = False,
@@ -487,7 +491,7 @@ class BaseRunStore:
         *,
         replace: bool = False,
         deep: bool = False,
-        provider: Any = None,
+        provider: ProviderRef = None,
     ) -> Run:
         """Merge ``facts`` over the Run's (``facts.updated``) or replace them (``facts.replaced``).
 
@@ -506,7 +510,7 @@ class BaseRunStore:
         replace: Iterable[str] | None = None,
         add: Iterable[str] = (),
         remove: Iterable[str] = (),
-        provider: Any = None,
+        provider: ProviderRef = None,
     ) -> Run:
         """Change the Run's session authorities and append ``authorities.updated`` ``{authorities}``.
 
@@ -517,11 +521,11 @@ class BaseRunStore:
         change = authorities_change(replace, add, remove)
         return self._modify(ref, provider_id(provider), self._stamped(change))
 
-    def set_authorities(self, ref: str, authorities: Iterable[str], *, provider: Any = None) -> Run:
+    def set_authorities(self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None) -> Run:
         """Replace the Run's session authorities (the reference toolchain's ``--set``)."""
         return self.update_authorities(ref, replace=list(authorities), provider=provider)
 
-    def checkpoint(self, ref: str, target: str, *, provider: Any = None) -> Run:
+    def checkpoint(self, ref: str, target: str, *, provider: ProviderRef = None) -> Run:
         """Keep a copy of the Run without authorities under ``target``; returns the checkpoint.
 
         The Run gets ``run.checkpointed`` ``{checkpoint: <name>}`` and the
@@ -532,7 +536,7 @@ class BaseRunStore:
         self._check_ref(target)
         return self._checkpoint(ref, target, provider_id(provider))
 
-    def resume(self, checkpoint: str, target: str | None, *, provider: Any = None) -> Run:
+    def resume(self, checkpoint: str, target: str | None, *, provider: ProviderRef = None) -> Run:
         """Start a new Run from a checkpoint: authorities cleared, ``run.resumed`` ``{checkpoint}`` appended.
 
         ``run-target-exists`` if ``target`` is taken.
@@ -551,7 +555,7 @@ class BaseRunStore:
 
     # ------------------------------------------------------------ files in and out
 
-    def export(self, ref: str, path: str, *, provider: Any = None) -> Run:
+    def export(self, ref: str, path: str, *, provider: ProviderRef = None) -> Run:
         """Write the Run to a new ``agent-graph.run.v1`` file ``path`` (``run-target-exists`` if taken).
 
         The file is byte for byte what the file store writes, readable by the
@@ -562,7 +566,7 @@ class BaseRunStore:
         create_exclusive(destination, checked_run_bytes(run, destination), "Run export")
         return run
 
-    def import_run(self, path: str, *, provider: Any = None) -> Run:
+    def import_run(self, path: str, *, provider: ProviderRef = None) -> Run:
         """Store the Run of an ``agent-graph.run.v1`` file under its own Run ID.
 
         Refuses a file that is not a valid Run (``run-invalid``, events not
@@ -580,14 +584,15 @@ class BaseRunStore:
             raise AgentGraphError("argument-invalid", f"A Run {self.ref_kind} must be a non-empty string")
 
     @staticmethod
-    def _need_provider(provider: Any, what: str) -> None:
-        if getattr(provider, "graphs", None) is None:
+    def _need_provider(provider: object, what: str) -> Provider:
+        if not isinstance(provider, Provider):
             raise AgentGraphError("argument-invalid", f"{what} needs the loaded Provider (ag.load_provider)")
+        return provider
 
-    def _revision_guard(self, provider: Any, revision: str) -> Callable[[Run], None]:
+    def _revision_guard(self, given: ProviderRef, revision: str) -> Callable[[Run], None]:
         from .._core.evaluate import evaluate
 
-        self._need_provider(provider, "record with a revision")
+        provider = self._need_provider(given, "record with a revision")
         if not isinstance(revision, str) or not revision:
             raise AgentGraphError("revision-invalid", "revision must be the step's revision string")
 
