@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .._core.provider import Provider
 
 #: Modules that add commands: each has ``add_commands(subparsers, context_factory)``.
-EXTENSIONS: tuple[str, ...] = ("agent_graph._cli.runtime", "agent_graph._cli.toolchain")
+EXTENSIONS: tuple[str, ...] = ("agent_graph._cli.runtime", "agent_graph._cli.toolchain", "agent_graph._cli.mcp")
 
 GLOBAL_OPTIONS = {"--manifest": "manifest", "-m": "manifest", "--skill": "skill", "--registry": "registry", "--format": "format"}
 OUTPUT_FORMATS = ("human", "json")
@@ -54,6 +54,8 @@ class Context:
     registry_path: str | None = None
     format: str = "human"
     exit_status: int = 0
+    #: Set by a command that owns standard output itself (``mcp``): nothing more is written there.
+    quiet: bool = False
     _provider: Provider | None = field(default=None, repr=False)
     _binding: Any = field(default=None, repr=False)
 
@@ -835,6 +837,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             format=output_format,
         )
         value, lines = handler(args, ctx)
+        if ctx.quiet:
+            return ctx.exit_status
         if output_format == "json":
             _emit_json(value)
         else:

@@ -1,0 +1,837 @@
+"""What the MCP tools of ``agent-graph mcp`` do, over the step API and a Run store.
+
+:class:`McpService` answers each tool call with structured content and a short
+text for the model. It knows nothing of the MCP SDK or of the transport: the
+server module (:mod:`agent_graph._cli.mcp_server`) checks arguments, calls it in a
+worker thread and turns its answers and errors into MCP results. It uses only
+what agent-graph exports publicly (the loaded Provider, the Run stores and
+their step API, ``evaluate``, ``ResourceReader``, ``Receipts``,
+``locate_resource``), imported from the layers below.
+
+Trust rules, enforced here and nowhere else:
+
+* The agent's Facts are claims. Facts that any Gate of the Provider reads in
+  its ``satisfiedBy`` belong to the user or the host: a tool call that would
+  set, change or remove one is refused (``gate-fact-refused``) unless the
+  Gate is delegatable and its authority is both one the server was started
+  with and one the Run holds (next_step then offers the Gate with resolution
+  ``session-authority``).
+* A Gate's outcome is likewise refused (``gate-outcome-refused``) under the
+  same condition. No tool grants, lists or removes an authority: a Run started
+  here carries the server's authorities, and nothing else.
+* A Gate that waits for the user is answered only by the user: the server
+  asks through the client (elicitation) and records that answer with
+  :meth:`McpService.answer_gate`; the agent has no tool to do it.
+
+State: the loaded Provider (immutable), the store, and the read receipts of
+this connection, kept per Run for at most :data:`MAX_RECEIPT_RUNS` Runs (the
+least recently used are forgotten; a forgotten Run only shows its resources as
+``read-required`` again).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, unquote
+
+import msgspec
+
+from .._core.errors import AgentGraphError
+from .._core.evaluate import evaluate
+from .._core.model import FileLocation
+from .._core.receipts import Receipts
+from .._load.api import locate_resource
+from .._runtime.host import ResourceReader
+from .._runtime.runs import FileRunStore, run_evaluation_input
+
+__all__ = [
+    "MAX_RECEIPT_RUNS",
+    "RESOURCE_URI_PREFIX",
+    "GateGuard",
+    "McpService",
+    "PendingGate",
+    "ToolAnswer",
+]
+
+#: Runs whose read receipts one connection keeps.
+MAX_RECEIPT_RUNS = 256
+#: URI prefix of the Provider's static resources as MCP resources.
+RESOURCE_URI_PREFIX = "agent-graph://resource/"
+
+_DECISIONS = ("approve", "reject")
+
+
+@dataclass(frozen=True)
+class ToolAnswer:
+    """A tool's answer: structured content (a JSON object) and a short text for the model."""
+
+    structured: dict[str, Any]
+    text: str
+
+
+@dataclass(frozen=True)
+class PendingGate:
+    """A Gate of a Run that waits for the user, as next_step found it."""
+
+    run_id: str
+    revision: str
+    state_key: str
+    graph: str
+    node: str
+    gate: str
+    prompt: str
+    checks: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class _GateRef:
+    graph: str
+    node: str
+    gate: str
+    authority: str | None
+    delegatable: bool
+    held: bool
+
+    def allowed(self, run_authorities: frozenset[str]) -> bool:
+        return self.held and self.authority is not None and self.authority in run_authorities
+
+    def why_not(self) -> str:
+        where = f"Gate {self.gate} ({self.graph}/{self.node})"
+        if not self.delegatable:
+            return f"{where} is not delegatable: only the user resolves it"
+        if self.authority is None:
+            return f"{where} names no authority: only the user resolves it"
+        if not self.held:
+            return f"this server was not started with the authority {self.authority} of {where}; the user resolves it"
+        return f"the Run does not hold the authority {self.authority} of {where}; the user resolves it"
+
+
+def _is_index(segment: str) -> bool:
+    return segment.isdigit() and segment.isascii() and (segment == "0" or segment[0] != "0")
+
+
+class GateGuard:
+    """Which Facts and state keys belong to Gates, and whether the agent may touch them.
+
+    Built once from the Provider and the server's authorities. A Gate is
+    *open to the agent* when it is delegatable and names an authority that
+    the server was started with and the Run holds (so that next_step offers
+    it with resolution ``session-authority``); every other Gate's Facts and
+    outcome are refused.
+    """
+
+    def __init__(self, provider: Any, authorities: Iterable[str]) -> None:
+        held = frozenset(authorities)
+        self._paths: dict[tuple[str, ...], list[_GateRef]] = {}
+        self._nodes: dict[tuple[str, str], _GateRef] = {}
+        self._graph_nodes: dict[str, frozenset[str]] = {}
+        for graph_id, compiled in provider.graphs.items():
+            definition = compiled.definition
+            self._graph_nodes[graph_id] = frozenset(node.id for node in definition.nodes)
+            for node in definition.nodes:
+                if node.kind != "gate" or node.gate is None:
+                    continue
+                delegatable = node.gate.delegatable is True
+                ref = _GateRef(
+                    graph_id,
+                    node.id,
+                    node.gate.id,
+                    node.gate.authority,
+                    delegatable,
+                    delegatable and node.gate.authority is not None and node.gate.authority in held,
+                )
+                self._nodes[(graph_id, node.id)] = ref
+                for check in node.satisfied_by or ():
+                    self._paths.setdefault(tuple(check.path.split(".")), []).append(ref)
+
+    def fact_paths(self) -> list[str]:
+        """Every Fact path some Gate reads, sorted."""
+        return sorted(".".join(path) for path in self._paths)
+
+    def check_facts(self, facts: Mapping[str, Any], run_authorities: Iterable[str] = ()) -> None:
+        """``gate-fact-refused`` if merging ``facts`` could change a Fact a closed Gate reads.
+
+        Deep-merge semantics, decided from ``facts`` alone (never from the
+        Run, which another writer may change meanwhile): a Gate Fact is
+        touched when ``facts`` gives a value at its path, or a value that is
+        not an object at a shorter path (which replaces what is below), or an
+        object where the path goes on with an array index (an object replaces
+        an array).
+        """
+        held = frozenset(run_authorities)
+        for path, gates in self._paths.items():
+            closed = [gate for gate in gates if not gate.allowed(held)]
+            if closed and _touches(facts, path):
+                raise AgentGraphError(
+                    "gate-fact-refused",
+                    f"The Fact {'.'.join(path)} is read by a Gate and belongs to the user or the host: "
+                    f"{closed[0].why_not()}. Ask the user; the agent cannot set it.",
+                )
+
+    def node_of(self, state_key: str) -> tuple[str, str]:
+        """``(graph, node)`` of a state key (``[frame>]graph/node``), or ``run-node-invalid``."""
+        tail = state_key.rsplit(">", 1)[-1]
+        for graph_id, nodes in self._graph_nodes.items():
+            if tail.startswith(graph_id + "/") and tail[len(graph_id) + 1 :] in nodes:
+                return graph_id, tail[len(graph_id) + 1 :]
+        raise AgentGraphError(
+            "run-node-invalid",
+            f"{state_key[:200]!r} is not a state key of this Provider's graphs; record the node next_step gave "
+            "(record.node)",
+        )
+
+    def check_record(self, state_key: str, run_authorities: Iterable[str] = ()) -> None:
+        """``gate-outcome-refused`` if ``state_key`` is a closed Gate's; ``run-node-invalid`` if no node's."""
+        gate = self._nodes.get(self.node_of(state_key))
+        if gate is not None and not gate.allowed(frozenset(run_authorities)):
+            raise AgentGraphError(
+                "gate-outcome-refused",
+                f"{state_key} is the outcome of a Gate and belongs to the user or the host: {gate.why_not()}.",
+            )
+
+
+def _touches(facts: Mapping[str, Any], path: Sequence[str]) -> bool:
+    current: Any = facts
+    for index, segment in enumerate(path):
+        if index > 0:
+            if not isinstance(current, Mapping):
+                return True  # a scalar or an array replaces everything below it
+            if _is_index(segment):
+                return True  # an object may replace the array this path goes through
+        if segment not in current:
+            return False
+        current = current[segment]
+    return True
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _check_json(check: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"path": check.path}
+    if check.exists is not msgspec.UNSET:
+        data["exists"] = check.exists
+    if check.equals is not msgspec.UNSET:
+        data["equals"] = check.equals
+    return data
+
+
+def _check_text(check: Mapping[str, Any]) -> str:
+    if "equals" in check:
+        return f"`{check['path']}` equals `{msgspec.json.encode(check['equals']).decode()}`"
+    return f"`{check['path']}` {'exists' if check.get('exists', True) else 'is absent'}"
+
+
+def _location_line(location: Mapping[str, Any]) -> str:
+    state = location.get("readState", "read-required")
+    kind = location.get("kind", "resource")
+    return f"- `{location['id']}` ({kind}, {location.get('mediaType', '')}) — {state}"
+
+
+def _plan_lines(plan: Sequence[Mapping[str, Any]], indent: str = "") -> list[str]:
+    lines = []
+    for step in plan:
+        if "command" in step:
+            lines.append(
+                f"{indent}- Run `{step['command']}` in `{step['workingDirectory']}` (effect: {step['effect']})"
+            )
+        else:
+            lines.append(
+                f"{indent}- Host handler `{step['handler']}` (effect: {step['effect']}): the host runs it, not the agent"
+            )
+    return lines
+
+
+def render_step(answer: Mapping[str, Any]) -> str:
+    """The Markdown the model reads for a next_step answer: what to do, read, prove and record."""
+    run_id = answer["runId"]
+    status = answer["status"]
+    route = answer.get("route")
+    lines: list[str] = []
+    resolved = answer.get("resolved")
+    if resolved is not None:
+        lines.append(f"The user answered Gate `{resolved['gate']}`: **{resolved['decision']}** (recorded).")
+        lines.append("")
+    if status == "complete":
+        lines.append(f"## Run {run_id} is complete: {answer.get('outcome', 'completed')}")
+        lines.append("Nothing is left to do.")
+        return "\n".join(lines)
+    if route is None:
+        lines.append(f"## Run {run_id}: {status}, no route")
+        for diagnostic in answer.get("diagnostics", ()):
+            lines.append(f"- {diagnostic['severity']} `{diagnostic['code']}`: {diagnostic['message']}")
+        lines.append("Nothing can be done now: tell the user what the diagnostics say.")
+        return "\n".join(lines)
+    node = route["node"]
+    action = route.get("action")
+    gate = route.get("gate")
+    kind = f"action, {action['runner']}" if action is not None else ("gate" if gate is not None else "step")
+    lines.append(f"## Next step: `{node}` ({kind}) — {status}")
+    label = route.get("hint") or route.get("reasonCode", "")
+    lines.append(f"Run `{run_id}`, graph `{route['graph']}`. Why: {label} (`{route['reasonCode']}`)")
+    decision = answer.get("userDecision")
+    if decision is not None:
+        lines.append("")
+        lines.append(f"**The user must decide:** {decision['prompt']}")
+        if decision.get("asked"):
+            lines.append(
+                f"The user was asked and did not approve yet ({decision.get('answer', 'no answer')})."
+            )
+        lines.append(
+            "Only the user can answer this Gate; you cannot resolve it. Tell the user the question, then call "
+            "next_step again once they have answered."
+        )
+        inspection = gate.get("inspectionAction") if gate else None
+        if inspection is not None:
+            lines.append("You may prepare evidence with the read-only inspection:")
+            lines.extend(_plan_lines(inspection.get("commandPlan", ()), "  "))
+        return "\n".join(lines)
+    resources = route.get("resources", {})
+    required = list(resources.get("required", ()))
+    recommended = list(resources.get("recommended", ()))
+    if required:
+        lines.append("")
+        lines.append("Read first (read_resource):")
+        lines.extend(_location_line(location) for location in required)
+    if recommended:
+        lines.append("Recommended:")
+        lines.extend(_location_line(location) for location in recommended)
+    lines.append("")
+    if gate is not None:
+        lines.append(f"Gate `{gate['id']}`: {gate['prompt']} — resolution: {gate['resolution']}.")
+        lines.append("This server holds the Gate's delegated authority: resolve it for the session.")
+        resolution = gate.get("resolutionAction")
+        if resolution is not None:
+            lines.append("Resolution:")
+            lines.extend(_plan_lines(resolution.get("commandPlan", ()), "  "))
+    elif action is not None and action["runner"] == "agent":
+        lines.append("Do it yourself, following the Skill above.")
+        if action.get("outputSchema"):
+            lines.append(f"Your output must match `{action['outputSchema']['id']}`.")
+    else:
+        lines.append("Do:")
+        lines.extend(_plan_lines(route.get("commandPlan", ())))
+    proof = answer.get("proof") or []
+    record = answer.get("record")
+    if record is not None:
+        lines.append(
+            f"When done: record_outcome with node `{record['node']}`, revision `{record['revision']}`, outcome "
+            "completed, partial or failed" + (", and the proof in facts." if proof else ".")
+        )
+    if proof:
+        lines.append("Proof of completion (Facts): " + "; ".join(_check_text(c) for c in proof) + ".")
+    alternatives = answer.get("alternatives") or []
+    if alternatives:
+        lines.append(
+            "Other routes: "
+            + ", ".join(f"`{a['node']}` ({a['availability']}) {a['routeId']}" for a in alternatives)
+        )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the service
+
+
+def _evaluation_of(provider: Any, run: Any) -> Any:
+    state = run_evaluation_input(run)
+    return evaluate(
+        provider,
+        run.graph,
+        run.entry,
+        facts=state["facts"],
+        outcomes=state["outcomes"],
+        authorities=state["authorities"],
+    )
+
+
+def _summary_json(summary: Any) -> dict[str, Any]:
+    return {
+        "routeId": summary.route_id,
+        "graph": summary.graph,
+        "node": summary.node,
+        "availability": summary.availability,
+        "label": summary.label,
+        "reasonCode": summary.reason_code,
+    }
+
+
+_SAFE_RUN_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+
+
+@dataclass
+class McpService:
+    """The tools' work, over one loaded Provider and one Run store (see the module docs).
+
+    ``authorities`` are the server's: granted to every Run it starts, and the
+    only ones that open a delegatable Gate's Facts and outcome to the agent.
+    ``workspace`` is the Runs' workspace and the materializers'.
+    """
+
+    provider: Any
+    store: Any
+    authorities: tuple[str, ...] = ()
+    workspace: str = field(default_factory=os.getcwd)
+    materialize_cache: str | None = None
+    host_handlers: Mapping[str, Any] | None = None
+    default_graph: str | None = None
+    default_entry: str | None = None
+    guard: GateGuard = field(init=False)
+    reader: Any = field(init=False)
+    _receipts: OrderedDict[str, Any] = field(init=False, default_factory=OrderedDict)
+
+    def __post_init__(self) -> None:
+        self.authorities = tuple(sorted(set(self.authorities)))
+        self.guard = GateGuard(self.provider, self.authorities)
+        self.reader = ResourceReader(
+            self.provider,
+            workspace=self.workspace,
+            materialize_cache=self.materialize_cache,
+            host_handlers=self.host_handlers,
+        )
+
+    # ------------------------------------------------------------ helpers
+
+    @property
+    def provider_id(self) -> str:
+        identity: str = self.provider.manifest.id
+        return identity
+
+    def _ref(self, run_id: str) -> str:
+        """The store's reference of a Run ID (``run-missing`` when this store has no such Run)."""
+        if not isinstance(self.store, FileRunStore):
+            return run_id
+        if _SAFE_RUN_FILE.fullmatch(run_id) is not None:
+            name = run_id + ".json"
+            if os.path.isfile(self.store.path(name)):
+                return name
+        for summary in self.store.list(provider=self.provider):
+            if summary.id == run_id:
+                ref: str = summary.ref
+                return ref
+        raise AgentGraphError(
+            "run-missing", f"The store holds no Run {run_id} of Provider {self.provider_id}"
+        )
+
+    def _load(self, run_id: str) -> tuple[str, Any]:
+        ref = self._ref(run_id)
+        run = self.store.load(ref, self.provider)
+        if run.id != run_id:
+            raise AgentGraphError(
+                "run-missing", f"The store holds no Run {run_id} of Provider {self.provider_id}"
+            )
+        return ref, run
+
+    def receipts(self, run_id: str) -> Any:
+        """This connection's read receipts of a Run (created on first use; least recently used forgotten)."""
+        receipts = self._receipts.get(run_id)
+        if receipts is None:
+            receipts = Receipts(provider=self.provider_id)
+            self._receipts[run_id] = receipts
+            while len(self._receipts) > MAX_RECEIPT_RUNS:
+                self._receipts.popitem(last=False)
+        else:
+            self._receipts.move_to_end(run_id)
+        return receipts
+
+    def _node(self, graph: str, node: str) -> Any:
+        compiled = self.provider.graphs.get(graph)
+        if compiled is None:
+            return None
+        for candidate in compiled.definition.nodes:
+            if candidate.id == node:
+                return candidate
+        return None
+
+    def _status(self, run_id: str, run: Any) -> dict[str, Any]:
+        evaluation = _evaluation_of(self.provider, run)
+        return {"status": evaluation.status_code, "revision": evaluation.revision}
+
+    # ------------------------------------------------------------ tools
+
+    def start_run(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+        graph = arguments.get("graph") or self.default_graph or next(iter(self.provider.graphs))
+        entry = arguments.get("entry")
+        if entry is None:
+            entry = self.default_entry if graph == self.default_graph and self.default_entry else "default"
+        facts = arguments.get("facts") or {}
+        self.guard.check_facts(facts, self.authorities)
+        run = self.store.start(
+            None,
+            self.provider,
+            graph,
+            entry,
+            workspace=self.workspace,
+            facts=facts,
+            authorities=self.authorities,
+        )
+        status = self._status(run.id, run)
+        structured = {
+            "runId": run.id,
+            "provider": run.provider,
+            "graph": run.graph,
+            "entry": run.entry,
+            **status,
+        }
+        text = (
+            f"Started Run {run.id} of {run.graph}#{run.entry} ({status['status']}). "
+            f"Call next_step with runId {run.id}."
+        )
+        return ToolAnswer(structured, text)
+
+    def step(self, run_id: str, route_id: str | None = None) -> tuple[ToolAnswer, PendingGate | None]:
+        """The next_step answer, and the Gate that waits for the user when there is one."""
+        ref, _ = self._load(run_id)
+        step = self.store.next_step(ref, self.provider, receipts=self.receipts(run_id), route_id=route_id)
+        return self._step_answer(run_id, step)
+
+    def _step_answer(
+        self, run_id: str, step: Any, extra: Mapping[str, Any] | None = None
+    ) -> tuple[ToolAnswer, PendingGate | None]:
+        evaluation = step.evaluation
+        route = step.route
+        structured: dict[str, Any] = {"runId": run_id, "status": evaluation.status_code}
+        if evaluation.outcome is not None:
+            structured["outcome"] = evaluation.outcome
+        structured["revision"] = evaluation.revision
+        structured["route"] = route.to_json() if route is not None else None
+        chosen = route.route_id if route is not None else None
+        summaries = [evaluation.primary_route, *evaluation.alternative_routes]
+        structured["alternatives"] = [
+            _summary_json(summary)
+            for summary in summaries
+            if summary is not None and summary.route_id != chosen
+        ]
+        proof: list[dict[str, Any]] = []
+        pending = None
+        if route is not None:
+            node = self._node(route.graph, route.node)
+            checks = tuple(node.satisfied_by or ()) if node is not None else ()
+            proof = [_check_json(check) for check in checks]
+            record = {"node": route.after_action.record_node, "revision": evaluation.revision}
+            if route.gate is not None and route.gate.resolution == "user":
+                pending = PendingGate(
+                    run_id=run_id,
+                    revision=evaluation.revision,
+                    state_key=route.after_action.record_node,
+                    graph=route.graph,
+                    node=route.node,
+                    gate=route.gate.id,
+                    prompt=route.gate.prompt,
+                    checks=checks,
+                )
+                structured["userDecision"] = {
+                    "gate": route.gate.id,
+                    "prompt": route.gate.prompt,
+                    "node": route.after_action.record_node,
+                    "asked": False,
+                }
+            else:
+                structured["record"] = record
+        structured["proof"] = proof
+        structured["diagnostics"] = [d.to_json() for d in evaluation.diagnostics]
+        if extra:
+            structured.update(extra)
+        return ToolAnswer(structured, render_step(structured)), pending
+
+    def next_step(self, arguments: Mapping[str, Any]) -> tuple[ToolAnswer, PendingGate | None]:
+        return self.step(arguments["runId"], arguments.get("routeId"))
+
+    def waiting(self, answer: ToolAnswer, reply: str) -> ToolAnswer:
+        """``answer`` (a Gate waiting for the user) marked as asked, with the client's ``reply``."""
+        structured = dict(answer.structured)
+        decision = dict(structured["userDecision"])
+        decision["asked"] = True
+        decision["answer"] = reply
+        structured["userDecision"] = decision
+        return ToolAnswer(structured, render_step(structured))
+
+    # ------------------------------------------------------------ the user's answer to a Gate
+
+    def gate_form(self, pending: PendingGate) -> tuple[str, dict[str, Any]]:
+        """The elicitation message and form (a flat JSON Schema) that asks the user to decide a Gate.
+
+        ``decision`` is approve or reject; each ``exists: true`` Fact the Gate
+        reads gets a text field for the value to publish; ``comment`` is an
+        optional note kept with the record.
+        """
+        properties: dict[str, Any] = {
+            "decision": {
+                "type": "string",
+                "title": pending.prompt,
+                "description": "approve or reject",
+                "enum": list(_DECISIONS),
+            }
+        }
+        for check in pending.checks:
+            if check.exists is True and check.equals is msgspec.UNSET:
+                properties[check.path] = {
+                    "type": "string",
+                    "title": check.path,
+                    "description": f"The value of {check.path} to publish when you approve",
+                }
+        properties["comment"] = {"type": "string", "title": "Comment", "description": "Optional note"}
+        message = (
+            f"{pending.prompt}\n\n(Gate {pending.gate} of Run {pending.run_id}: this decision is yours.)"
+        )
+        return message, {"type": "object", "properties": properties, "required": ["decision"]}
+
+    def answer_gate(self, pending: PendingGate, action: str, content: Mapping[str, Any] | None) -> ToolAnswer:
+        """Record the user's answer to ``pending`` and give the next step.
+
+        ``action`` is the client's elicitation result (accept, decline,
+        cancel). An accepted approve publishes the Facts the Gate reads
+        (``equals`` values, and the values given for ``exists`` Facts) and
+        records the Gate ``completed``; reject records it ``failed``. Nothing
+        is written when the user did not accept, when the answer is
+        incomplete, or when the Run changed while the user was asked.
+        """
+        answer, _ = self.step(pending.run_id)
+        if action != "accept" or not isinstance(content, Mapping):
+            return self._unanswered(answer, action if action in ("decline", "cancel") else "no answer")
+        decision = content.get("decision")
+        if decision not in _DECISIONS:
+            return self._unanswered(answer, "no decision")
+        ref, run = self._load(pending.run_id)
+        if _evaluation_of(self.provider, run).revision != pending.revision:
+            return self._unanswered(answer, "the Run changed while the user was asked; nothing was recorded")
+        comment = content.get("comment")
+        detail: dict[str, Any] = {"decision": decision, "by": "user", "gate": pending.gate}
+        if isinstance(comment, str) and comment:
+            detail["comment"] = comment
+        if decision == "reject":
+            self.store.record(
+                ref,
+                pending.state_key,
+                "failed",
+                detail=detail,
+                provider=self.provider,
+                revision=pending.revision,
+            )
+        else:
+            facts: dict[str, Any] = {}
+            for check in pending.checks:
+                if check.equals is not msgspec.UNSET:
+                    value: Any = check.equals
+                elif check.exists is True:
+                    value = content.get(check.path)
+                    if not isinstance(value, str) or not value:
+                        return self._unanswered(
+                            answer, f"approved without a value for {check.path}; nothing was recorded"
+                        )
+                else:
+                    continue  # an absent Fact cannot be published
+                _set_path(facts, check.path.split("."), value)
+            revision = pending.revision
+            if facts:
+                run = self.store.update_facts(ref, facts, deep=True, provider=self.provider)
+                revision = _evaluation_of(self.provider, run).revision
+            self.store.record(
+                ref, pending.state_key, "completed", detail=detail, provider=self.provider, revision=revision
+            )
+        step = self.store.next_step(ref, self.provider, receipts=self.receipts(pending.run_id))
+        resolved = {"resolved": {"gate": pending.gate, "node": pending.state_key, "decision": decision}}
+        result, _ = self._step_answer(pending.run_id, step, resolved)
+        return result
+
+    def _unanswered(self, answer: ToolAnswer, reply: str) -> ToolAnswer:
+        if "userDecision" in answer.structured:
+            return self.waiting(answer, reply)
+        return answer
+
+    # ------------------------------------------------------------ resources
+
+    def read_resource(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+        run_id = arguments["runId"]
+        resource_id = arguments["resourceId"]
+        ref, _ = self._load(run_id)
+        receipts = self.receipts(run_id)
+        step = self.store.next_step(ref, self.provider, receipts=receipts, route_id=arguments.get("routeId"))
+        location = _route_location(step.route, resource_id) if step.route is not None else None
+        if location is None:
+            location = self._static_location(resource_id)
+        got = self.reader.read(location)
+        receipts.add(got.receipt)
+        receipt = got.receipt.to_json()
+        structured = {
+            "runId": run_id,
+            "resourceId": location.id,
+            "kind": location.kind,
+            "mediaType": got.media_type,
+            "content": got.content,
+            "receipt": receipt,
+        }
+        return ToolAnswer(structured, got.content)
+
+    def _static_location(self, resource_id: str) -> Any:
+        location = locate_resource(self.provider, resource_id)
+        if not isinstance(location, FileLocation):
+            raise AgentGraphError(
+                "resource-not-on-route",
+                f"{resource_id} is a context view; read it while a step lists it (next_step), at that step's revision",
+            )
+        return location
+
+    def static_resources(self) -> list[Any]:
+        """The Provider's static resources (file locations), sorted by ID."""
+        locations = [r.location for r in self.provider.resources.values() if not r.dynamic]
+        return sorted((loc for loc in locations if isinstance(loc, FileLocation)), key=lambda loc: loc.id)
+
+    @staticmethod
+    def resource_uri(location: Any) -> str:
+        return RESOURCE_URI_PREFIX + quote(location.id, safe="")
+
+    def read_static(self, uri: str) -> Any:
+        """A static resource by its MCP URI: ``ResourceContent`` (``resource-missing`` otherwise)."""
+        if not uri.startswith(RESOURCE_URI_PREFIX):
+            raise AgentGraphError("resource-missing", f"{uri[:200]} is not a resource of this server")
+        resource_id = unquote(uri[len(RESOURCE_URI_PREFIX) :])
+        for location in self.static_resources():
+            if location.id == resource_id:
+                return self.reader.read(location)
+        raise AgentGraphError(
+            "resource-missing", f"Provider {self.provider_id} has no static resource {resource_id}"
+        )
+
+    # ------------------------------------------------------------ recording
+
+    def record_outcome(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+        run_id = arguments["runId"]
+        node = arguments["node"]
+        outcome = arguments["outcome"]
+        facts = arguments.get("facts") or {}
+        ref, run = self._load(run_id)
+        self.guard.check_record(node, run.authorities)
+        self.guard.check_facts(facts, run.authorities)
+        detail = arguments.get("detail", msgspec.UNSET)
+        run = self.store.record(
+            ref, node, outcome, detail=detail, provider=self.provider, revision=arguments["revision"]
+        )
+        if facts:
+            run = self.store.update_facts(ref, facts, deep=True, provider=self.provider)
+        status = self._status(run_id, run)
+        keys = sorted(facts)
+        structured = {"runId": run_id, "node": node, "outcome": outcome, "keys": keys, **status}
+        merged = f" and merged Facts {', '.join(keys)}" if keys else ""
+        text = f"Recorded {node}: {outcome}{merged}. The Run is {status['status']} now; call next_step."
+        return ToolAnswer(structured, text)
+
+    def update_facts(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+        run_id = arguments["runId"]
+        facts = arguments["facts"]
+        ref, run = self._load(run_id)
+        self.guard.check_facts(facts, run.authorities)
+        run = self.store.update_facts(ref, facts, deep=True, provider=self.provider)
+        status = self._status(run_id, run)
+        keys = sorted(facts)
+        structured = {"runId": run_id, "keys": keys, **status}
+        text = (
+            f"Merged Facts {', '.join(keys) or '(none)'}. The Run is {status['status']} now; call next_step."
+        )
+        return ToolAnswer(structured, text)
+
+    # ------------------------------------------------------------ listing
+
+    def list_runs(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+        summaries = self.store.list(provider=self.provider, graph=arguments.get("graph"))
+        limit = arguments.get("limit", 50)
+        chosen = list(reversed(summaries))[:limit]
+        runs = [
+            {
+                "runId": s.id,
+                "graph": s.graph,
+                "entry": s.entry,
+                "createdAt": s.created_at,
+                "updatedAt": s.updated_at,
+                "events": s.events,
+            }
+            for s in chosen
+        ]
+        text = f"{len(summaries)} Run(s) of {self.provider_id}" + (
+            ": " + ", ".join(f"{r['runId']} ({r['graph']}#{r['entry']}, {r['updatedAt']})" for r in runs)
+            if runs
+            else ""
+        )
+        return ToolAnswer({"runs": runs, "total": len(summaries)}, text)
+
+    def run_events(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+        run_id = arguments["runId"]
+        _, run = self._load(run_id)
+        after = arguments.get("after", 0)
+        limit = arguments.get("limit", 200)
+        chosen = [event for event in run.events if event.sequence > after][:limit]
+        events = [event.to_json() for event in chosen]
+        lines = [
+            f"{e.sequence} {e.at} {e.type}"
+            + (f" {e.node}" if e.node else "")
+            + (f" {e.outcome}" if e.outcome else "")
+            for e in chosen
+        ]
+        text = f"Run {run_id}: {len(run.events)} event(s)" + ("\n" + "\n".join(lines) if lines else "")
+        return ToolAnswer({"runId": run_id, "events": events, "total": len(run.events)}, text)
+
+    # ------------------------------------------------------------ prompts
+
+    def prompts(self) -> list[tuple[str, str, str, str]]:
+        """``(name, graph, entry, description)`` of every graph entry: ``graph#entry``."""
+        found = []
+        for graph_id, compiled in self.provider.graphs.items():
+            definition = compiled.definition
+            for entry in definition.entrypoints:
+                description = definition.description or f"Graph {graph_id}"
+                found.append((f"{graph_id}#{entry}", graph_id, entry, description))
+        return found
+
+    def start_prompt(self, name: str, facts: Mapping[str, Any] | None) -> tuple[str, str]:
+        """Start a Run for the prompt ``name`` and answer ``(description, message text)``."""
+        found = [prompt for prompt in self.prompts() if prompt[0] == name]
+        if not found:
+            raise AgentGraphError(
+                "prompt-missing", f"There is no prompt {name[:200]!r}; the prompts are graph#entry"
+            )
+        _, graph, entry, description = found[0]
+        started = self.start_run({"graph": graph, "entry": entry, "facts": dict(facts or {})})
+        run_id = started.structured["runId"]
+        answer, _ = self.step(run_id)
+        text = (
+            f"You are following the Agent Graph Provider {self.provider_id}, graph {graph}#{entry}: {description}\n"
+            f"Run {run_id} has started. Work step by step with the agent-graph tools: next_step tells you what to "
+            "do, read_resource reads what it lists, update_facts publishes what you verified, record_outcome "
+            "reports the step against its revision. Decisions that belong to the user are theirs alone.\n\n"
+            + answer.text
+        )
+        return description, text
+
+
+def _route_location(route: Any, resource_id: str) -> Any:
+    """The location with ID ``resource_id`` that ``route`` lists (resources, Skills, schemas), or None."""
+    candidates: list[Any] = [*route.resources.required, *route.resources.recommended]
+    actions = [route.action]
+    if route.gate is not None:
+        for plan in (route.gate.inspection_action, route.gate.resolution_action):
+            if plan is not None:
+                actions.append(plan.action)
+    for action in actions:
+        if action is not None:
+            candidates.extend(
+                x for x in (action.skill, action.input_schema, action.output_schema) if x is not None
+            )
+    for location in candidates:
+        if location.id == resource_id:
+            return location
+    return None
+
+
+def _set_path(facts: dict[str, Any], segments: Sequence[str], value: Any) -> None:
+    current = facts
+    for segment in segments[:-1]:
+        child = current.get(segment)
+        if not isinstance(child, dict):
+            child = {}
+            current[segment] = child
+        current = child
+    current[segments[-1]] = value

@@ -1,0 +1,504 @@
+"""``agent-graph mcp``: the server started as a subprocess and driven by the MCP SDK's own stdio client.
+
+Each test starts the real command (``python -m agent_graph mcp``) and talks
+to it through ``mcp.client.stdio`` — the handshake-era ``ClientSession`` and,
+for the 2026-07-28 input-required flow, ``mcp.Client``. Nothing of the server
+is replaced: Runs go to a real folder or SQLite database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+
+ROOT = Path(__file__).resolve().parents[1]
+MANIFEST = ROOT / "examples" / "weekly-report" / "provider.yaml"
+TOOL_NAMES = [
+    "start_run",
+    "next_step",
+    "read_resource",
+    "record_outcome",
+    "update_facts",
+    "list_runs",
+    "run_events",
+]
+
+Elicit = Callable[[Any, Any], Awaitable[Any]]
+
+
+def _params(args: list[str], cwd: Path) -> StdioServerParameters:
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "agent_graph", "mcp", "--manifest", str(MANIFEST), *args],
+        env=env,
+        cwd=str(cwd),
+    )
+
+
+@asynccontextmanager
+async def connect(args: list[str], cwd: Path, elicit: Elicit | None = None) -> AsyncIterator[ClientSession]:
+    """A handshake-era session with the server; tools listed so that results are checked against their schemas."""
+    with open(cwd / "server-stderr.txt", "a", encoding="utf-8") as errlog:
+        async with (
+            stdio_client(_params(args, cwd), errlog=errlog) as (read, write),
+            ClientSession(read, write, elicitation_callback=elicit) as session,
+        ):
+            await session.initialize()
+            await session.list_tools()
+            yield session
+
+
+async def ok(session: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    result = await session.call_tool(tool, arguments)
+    assert not result.is_error, result.content[0].text
+    assert result.content and result.content[0].type == "text" and result.content[0].text
+    structured: dict[str, Any] = result.structured_content
+    return structured
+
+
+async def refused(session: Any, tool: str, arguments: Any) -> str:
+    """The AgentGraphError code of a tool error; the text and the envelope agree."""
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error, f"{tool} {arguments!r:.200} was not refused"
+    envelope = result.structured_content
+    assert envelope["schema"] == "agent-graph.error.v1"
+    code: str = envelope["error"]["code"]
+    assert result.content[0].text == f"ERROR {code}: {envelope['error']['message']}"
+    return code
+
+
+def run(coroutine: Awaitable[Any]) -> Any:
+    return asyncio.run(coroutine)  # type: ignore[arg-type]
+
+
+def store_url(kind: str, folder: Path) -> str:
+    if kind == "folder":
+        (folder / "runs").mkdir()
+        return str(folder / "runs")
+    return "sqlite:///" + str(folder / "runs.db")
+
+
+# ---------------------------------------------------------------- the weekly report, end to end
+
+
+async def draft_step(session: Any, run_id: str) -> dict[str, Any]:
+    """next_step -> read_resource -> record_outcome (with its proof) for the draft; answers the next step."""
+    step = await ok(session, "next_step", {"runId": run_id})
+    assert step["status"] == "actionable" and step["route"]["node"] == "draft"
+    assert step["proof"] == [{"path": "report.digest", "exists": True}]
+    assert step["record"] == {"node": "report/draft", "revision": step["revision"]}
+    required = [location["id"] for location in step["route"]["resources"]["required"]]
+    assert required[0] == "skill.report-writer"
+    for resource in required:
+        read = await ok(session, "read_resource", {"runId": run_id, "resourceId": resource})
+        assert read["content"] and read["receipt"]["id"] == resource
+    again = await ok(session, "next_step", {"runId": run_id})
+    assert {loc["readState"] for loc in again["route"]["resources"]["required"]} == {"current"}
+    assert again["revision"] == step["revision"]  # reading never changes the Run
+
+    record = {"runId": run_id, "node": "report/draft", "outcome": "completed", "revision": step["revision"]}
+    proof = {"report": {"digest": "sha256:5f0c"}}
+    recorded = await ok(session, "record_outcome", {**record, "detail": {"words": 412}, "facts": proof})
+    assert recorded["keys"] == ["report"] and recorded["revision"] != step["revision"]
+    # The step's revision is stale now: a second record against it is refused and nothing is written.
+    before = (await ok(session, "run_events", {"runId": run_id}))["total"]
+    assert await refused(session, "record_outcome", {**record, "outcome": "partial"}) == "run-revision-stale"
+    assert (await ok(session, "run_events", {"runId": run_id}))["total"] == before
+    # So is one against a revision that update_facts moved on.
+    moved = await ok(session, "next_step", {"runId": run_id})
+    await ok(session, "update_facts", {"runId": run_id, "facts": {"notes": {"reviewers": ["ana"]}}})
+    assert (
+        await refused(session, "record_outcome", {**record, "revision": moved["revision"]})
+        == "run-revision-stale"
+    )
+    return await ok(session, "next_step", {"runId": run_id})
+
+
+async def without_authority(store: str, workdir: Path) -> str:
+    async with connect(["--store", store], workdir) as session:
+        tools = await session.list_tools()
+        assert [tool.name for tool in tools.tools] == TOOL_NAMES
+        started = await ok(session, "start_run", {"graph": "report"})
+        run_id = started["runId"]
+        gate = await draft_step(session, run_id)
+        # A user Gate: waiting-user with its prompt, nothing to record, and no tool passes it.
+        assert gate["status"] == "waiting-user"
+        assert gate["route"]["gate"]["resolution"] == "user"
+        assert gate["userDecision"] == {
+            "gate": "report-approval",
+            "prompt": "Publish this report?",
+            "node": "report/approve",
+            "asked": False,
+        }
+        assert "record" not in gate
+        revision = gate["revision"]
+        approve = {"runId": run_id, "node": "report/approve", "outcome": "completed", "revision": revision}
+        assert await refused(session, "record_outcome", approve) == "gate-outcome-refused"
+        assert await refused(
+            session, "update_facts", {"runId": run_id, "facts": {"report": {"approved": True}}}
+        ) == ("gate-fact-refused")
+        # Replacing the object that holds the Gate's Fact is refused as well.
+        assert await refused(session, "update_facts", {"runId": run_id, "facts": {"report": "replaced"}}) == (
+            "gate-fact-refused"
+        )
+        assert (
+            await refused(session, "start_run", {"facts": {"report": {"approved": True}}})
+            == "gate-fact-refused"
+        )
+        after = await ok(session, "next_step", {"runId": run_id})
+        assert after["status"] == "waiting-user" and after["revision"] == revision
+        return run_id
+
+
+async def with_authority(store: str, workdir: Path, earlier: str) -> None:
+    async with connect(["--store", store, "--authority", "report.publish"], workdir) as session:
+        # The earlier Run holds no authority: its Gate stays the user's, whatever this server holds.
+        old = await ok(session, "next_step", {"runId": earlier})
+        assert old["status"] == "waiting-user"
+        assert (
+            await refused(
+                session, "update_facts", {"runId": earlier, "facts": {"report": {"approved": True}}}
+            )
+            == "gate-fact-refused"
+        )
+
+        run_id = (await ok(session, "start_run", {}))["runId"]
+        gate = await draft_step(session, run_id)
+        assert gate["status"] == "actionable"
+        assert gate["route"]["gate"]["resolution"] == "session-authority"
+        assert "userDecision" not in gate
+        assert gate["record"]["node"] == "report/approve"
+        approve = {
+            "runId": run_id,
+            "node": "report/approve",
+            "outcome": "completed",
+            "revision": gate["revision"],
+        }
+        await ok(session, "record_outcome", {**approve, "facts": {"report": {"approved": True}}})
+        step = await ok(session, "next_step", {"runId": run_id})
+        assert step["route"]["node"] == "publish"
+        assert step["route"]["commandPlan"][0]["command"].endswith("publish-report.sh")
+        record = step["record"]
+        publication = {"publication": {"url": "https://example.invalid/r"}}
+        await ok(
+            session,
+            "record_outcome",
+            {
+                "runId": run_id,
+                "node": record["node"],
+                "outcome": "completed",
+                "revision": record["revision"],
+                "facts": publication,
+            },
+        )
+        done = await ok(session, "next_step", {"runId": run_id})
+        assert done["status"] == "complete" and done["outcome"] == "completed" and done["route"] is None
+
+        listed = await ok(session, "list_runs", {})
+        assert {r["runId"] for r in listed["runs"]} == {earlier, run_id} and listed["total"] == 2
+        assert listed["runs"][0]["runId"] == run_id  # most recently updated first
+        events = await ok(session, "run_events", {"runId": run_id, "after": 1})
+        assert [e["sequence"] for e in events["events"]] == list(range(2, events["total"] + 1))
+        types_seen = [e["type"] for e in events["events"]]
+        assert types_seen.count("node.outcome-recorded") == 3 and "facts.updated" in types_seen
+
+
+@pytest.mark.parametrize("kind", ["folder", "sqlite"])
+def test_weekly_report_to_the_terminal(kind: str, tmp_path: Path) -> None:
+    store = store_url(kind, tmp_path)
+
+    async def scenario() -> None:
+        earlier = await without_authority(store, tmp_path)
+        await with_authority(store, tmp_path, earlier)
+
+    run(scenario())
+    if kind == "sqlite":
+        with sqlite3.connect(tmp_path / "runs.db") as database:
+            assert database.execute("select count(*) from sqlite_master").fetchone()[0] > 0
+    else:
+        assert len(list((tmp_path / "runs").glob("*.json"))) == 2
+
+
+# ---------------------------------------------------------------- the user answers a Gate
+
+
+def _approve(comment: str) -> Elicit:
+    async def answer(context: Any, params: Any) -> types.ElicitResult:
+        assert params.message.startswith("Publish this report?")
+        assert params.requested_schema["properties"]["decision"]["enum"] == ["approve", "reject"]
+        return types.ElicitResult(action="accept", content={"decision": "approve", "comment": comment})
+
+    return answer
+
+
+def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
+    answers = iter(["decline", "approve"])
+
+    async def user(context: Any, params: Any) -> types.ElicitResult:
+        choice = next(answers)
+        if choice == "decline":
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content={"decision": "approve", "comment": "looks good"})
+
+    async def scenario() -> None:
+        async with connect(["--store", str(tmp_path)], tmp_path, elicit=user) as session:
+            drafted = {"report": {"digest": "sha256:5f0c"}}
+            run_id = (await ok(session, "start_run", {"facts": drafted}))["runId"]
+            gate = await ok(session, "next_step", {"runId": run_id})
+            # The user declined to answer: nothing recorded, still the user's.
+            assert gate["status"] == "waiting-user"
+            assert gate["userDecision"]["asked"] is True and gate["userDecision"]["answer"] == "decline"
+            assert (await ok(session, "run_events", {"runId": run_id}))["total"] == 1
+            step = await ok(session, "next_step", {"runId": run_id})
+            assert step["resolved"] == {
+                "gate": "report-approval",
+                "node": "report/approve",
+                "decision": "approve",
+            }
+            assert step["route"]["node"] == "publish"
+            events = (await ok(session, "run_events", {"runId": run_id}))["events"]
+            approval = [e for e in events if e.get("node") == "report/approve"]
+            assert approval[-1]["outcome"] == "completed"
+            assert approval[-1]["detail"] == {
+                "decision": "approve",
+                "by": "user",
+                "gate": "report-approval",
+                "comment": "looks good",
+            }
+
+    run(scenario())
+
+
+def test_user_gate_on_a_2026_connection_uses_input_required(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with Client(
+            _params(["--store", str(tmp_path)], tmp_path),
+            mode="2026-07-28",
+            elicitation_callback=_approve("ok"),
+        ) as client:
+            started = await client.call_tool("start_run", {})
+            run_id = started.structured_content["runId"]
+            await client.call_tool(
+                "update_facts", {"runId": run_id, "facts": {"report": {"digest": "sha256:1"}}}
+            )
+            step = await client.call_tool("next_step", {"runId": run_id})
+            assert not step.is_error, step.content
+            assert step.structured_content["resolved"]["decision"] == "approve"
+            assert step.structured_content["route"]["node"] == "publish"
+
+    run(scenario())
+
+
+# ---------------------------------------------------------------- hostile calls
+
+
+def test_hostile_calls_get_clean_tool_errors(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with connect(["--store", str(tmp_path)], tmp_path) as session:
+            run_id = (await ok(session, "start_run", {}))["runId"]
+            revision = (await ok(session, "next_step", {"runId": run_id}))["revision"]
+            deep: Any = "leaf"
+            for _ in range(80):
+                deep = {"d": deep}
+            cases: list[tuple[str, Any, str]] = [
+                ("next_step", {"runId": 5}, "argument-invalid"),
+                ("next_step", {}, "argument-invalid"),
+                ("next_step", {"runId": run_id, "extra": 1}, "argument-invalid"),
+                ("next_step", {"runId": "../../etc/passwd"}, "argument-invalid"),
+                ("next_step", {"runId": "no-such-run"}, "run-missing"),
+                ("next_step", {"runId": run_id, "routeId": "route:0000"}, "route-stale"),
+                ("update_facts", {"runId": run_id, "facts": "x"}, "argument-invalid"),
+                ("update_facts", {"runId": run_id, "facts": [1, 2]}, "argument-invalid"),
+                (
+                    "update_facts",
+                    {"runId": run_id, "facts": {"big": "x" * (2 * 1024 * 1024)}},
+                    "input-too-large",
+                ),
+                ("update_facts", {"runId": run_id, "facts": deep}, "input-too-deep"),
+                (
+                    "record_outcome",
+                    {"runId": run_id, "node": "report/draft", "outcome": "done", "revision": revision},
+                    "outcome-invalid",
+                ),
+                (
+                    "record_outcome",
+                    {"runId": run_id, "node": "report/draft", "outcome": "completed", "revision": "abc"},
+                    "argument-invalid",
+                ),
+                (
+                    "record_outcome",
+                    {"runId": run_id, "node": "nowhere/x", "outcome": "completed", "revision": revision},
+                    "run-node-invalid",
+                ),
+                ("read_resource", {"runId": run_id, "resourceId": "../../../etc/passwd"}, "resource-missing"),
+                ("read_resource", {"runId": run_id, "resourceId": "/etc/passwd"}, "resource-missing"),
+                ("read_resource", {"runId": run_id, "resourceId": "no.such.resource"}, "resource-missing"),
+                ("list_runs", {"limit": "ten"}, "argument-invalid"),
+                ("list_runs", {"limit": 0}, "argument-invalid"),
+                ("run_events", {"runId": run_id, "after": -1}, "argument-invalid"),
+                ("start_run", {"graph": "nope"}, "graph-missing"),
+                ("start_run", {"graph": "report", "entry": "nope"}, "entry-missing"),
+                ("no_such_tool", {}, "tool-unknown"),
+            ]
+            for tool, arguments, code in cases:
+                assert await refused(session, tool, arguments) == code, (tool, arguments)
+            # Nothing above changed the Run, and the server still answers.
+            events = await ok(session, "run_events", {"runId": run_id})
+            assert events["total"] == 1
+            assert (await ok(session, "next_step", {"runId": run_id}))["revision"] == revision
+
+    run(scenario())
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message) + "\n").encode()
+
+
+def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
+    """Raw bytes on the wire: garbage and absurdly nested lines never stop the server or leak onto stdout."""
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    nested = (
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"start_run","arguments":{"facts":'
+        + ('{"a":' * 3000)
+        + "1"
+        + "}" * 3000
+        + "}}}"
+    )
+    lines = [
+        _frame(initialize),
+        _frame({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        b"this is not json\n",
+        nested.encode() + b"\n",
+        _frame(
+            {
+                "jsonrpc": "2.0",
+                "id": 4,
+                "method": "tools/call",
+                "params": {"name": "start_run", "arguments": {}},
+            }
+        ),
+        _frame(
+            {
+                "jsonrpc": "2.0",
+                "id": 5,
+                "method": "tools/call",
+                "params": {"name": "list_runs", "arguments": {}},
+            }
+        ),
+    ]
+    params = _params(["--store", str(tmp_path)], tmp_path)
+    process = subprocess.Popen(
+        [params.command, *params.args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env={**os.environ, **(params.env or {})},
+    )
+    assert process.stdin is not None and process.stdout is not None
+    received: queue.Queue[bytes] = queue.Queue()
+    reader = threading.Thread(target=lambda: [received.put(line) for line in process.stdout], daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    process.stdin.write(b"".join(lines))
+    process.stdin.flush()
+    answers: dict[int, Any] = {}
+    try:
+        while not {1, 4, 5} <= answers.keys():
+            message = json.loads(received.get(timeout=30))  # every line is one JSON-RPC message
+            assert message["jsonrpc"] == "2.0"
+            if "id" in message:
+                answers[message["id"]] = message
+    finally:
+        process.stdin.close()
+        stderr = process.stderr.read() if process.stderr else b""
+        process.wait(timeout=30)
+    assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
+    assert answers[1]["result"]["serverInfo"]["name"] == "agent-graph"
+    assert answers[4]["result"]["isError"] is False
+    assert answers[5]["result"]["structuredContent"]["total"] == 1
+    if 3 in answers:  # refused either by the transport (a JSON-RPC error) or by the tool (a tool error)
+        assert "error" in answers[3] or answers[3]["result"]["isError"] is True
+    reader.join(timeout=30)
+    while not received.empty():  # whatever came after the answers is protocol too
+        assert json.loads(received.get())["jsonrpc"] == "2.0"
+    assert b"Traceback" not in stderr
+
+
+# ---------------------------------------------------------------- resources, prompts, the extra
+
+
+def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with connect(["--store", str(tmp_path)], tmp_path) as session:
+            resources = (await session.list_resources()).resources
+            ids = [resource.name for resource in resources]
+            assert "procedure.weekly-report" in ids and ids == sorted(ids)
+            procedure = next(r for r in resources if r.name == "procedure.weekly-report")
+            read = await session.read_resource(procedure.uri)
+            text = read.contents[0]
+            assert isinstance(text, types.TextResourceContents) and "weekly" in text.text
+            assert text.text == (ROOT / "examples/weekly-report/resources/procedure.md").read_text(
+                encoding="utf-8"
+            )
+            with pytest.raises(Exception, match="resource-missing"):
+                await session.read_resource("agent-graph://resource/..%2F..%2Fetc%2Fpasswd")
+
+            prompts = (await session.list_prompts()).prompts
+            assert [prompt.name for prompt in prompts] == ["report#default"]
+            got = await session.get_prompt("report#default", {"facts": '{"team": "core"}'})
+            message = got.messages[0].content
+            assert isinstance(message, types.TextContent)
+            assert "Next step: `draft`" in message.text
+            listed = await ok(session, "list_runs", {"graph": "report"})
+            assert listed["total"] == 1
+            with pytest.raises(Exception, match="gate-fact-refused"):
+                await session.get_prompt("report#default", {"facts": '{"report": {"approved": true}}'})
+            with pytest.raises(Exception, match="prompt-missing"):
+                await session.get_prompt("nope#default", {})
+
+    run(scenario())
+
+
+def test_without_the_sdk_the_command_says_how_to_install_it(tmp_path: Path) -> None:
+    blocked = (
+        "import sys; sys.modules['mcp'] = None; from agent_graph._cli.main import main; "
+        f"sys.exit(main(['mcp', '--manifest', {str(MANIFEST)!r}, '--format', 'json']))"
+    )
+    process = subprocess.run(
+        [sys.executable, "-c", blocked],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=60,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert process.returncode == 1
+    assert process.stdout == ""
+    envelope = json.loads(process.stderr)
+    assert envelope["error"]["code"] == "mcp-unavailable"
+    assert 'pip install "agent-graph[mcp]"' in envelope["error"]["message"]
+    assert not list(tmp_path.iterdir())  # nothing written
