@@ -287,7 +287,7 @@ def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
 def test_user_gate_on_a_2026_connection_uses_input_required(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with Client(
-            _params(["--store", str(tmp_path)], tmp_path),
+            stdio_client(_params(["--store", str(tmp_path)], tmp_path)),
             mode="2026-07-28",
             elicitation_callback=_approve("ok"),
         ) as client:
