@@ -40,22 +40,24 @@ TOOL_NAMES = [
 Elicit = Callable[[Any, Any], Awaitable[Any]]
 
 
-def _params(args: list[str], cwd: Path) -> StdioServerParameters:
+def _params(args: list[str], cwd: Path, manifest: Path = MANIFEST) -> StdioServerParameters:
     env = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "agent_graph", "mcp", "--manifest", str(MANIFEST), *args],
+        args=["-m", "agent_graph", "mcp", "--manifest", str(manifest), *args],
         env=env,
         cwd=str(cwd),
     )
 
 
 @asynccontextmanager
-async def connect(args: list[str], cwd: Path, elicit: Elicit | None = None) -> AsyncIterator[ClientSession]:
+async def connect(
+    args: list[str], cwd: Path, elicit: Elicit | None = None, manifest: Path = MANIFEST
+) -> AsyncIterator[ClientSession]:
     """A handshake-era session with the server; tools listed so that results are checked against their schemas."""
     with open(cwd / "server-stderr.txt", "a", encoding="utf-8") as errlog:
         async with (
-            stdio_client(_params(args, cwd), errlog=errlog) as (read, write),
+            stdio_client(_params(args, cwd, manifest), errlog=errlog) as (read, write),
             ClientSession(read, write, elicitation_callback=elicit) as session,
         ):
             await session.initialize()
@@ -451,9 +453,45 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- resources, prompts, the extra
 
 
-def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
+@pytest.mark.skipif(sys.platform == "win32", reason="materializers need POSIX process groups")
+def test_context_views_are_materialized_at_the_steps_revision(tmp_path: Path) -> None:
+    from tests.test_materialize import command, write_provider
+
+    manifest = write_provider(tmp_path / "provider", {"context.status": command("""printf '{"open": 3}'""")})
+    cache = tmp_path / "cache"
+
     async def scenario() -> None:
-        async with connect(["--store", str(tmp_path)], tmp_path) as session:
+        async with connect(
+            ["--store", str(tmp_path), "--materialize-cache", str(cache)], tmp_path, manifest=manifest
+        ) as session:
+            run_id = (await ok(session, "start_run", {}))["runId"]
+            step = await ok(session, "next_step", {"runId": run_id})
+            views = [
+                loc for loc in step["route"]["resources"]["recommended"] if loc["id"] == "context.status"
+            ]
+            assert views[0]["readState"] == "read-required" and views[0]["revision"] == step["revision"]
+            read = await ok(session, "read_resource", {"runId": run_id, "resourceId": "context.status"})
+            assert json.loads(read["content"]) == {"open": 3}
+            assert read["receipt"]["revision"] == step["revision"]
+            again = await ok(session, "next_step", {"runId": run_id})
+            assert [
+                loc["readState"]
+                for loc in again["route"]["resources"]["recommended"]
+                if loc["id"] == "context.status"
+            ] == ["current"]
+            # A host-action resource needs a handler this server was not given.
+            code = await refused(session, "read_resource", {"runId": run_id, "resourceId": "host.view"})
+            assert code == "host-action-handler-missing"
+
+    run(scenario())
+    assert any(cache.iterdir())  # the view was written to the cache the server was given
+
+
+def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
+    skill = ROOT / "examples" / "weekly-report" / "skills" / "weekly-report" / "SKILL.md"
+
+    async def scenario() -> None:
+        async with connect(["--store", str(tmp_path), "--skill", str(skill)], tmp_path) as session:
             resources = (await session.list_resources()).resources
             ids = [resource.name for resource in resources]
             assert "procedure.weekly-report" in ids and ids == sorted(ids)
@@ -475,6 +513,8 @@ def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
             assert "Next step: `draft`" in message.text
             listed = await ok(session, "list_runs", {"graph": "report"})
             assert listed["total"] == 1
+            started = await ok(session, "start_run", {})  # the Skill's binding names the graph and entry
+            assert (started["graph"], started["entry"]) == ("report", "default")
             with pytest.raises(Exception, match="gate-fact-refused"):
                 await session.get_prompt("report#default", {"facts": '{"report": {"approved": true}}'})
             with pytest.raises(Exception, match="prompt-missing"):
