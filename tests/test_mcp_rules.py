@@ -198,3 +198,13 @@ def test_a_gate_that_waits_for_the_user_is_never_rendered_as_something_to_record
     text = render_step(answer)
     assert "Publish this report?" in text and "cannot resolve it" in text
     assert "record_outcome" not in text and "update_facts" not in text
+
+
+def test_docs_describe_every_tool_argument_and_result_field() -> None:
+    text = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
+    for name, spec in TOOLS.items():
+        heading = f"### `{name}`"
+        assert heading in text, f"docs/mcp.md has no section for {name}"
+        section = text.split(heading, 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
+        for field in [*spec.input_schema["properties"], *spec.output_schema["properties"]]:
+            assert f"`{field}`" in section, f"docs/mcp.md does not describe {name}'s {field}"
