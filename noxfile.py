@@ -13,6 +13,8 @@ import nox
 PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 #: The oldest release of each runtime dependency that pyproject.toml allows (``deps-oldest``).
 OLDEST = ["msgspec==0.18.6", "ruamel.yaml==0.18.0", "fastjsonschema==2.22.1"]
+#: The oldest release of each optional dependency the extras allow (the MCP server's SDK).
+OLDEST_EXTRAS = ["mcp==2.0.0"]
 LINTED = ("agent_graph", "tests", "benchmarks", "fuzz", "noxfile.py")
 
 nox.options.sessions = ["tests", "lint", "typecheck", "layers"]
@@ -35,7 +37,7 @@ def tests(session: nox.Session) -> None:
 def deps_oldest(session: nox.Session) -> None:
     """The suite with the oldest allowed release of every runtime dependency."""
     session.install("-e", ".[test]")
-    session.install(*OLDEST)
+    session.install(*OLDEST, *OLDEST_EXTRAS)
     session.run("pytest", *session.posargs)
 
 
