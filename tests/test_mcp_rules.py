@@ -11,10 +11,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import agent_graph as ag
-from agent_graph._evaluate import _MISSING, lookup_fact
-from agent_graph._mcp_service import GateGuard, _touches, render_step
-from agent_graph._mcp_tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
-from agent_graph._run_changes import deep_merge
+from agent_graph._cli.mcp_service import GateGuard, _touches, render_step
+from agent_graph._cli.mcp_tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
+from agent_graph._core.evaluate import _MISSING, lookup_fact
+from agent_graph._runtime.run_changes import deep_merge
 
 ROOT = Path(__file__).resolve().parents[1]
 PROVIDER = ag.load_provider(str(ROOT / "examples" / "weekly-report" / "provider.yaml"))
