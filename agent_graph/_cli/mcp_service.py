@@ -586,9 +586,10 @@ class McpService:
         ``action`` is the client's elicitation result (accept, decline,
         cancel). An accepted approve publishes the Facts the Gate reads
         (``equals`` values, and the values given for ``exists`` Facts) and
-        records the Gate ``completed``; reject records it ``failed``. Nothing
-        is written when the user did not accept, when the answer is
-        incomplete, or when the Run changed while the user was asked.
+        records the Gate ``completed``, in one write guarded by the revision
+        the user was asked at; reject records it ``failed``. Nothing is
+        written when the user did not accept, when the answer is incomplete,
+        or when the Run changed while the user was asked.
         """
         answer, _ = self.step(pending.run_id)
         if action != "accept" or not isinstance(content, Mapping):
@@ -596,24 +597,13 @@ class McpService:
         decision = content.get("decision")
         if decision not in _DECISIONS:
             return self._unanswered(answer, "no decision")
-        ref, run = self._load(pending.run_id)
-        if _evaluation_of(self.provider, run).revision != pending.revision:
-            return self._unanswered(answer, "the Run changed while the user was asked; nothing was recorded")
+        ref, _ = self._load(pending.run_id)
         comment = content.get("comment")
         detail: dict[str, Any] = {"decision": decision, "by": "user", "gate": pending.gate}
         if isinstance(comment, str) and comment:
             detail["comment"] = comment
-        if decision == "reject":
-            self.store.record(
-                ref,
-                pending.state_key,
-                "failed",
-                detail=detail,
-                provider=self.provider,
-                revision=pending.revision,
-            )
-        else:
-            facts: dict[str, Any] = {}
+        facts: dict[str, Any] = {}
+        if decision == "approve":
             for check in pending.checks:
                 if check.equals is not msgspec.UNSET:
                     value: Any = check.equals
@@ -626,13 +616,21 @@ class McpService:
                 else:
                     continue  # an absent Fact cannot be published
                 _set_path(facts, check.path.split("."), value)
-            revision = pending.revision
-            if facts:
-                run = self.store.update_facts(ref, facts, deep=True, provider=self.provider)
-                revision = _evaluation_of(self.provider, run).revision
+        try:
             self.store.record(
-                ref, pending.state_key, "completed", detail=detail, provider=self.provider, revision=revision
+                ref,
+                pending.state_key,
+                "completed" if decision == "approve" else "failed",
+                detail=detail,
+                provider=self.provider,
+                revision=pending.revision,
+                facts=facts or None,
+                deep=True,
             )
+        except AgentGraphError as error:
+            if error.code != "run-revision-stale":
+                raise
+            return self._unanswered(answer, "the Run changed while the user was asked; nothing was recorded")
         step = self.store.next_step(ref, self.provider, receipts=self.receipts(pending.run_id))
         resolved = {"resolved": {"gate": pending.gate, "node": pending.state_key, "decision": decision}}
         result, _ = self._step_answer(pending.run_id, step, resolved)
@@ -709,10 +707,15 @@ class McpService:
         self.guard.check_facts(facts, run.authorities)
         detail = arguments.get("detail", msgspec.UNSET)
         run = self.store.record(
-            ref, node, outcome, detail=detail, provider=self.provider, revision=arguments["revision"]
+            ref,
+            node,
+            outcome,
+            detail=detail,
+            provider=self.provider,
+            revision=arguments["revision"],
+            facts=facts or None,
+            deep=True,
         )
-        if facts:
-            run = self.store.update_facts(ref, facts, deep=True, provider=self.provider)
         status = self._status(run_id, run)
         keys = sorted(facts)
         structured = {"runId": run_id, "node": node, "outcome": outcome, "keys": keys, **status}

@@ -275,8 +275,8 @@ RECORD_OUTCOME = ToolSpec(
             "detail": {"description": "Optional JSON detail kept with the record (what happened, evidence)."},
             "facts": {
                 "type": "object",
-                "description": "Optional Facts that prove the step done (next_step's proof), merged right after the "
-                "record is accepted; the same rules as update_facts.",
+                "description": "Optional Facts that prove the step done (next_step's proof), merged in the same "
+                "write as the record, which the revision guards; the same rules as update_facts.",
             },
         },
         ["runId", "node", "outcome", "revision"],
