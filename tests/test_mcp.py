@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import queue
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -542,3 +543,25 @@ def test_without_the_sdk_the_command_says_how_to_install_it(tmp_path: Path) -> N
     assert envelope["error"]["code"] == "mcp-unavailable"
     assert 'pip install "agent-graph[mcp]"' in envelope["error"]["message"]
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_without_a_store_the_runs_live_in_a_folder_removed_when_the_server_stops(tmp_path: Path) -> None:
+    params = _params([], tmp_path)
+    process = subprocess.Popen(
+        [params.command, *params.args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env={**os.environ, **(params.env or {})},
+    )
+    assert process.stderr is not None and process.stdin is not None
+    notice = process.stderr.readline().decode()
+    folder = Path(notice.split(" are kept in ", 1)[1].split(" and removed", 1)[0])
+    assert folder.is_dir()
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    process.stdin.close()
+    assert not folder.exists() and not folder.parent.exists()
+    assert list(tmp_path.iterdir()) == []  # nothing written in the folder it ran in

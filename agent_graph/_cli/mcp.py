@@ -13,7 +13,8 @@ command fails with ``mcp-unavailable`` and says how to install it.
 Without ``--store`` the Runs live in a temporary folder removed when the
 server stops (a notice on standard error says so); without
 ``--materialize-cache`` graph-action views are cached in a temporary folder
-too. The server never changes anything else on disk.
+too. The server never changes anything else on disk. SIGTERM stops it as
+Ctrl-C does, so the temporary folder is removed then too.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from typing import Any
 
 from .._core.errors import AgentGraphError
@@ -70,6 +73,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     if not os.path.isdir(workspace):
         raise AgentGraphError("workspace-missing", f"The workspace folder does not exist: {workspace}")
     scratch: str | None = None
+    previous = _stop_on_terminate()
     try:
         if args.store is None or args.materialize_cache is None:
             scratch = tempfile.mkdtemp(prefix="agent-graph-mcp-")
@@ -97,10 +101,23 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     except OSError as error:
         raise AgentGraphError("os-error", f"agent-graph mcp: {error}") from None
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     ctx.quiet = True
     return None, []
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_on_terminate() -> Any:
+    """Make SIGTERM stop the server like Ctrl-C (so its temporary folder is removed); the old handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _terminated)
 
 
 def add_commands(commands: Any, groups: dict[str, Any]) -> None:
