@@ -43,10 +43,23 @@ import msgspec
 
 from .._core.errors import AgentGraphError
 from .._core.evaluate import evaluate
-from .._core.model import FileLocation
+from .._core.model import (
+    Evaluation,
+    FactCheck,
+    FileLocation,
+    GraphActionLocation,
+    HostActionLocation,
+    Node,
+    Route,
+    RouteSummary,
+    Run,
+    Step,
+)
+from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .._load.api import locate_resource
-from .._runtime.host import ResourceReader
+from .._runtime.host import HostHandler, ResourceContent, ResourceReader
+from .._runtime.run_store import BaseRunStore
 from .._runtime.runs import FileRunStore, run_evaluation_input
 
 __all__ = [
@@ -85,7 +98,7 @@ class PendingGate:
     node: str
     gate: str
     prompt: str
-    checks: tuple[Any, ...] = ()
+    checks: tuple[FactCheck, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,7 +138,7 @@ class GateGuard:
     outcome are refused.
     """
 
-    def __init__(self, provider: Any, authorities: Iterable[str]) -> None:
+    def __init__(self, provider: Provider, authorities: Iterable[str]) -> None:
         held = frozenset(authorities)
         self._paths: dict[tuple[str, ...], list[_GateRef]] = {}
         self._nodes: dict[tuple[str, str], _GateRef] = {}
@@ -212,7 +225,7 @@ def _touches(facts: Mapping[str, Any], path: Sequence[str]) -> bool:
 # ---------------------------------------------------------------- rendering
 
 
-def _check_json(check: Any) -> dict[str, Any]:
+def _check_json(check: FactCheck) -> dict[str, Any]:
     data: dict[str, Any] = {"path": check.path}
     if check.exists is not msgspec.UNSET:
         data["exists"] = check.exists
@@ -337,7 +350,7 @@ def render_step(answer: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- the service
 
 
-def _evaluation_of(provider: Any, run: Any) -> Any:
+def _evaluation_of(provider: Provider, run: Run) -> Evaluation:
     state = run_evaluation_input(run)
     return evaluate(
         provider,
@@ -349,7 +362,7 @@ def _evaluation_of(provider: Any, run: Any) -> Any:
     )
 
 
-def _summary_json(summary: Any) -> dict[str, Any]:
+def _summary_json(summary: RouteSummary) -> dict[str, Any]:
     return {
         "routeId": summary.route_id,
         "graph": summary.graph,
@@ -372,17 +385,18 @@ class McpService:
     ``workspace`` is the Runs' workspace and the materializers'.
     """
 
-    provider: Any
-    store: Any
+    provider: Provider
+    store: BaseRunStore
     authorities: tuple[str, ...] = ()
     workspace: str = field(default_factory=os.getcwd)
     materialize_cache: str | None = None
-    host_handlers: Mapping[str, Any] | None = None
+    host_handlers: Mapping[str, HostHandler] | None = None
     default_graph: str | None = None
     default_entry: str | None = None
     guard: GateGuard = field(init=False)
-    reader: Any = field(init=False)
-    _receipts: OrderedDict[str, Any] = field(init=False, default_factory=OrderedDict)
+    reader: ResourceReader = field(init=False)
+    _nodes: dict[tuple[str, str], Node] = field(init=False, default_factory=dict)
+    _receipts: OrderedDict[str, Receipts] = field(init=False, default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         self.authorities = tuple(sorted(set(self.authorities)))
@@ -393,6 +407,9 @@ class McpService:
             materialize_cache=self.materialize_cache,
             host_handlers=self.host_handlers,
         )
+        for graph_id, compiled in self.provider.graphs.items():
+            for node in compiled.definition.nodes:
+                self._nodes[(graph_id, node.id)] = node
 
     # ------------------------------------------------------------ helpers
 
@@ -417,7 +434,7 @@ class McpService:
             "run-missing", f"The store holds no Run {run_id} of Provider {self.provider_id}"
         )
 
-    def _load(self, run_id: str) -> tuple[str, Any]:
+    def _load(self, run_id: str) -> tuple[str, Run]:
         ref = self._ref(run_id)
         run = self.store.load(ref, self.provider)
         if run.id != run_id:
@@ -426,7 +443,7 @@ class McpService:
             )
         return ref, run
 
-    def receipts(self, run_id: str) -> Any:
+    def receipts(self, run_id: str) -> Receipts:
         """This connection's read receipts of a Run (created on first use; least recently used forgotten)."""
         receipts = self._receipts.get(run_id)
         if receipts is None:
@@ -438,16 +455,10 @@ class McpService:
             self._receipts.move_to_end(run_id)
         return receipts
 
-    def _node(self, graph: str, node: str) -> Any:
-        compiled = self.provider.graphs.get(graph)
-        if compiled is None:
-            return None
-        for candidate in compiled.definition.nodes:
-            if candidate.id == node:
-                return candidate
-        return None
+    def _node(self, graph: str, node: str) -> Node | None:
+        return self._nodes.get((graph, node))
 
-    def _status(self, run_id: str, run: Any) -> dict[str, Any]:
+    def _status(self, run_id: str, run: Run) -> dict[str, Any]:
         evaluation = _evaluation_of(self.provider, run)
         return {"status": evaluation.status_code, "revision": evaluation.revision}
 
@@ -490,7 +501,7 @@ class McpService:
         return self._step_answer(run_id, step)
 
     def _step_answer(
-        self, run_id: str, step: Any, extra: Mapping[str, Any] | None = None
+        self, run_id: str, step: Step, extra: Mapping[str, Any] | None = None
     ) -> tuple[ToolAnswer, PendingGate | None]:
         evaluation = step.evaluation
         route = step.route
@@ -665,7 +676,7 @@ class McpService:
         }
         return ToolAnswer(structured, got.content)
 
-    def _static_location(self, resource_id: str) -> Any:
+    def _static_location(self, resource_id: str) -> FileLocation:
         location = locate_resource(self.provider, resource_id)
         if not isinstance(location, FileLocation):
             raise AgentGraphError(
@@ -674,16 +685,16 @@ class McpService:
             )
         return location
 
-    def static_resources(self) -> list[Any]:
+    def static_resources(self) -> list[FileLocation]:
         """The Provider's static resources (file locations), sorted by ID."""
         locations = [r.location for r in self.provider.resources.values() if not r.dynamic]
         return sorted((loc for loc in locations if isinstance(loc, FileLocation)), key=lambda loc: loc.id)
 
     @staticmethod
-    def resource_uri(location: Any) -> str:
+    def resource_uri(location: FileLocation) -> str:
         return RESOURCE_URI_PREFIX + quote(location.id, safe="")
 
-    def read_static(self, uri: str) -> Any:
+    def read_static(self, uri: str) -> ResourceContent:
         """A static resource by its MCP URI: ``ResourceContent`` (``resource-missing`` otherwise)."""
         if not uri.startswith(RESOURCE_URI_PREFIX):
             raise AgentGraphError("resource-missing", f"{uri[:200]} is not a resource of this server")
@@ -810,9 +821,14 @@ class McpService:
         return description, text
 
 
-def _route_location(route: Any, resource_id: str) -> Any:
+def _route_location(
+    route: Route, resource_id: str
+) -> FileLocation | GraphActionLocation | HostActionLocation | None:
     """The location with ID ``resource_id`` that ``route`` lists (resources, Skills, schemas), or None."""
-    candidates: list[Any] = [*route.resources.required, *route.resources.recommended]
+    candidates: list[FileLocation | GraphActionLocation | HostActionLocation] = [
+        *route.resources.required,
+        *route.resources.recommended,
+    ]
     actions = [route.action]
     if route.gate is not None:
         for plan in (route.gate.inspection_action, route.gate.resolution_action):
