@@ -23,6 +23,9 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at st
 # For type checkers: every public name, re-exported explicitly. At run time the
 # names load lazily through ``_EXPORTS`` below; a test checks that both agree.
 if TYPE_CHECKING:
+    from ._cli.mcp import (
+        serve_mcp as serve_mcp,
+    )
     from ._core.canonical import (
         canonical_json as canonical_json,
         digest_bytes as digest_bytes,
@@ -314,6 +317,7 @@ _EXPORTS: dict[str, str] = {
     "ResourceReader": "_runtime.host",
     "ResourceContent": "_runtime.host",
     "validate_action_input": "_runtime.host",
+    "serve_mcp": "_cli.mcp",
 }
 
 __all__ = ["PROTOCOL_VERSION", "__version__", *sorted(_EXPORTS)]

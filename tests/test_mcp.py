@@ -488,6 +488,45 @@ def test_context_views_are_materialized_at_the_steps_revision(tmp_path: Path) ->
     assert any(cache.iterdir())  # the view was written to the cache the server was given
 
 
+HOST_SCRIPT = """
+import sys
+import agent_graph as ag
+from tests.test_host_action import HANDLER, inline_result
+
+provider = ag.load_provider(sys.argv[1])
+with ag.open_store(sys.argv[2]) as store:
+    ag.serve_mcp(provider, store, host_handlers={HANDLER: lambda location: inline_result()})
+"""
+
+
+def test_a_host_serves_its_own_handlers_through_serve_mcp(tmp_path: Path) -> None:
+    from tests.test_host_action import FILES, write_files
+
+    manifest = write_files(tmp_path / "provider", FILES)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "host.py").write_text(HOST_SCRIPT, encoding="utf-8")
+    params = _params([], tmp_path)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[str(tmp_path / "host.py"), str(manifest), str(tmp_path / "runs")],
+        env=params.env,
+        cwd=str(tmp_path),
+    )
+
+    async def scenario() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.list_tools()
+            run_id = (await ok(session, "start_run", {}))["runId"]
+            step = await ok(session, "next_step", {"runId": run_id})
+            assert step["route"]["resources"]["required"][0]["id"] == "report.weekly"
+            read = await ok(session, "read_resource", {"runId": run_id, "resourceId": "report.weekly"})
+            assert json.loads(read["content"]) == {"title": "Week 5", "items": []}
+            assert read["receipt"]["revision"] == step["revision"]
+
+    run(scenario())
+
+
 def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
     skill = ROOT / "examples" / "weekly-report" / "skills" / "weekly-report" / "SKILL.md"
 

@@ -26,11 +26,17 @@ import signal
 import sys
 import tempfile
 import threading
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .._core.errors import AgentGraphError
 
-__all__ = ["MCP_MAJOR", "add_commands", "check_sdk"]
+if TYPE_CHECKING:
+    from .._core.provider import Provider
+    from .._runtime.host import HostHandler
+    from .._runtime.run_store import BaseRunStore
+
+__all__ = ["MCP_MAJOR", "add_commands", "check_sdk", "serve_mcp"]
 
 #: The major version of the ``mcp`` SDK this server is written for.
 MCP_MAJOR = 2
@@ -60,12 +66,50 @@ def check_sdk() -> str:
     return version
 
 
-def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+def serve_mcp(
+    provider: Provider,
+    store: BaseRunStore,
+    *,
+    authorities: Iterable[str] = (),
+    workspace: str | None = None,
+    materialize_cache: str | None = None,
+    host_handlers: Mapping[str, HostHandler] | None = None,
+    graph: str | None = None,
+    entry: str | None = None,
+) -> None:
+    """Serve ``provider`` to one MCP client on standard input and output, as ``agent-graph mcp`` does.
+
+    For a host that runs the server itself, for example to answer
+    host-action resources: ``host_handlers`` maps a handler name to the
+    function that produces its ``agent-graph.host-action-result.v1``.
+    ``authorities`` are the server's (see docs/mcp.md); ``workspace``
+    defaults to the current folder; graph-action views are readable only
+    with a ``materialize_cache`` folder; ``graph`` and ``entry`` are
+    ``start_run``'s defaults. Returns when the client closes the connection;
+    the store stays open (it is the caller's). Needs the extra
+    ``agent-graph[mcp]`` (``mcp-unavailable`` otherwise).
+    """
     check_sdk()
     from .._core.version import __version__
-    from .._runtime.run_store import open_store
     from .mcp_server import serve_stdio
     from .mcp_service import McpService
+
+    service = McpService(
+        provider,
+        store,
+        authorities=tuple(authorities),
+        workspace=os.path.abspath(workspace) if workspace is not None else os.getcwd(),
+        materialize_cache=os.path.abspath(materialize_cache) if materialize_cache is not None else None,
+        host_handlers=host_handlers,
+        default_graph=graph,
+        default_entry=entry,
+    )
+    serve_stdio(service, version=__version__)
+
+
+def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
+    check_sdk()
+    from .._runtime.run_store import open_store
 
     provider = ctx.provider()
     binding = ctx.binding()
@@ -88,16 +132,15 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             )
         cache = args.materialize_cache or os.path.join(scratch or "", "cache")
         with store:
-            service = McpService(
+            serve_mcp(
                 provider,
                 store,
-                authorities=tuple(args.authority or ()),
+                authorities=args.authority or (),
                 workspace=workspace,
-                materialize_cache=os.path.abspath(cache),
-                default_graph=binding[2] if binding else None,
-                default_entry=binding[3] if binding else None,
+                materialize_cache=cache,
+                graph=binding[2] if binding else None,
+                entry=binding[3] if binding else None,
             )
-            serve_stdio(service, version=__version__)
     except OSError as error:
         raise AgentGraphError("os-error", f"agent-graph mcp: {error}") from None
     finally:
