@@ -7,8 +7,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import agent_graph as ag
 from agent_graph._cli.mcp_service import GateGuard, _touches, render_step

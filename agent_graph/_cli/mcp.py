@@ -109,7 +109,7 @@ def serve_mcp(
 
 def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     check_sdk()
-    from .._runtime.run_store import open_store
+    from .._runtime.stores import open_store
 
     provider = ctx.provider()
     binding = ctx.binding()
