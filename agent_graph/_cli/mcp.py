@@ -152,7 +152,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     return None, []
 
 
-def _terminated(signum: int, frame: Any) -> None:
+def _terminated(_signum: int, _frame: Any) -> None:
     raise KeyboardInterrupt
 
 
