@@ -250,13 +250,13 @@ def _approve(comment: str) -> Elicit:
 
 
 def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
-    answers = iter(["decline", "approve"])
+    answers = iter(["decline", "approve", "reject"])
 
     async def user(context: Any, params: Any) -> types.ElicitResult:
         choice = next(answers)
         if choice == "decline":
             return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content={"decision": "approve", "comment": "looks good"})
+        return types.ElicitResult(action="accept", content={"decision": choice, "comment": "looks good"})
 
     async def scenario() -> None:
         async with connect(["--store", str(tmp_path)], tmp_path, elicit=user) as session:
@@ -283,6 +283,18 @@ def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
                 "gate": "report-approval",
                 "comment": "looks good",
             }
+            # The published approval is the Gate's Fact: the user's answer, not the agent's claim.
+            assert any(e["type"] == "facts.updated" and e["detail"] == {"keys": ["report"]} for e in events)
+
+            # Rejected: the Gate fails, nothing it guards is offered, and the agent cannot undo it.
+            other = (await ok(session, "start_run", {"facts": drafted}))["runId"]
+            rejected = await ok(session, "next_step", {"runId": other})
+            assert rejected["resolved"]["decision"] == "reject"
+            assert rejected["status"] == "blocked" and rejected["route"] is None
+            outcomes = [
+                e for e in (await ok(session, "run_events", {"runId": other}))["events"] if e.get("node")
+            ]
+            assert [(e["node"], e["outcome"]) for e in outcomes] == [("report/approve", "failed")]
 
     run(scenario())
 
