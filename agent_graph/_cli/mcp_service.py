@@ -255,7 +255,8 @@ def _plan_lines(plan: Sequence[Mapping[str, Any]], indent: str = "") -> list[str
             )
         else:
             lines.append(
-                f"{indent}- Host handler `{step['handler']}` (effect: {step['effect']}): the host runs it, not the agent"
+                f"{indent}- Host handler `{step['handler']}` (effect: {step['effect']}): the host runs it, not you; "
+                "ask the host or the user to run it and report what it found"
             )
     return lines
 
