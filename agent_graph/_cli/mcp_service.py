@@ -8,7 +8,7 @@ what agent-graph exports publicly (the loaded Provider, the Run stores and
 their step API, ``evaluate``, ``ResourceReader``, ``Receipts``,
 ``locate_resource``), imported from the layers below.
 
-Trust rules, enforced here and nowhere else:
+Trust rules, enforced here (with the Gate guard of :mod:`agent_graph._cli.mcp_guard`):
 
 * The agent's Facts are claims. Facts that any Gate of the Provider reads in
   its ``satisfiedBy`` belong to the user or the host: a tool call that would
@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote
@@ -61,11 +61,12 @@ from .._load.api import locate_resource
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_store import BaseRunStore
 from .._runtime.runs import FileRunStore, run_evaluation_input
+from .mcp_guard import GateGuard
+from .mcp_render import render_step
 
 __all__ = [
     "MAX_RECEIPT_RUNS",
     "RESOURCE_URI_PREFIX",
-    "GateGuard",
     "McpService",
     "PendingGate",
     "ToolAnswer",
@@ -101,130 +102,6 @@ class PendingGate:
     checks: tuple[FactCheck, ...] = ()
 
 
-@dataclass(frozen=True)
-class _GateRef:
-    graph: str
-    node: str
-    gate: str
-    authority: str | None
-    delegatable: bool
-    held: bool
-
-    def allowed(self, run_authorities: frozenset[str]) -> bool:
-        return self.held and self.authority is not None and self.authority in run_authorities
-
-    def why_not(self) -> str:
-        where = f"Gate {self.gate} ({self.graph}/{self.node})"
-        if not self.delegatable:
-            return f"{where} is not delegatable: only the user resolves it"
-        if self.authority is None:
-            return f"{where} names no authority: only the user resolves it"
-        if not self.held:
-            return f"this server was not started with the authority {self.authority} of {where}; the user resolves it"
-        return f"the Run does not hold the authority {self.authority} of {where}; the user resolves it"
-
-
-def _is_index(segment: str) -> bool:
-    return segment.isdigit() and segment.isascii() and (segment == "0" or segment[0] != "0")
-
-
-class GateGuard:
-    """Which Facts and state keys belong to Gates, and whether the agent may touch them.
-
-    Built once from the Provider and the server's authorities. A Gate is
-    *open to the agent* when it is delegatable and names an authority that
-    the server was started with and the Run holds (so that next_step offers
-    it with resolution ``session-authority``); every other Gate's Facts and
-    outcome are refused.
-    """
-
-    def __init__(self, provider: Provider, authorities: Iterable[str]) -> None:
-        held = frozenset(authorities)
-        self._paths: dict[tuple[str, ...], list[_GateRef]] = {}
-        self._nodes: dict[tuple[str, str], _GateRef] = {}
-        self._graph_nodes: dict[str, frozenset[str]] = {}
-        for graph_id, compiled in provider.graphs.items():
-            definition = compiled.definition
-            self._graph_nodes[graph_id] = frozenset(node.id for node in definition.nodes)
-            for node in definition.nodes:
-                if node.kind != "gate" or node.gate is None:
-                    continue
-                delegatable = node.gate.delegatable is True
-                ref = _GateRef(
-                    graph_id,
-                    node.id,
-                    node.gate.id,
-                    node.gate.authority,
-                    delegatable,
-                    delegatable and node.gate.authority is not None and node.gate.authority in held,
-                )
-                self._nodes[(graph_id, node.id)] = ref
-                for check in node.satisfied_by or ():
-                    self._paths.setdefault(tuple(check.path.split(".")), []).append(ref)
-
-    def fact_paths(self) -> list[str]:
-        """Every Fact path some Gate reads, sorted."""
-        return sorted(".".join(path) for path in self._paths)
-
-    def check_facts(self, facts: Mapping[str, Any], run_authorities: Iterable[str] = ()) -> None:
-        """``gate-fact-refused`` if merging ``facts`` could change a Fact a closed Gate reads.
-
-        Deep-merge semantics, decided from ``facts`` alone (never from the
-        Run, which another writer may change meanwhile): a Gate Fact is
-        touched when ``facts`` gives a value at its path, or a value that is
-        not an object at a shorter path (which replaces what is below), or an
-        object where the path goes on with an array index (an object replaces
-        an array).
-        """
-        held = frozenset(run_authorities)
-        for path, gates in self._paths.items():
-            closed = [gate for gate in gates if not gate.allowed(held)]
-            if closed and _touches(facts, path):
-                raise AgentGraphError(
-                    "gate-fact-refused",
-                    f"The Fact {'.'.join(path)} is read by a Gate and belongs to the user or the host: "
-                    f"{closed[0].why_not()}. Ask the user; the agent cannot set it.",
-                )
-
-    def node_of(self, state_key: str) -> tuple[str, str]:
-        """``(graph, node)`` of a state key (``[frame>]graph/node``), or ``run-node-invalid``."""
-        tail = state_key.rsplit(">", 1)[-1]
-        for graph_id, nodes in self._graph_nodes.items():
-            if tail.startswith(graph_id + "/") and tail[len(graph_id) + 1 :] in nodes:
-                return graph_id, tail[len(graph_id) + 1 :]
-        raise AgentGraphError(
-            "run-node-invalid",
-            f"{state_key[:200]!r} is not a state key of this Provider's graphs; record the node next_step gave "
-            "(record.node)",
-        )
-
-    def check_record(self, state_key: str, run_authorities: Iterable[str] = ()) -> None:
-        """``gate-outcome-refused`` if ``state_key`` is a closed Gate's; ``run-node-invalid`` if no node's."""
-        gate = self._nodes.get(self.node_of(state_key))
-        if gate is not None and not gate.allowed(frozenset(run_authorities)):
-            raise AgentGraphError(
-                "gate-outcome-refused",
-                f"{state_key} is the outcome of a Gate and belongs to the user or the host: {gate.why_not()}.",
-            )
-
-
-def _touches(facts: Mapping[str, Any], path: Sequence[str]) -> bool:
-    current: Any = facts
-    for index, segment in enumerate(path):
-        if index > 0:
-            if not isinstance(current, Mapping):
-                return True  # a scalar or an array replaces everything below it
-            if _is_index(segment):
-                return True  # an object may replace the array this path goes through
-        if segment not in current:
-            return False
-        current = current[segment]
-    return True
-
-
-# ---------------------------------------------------------------- rendering
-
-
 def _check_json(check: FactCheck) -> dict[str, Any]:
     data: dict[str, Any] = {"path": check.path}
     if check.exists is not msgspec.UNSET:
@@ -232,120 +109,6 @@ def _check_json(check: FactCheck) -> dict[str, Any]:
     if check.equals is not msgspec.UNSET:
         data["equals"] = check.equals
     return data
-
-
-def _check_text(check: Mapping[str, Any]) -> str:
-    if "equals" in check:
-        return f"`{check['path']}` equals `{msgspec.json.encode(check['equals']).decode()}`"
-    return f"`{check['path']}` {'exists' if check.get('exists', True) else 'is absent'}"
-
-
-def _location_line(location: Mapping[str, Any]) -> str:
-    state = location.get("readState", "read-required")
-    kind = location.get("kind", "resource")
-    return f"- `{location['id']}` ({kind}, {location.get('mediaType', '')}) — {state}"
-
-
-def _plan_lines(plan: Sequence[Mapping[str, Any]], indent: str = "") -> list[str]:
-    lines = []
-    for step in plan:
-        if "command" in step:
-            lines.append(
-                f"{indent}- Run `{step['command']}` in `{step['workingDirectory']}` (effect: {step['effect']})"
-            )
-        else:
-            lines.append(
-                f"{indent}- Host handler `{step['handler']}` (effect: {step['effect']}): the host runs it, not you; "
-                "ask the host or the user to run it and report what it found"
-            )
-    return lines
-
-
-def render_step(answer: Mapping[str, Any]) -> str:
-    """The Markdown the model reads for a next_step answer: what to do, read, prove and record."""
-    run_id = answer["runId"]
-    status = answer["status"]
-    route = answer.get("route")
-    lines: list[str] = []
-    resolved = answer.get("resolved")
-    if resolved is not None:
-        lines.append(f"The user answered Gate `{resolved['gate']}`: **{resolved['decision']}** (recorded).")
-        lines.append("")
-    if status == "complete":
-        lines.append(f"## Run {run_id} is complete: {answer.get('outcome', 'completed')}")
-        lines.append("Nothing is left to do.")
-        return "\n".join(lines)
-    if route is None:
-        lines.append(f"## Run {run_id}: {status}, no route")
-        for diagnostic in answer.get("diagnostics", ()):
-            lines.append(f"- {diagnostic['severity']} `{diagnostic['code']}`: {diagnostic['message']}")
-        lines.append("Nothing can be done now: tell the user what the diagnostics say.")
-        return "\n".join(lines)
-    node = route["node"]
-    action = route.get("action")
-    gate = route.get("gate")
-    kind = f"action, {action['runner']}" if action is not None else ("gate" if gate is not None else "step")
-    lines.append(f"## Next step: `{node}` ({kind}) — {status}")
-    label = route.get("hint") or route.get("reasonCode", "")
-    lines.append(f"Run `{run_id}`, graph `{route['graph']}`. Why: {label} (`{route['reasonCode']}`)")
-    decision = answer.get("userDecision")
-    if decision is not None:
-        lines.append("")
-        lines.append(f"**The user must decide:** {decision['prompt']}")
-        if decision.get("asked"):
-            lines.append(
-                f"The user was asked and did not approve yet ({decision.get('answer', 'no answer')})."
-            )
-        lines.append(
-            "Only the user can answer this Gate; you cannot resolve it. Tell the user the question, then call "
-            "next_step again once they have answered."
-        )
-        inspection = gate.get("inspectionAction") if gate else None
-        if inspection is not None:
-            lines.append("You may prepare evidence with the read-only inspection:")
-            lines.extend(_plan_lines(inspection.get("commandPlan", ()), "  "))
-        return "\n".join(lines)
-    resources = route.get("resources", {})
-    required = list(resources.get("required", ()))
-    recommended = list(resources.get("recommended", ()))
-    if required:
-        lines.append("")
-        lines.append("Read first (read_resource):")
-        lines.extend(_location_line(location) for location in required)
-    if recommended:
-        lines.append("Recommended:")
-        lines.extend(_location_line(location) for location in recommended)
-    lines.append("")
-    if gate is not None:
-        lines.append(f"Gate `{gate['id']}`: {gate['prompt']} — resolution: {gate['resolution']}.")
-        lines.append("This server holds the Gate's delegated authority: resolve it for the session.")
-        resolution = gate.get("resolutionAction")
-        if resolution is not None:
-            lines.append("Resolution:")
-            lines.extend(_plan_lines(resolution.get("commandPlan", ()), "  "))
-    elif action is not None and action["runner"] == "agent":
-        lines.append("Do it yourself, following the Skill above.")
-        if action.get("outputSchema"):
-            lines.append(f"Your output must match `{action['outputSchema']['id']}`.")
-    else:
-        lines.append("Do:")
-        lines.extend(_plan_lines(route.get("commandPlan", ())))
-    proof = answer.get("proof") or []
-    record = answer.get("record")
-    if record is not None:
-        lines.append(
-            f"When done: record_outcome with node `{record['node']}`, revision `{record['revision']}`, outcome "
-            "completed, partial or failed" + (", and the proof in facts." if proof else ".")
-        )
-    if proof:
-        lines.append("Proof of completion (Facts): " + "; ".join(_check_text(c) for c in proof) + ".")
-    alternatives = answer.get("alternatives") or []
-    if alternatives:
-        lines.append(
-            "Other routes: "
-            + ", ".join(f"`{a['node']}` ({a['availability']}) {a['routeId']}" for a in alternatives)
-        )
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- the service
