@@ -29,7 +29,11 @@ if TYPE_CHECKING:
     from .._core.provider import Provider
 
 #: Modules that add commands: each has ``add_commands(subparsers, context_factory)``.
-EXTENSIONS: tuple[str, ...] = ("agent_graph._cli.runtime", "agent_graph._cli.toolchain", "agent_graph._cli.mcp")
+EXTENSIONS: tuple[str, ...] = (
+    "agent_graph._cli.runtime",
+    "agent_graph._cli.toolchain",
+    "agent_graph._cli.mcp",
+)
 
 GLOBAL_OPTIONS = {"--manifest": "manifest", "-m": "manifest", "--skill": "skill", "--registry": "registry", "--format": "format"}
 OUTPUT_FORMATS = ("human", "json")
