@@ -91,8 +91,7 @@ def run(coroutine: Awaitable[Any]) -> Any:
 
 def store_url(kind: str, folder: Path) -> str:
     if kind == "folder":
-        (folder / "runs").mkdir()
-        return str(folder / "runs")
+        return str(folder / "runs")  # the server creates the folder it is given
     return "sqlite:///" + str(folder / "runs.db")
 
 

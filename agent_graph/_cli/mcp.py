@@ -109,6 +109,7 @@ def serve_mcp(
 
 def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     check_sdk()
+    from .._runtime.runs import FileRunStore
     from .._runtime.stores import open_store
 
     provider = ctx.provider()
@@ -123,6 +124,8 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             scratch = tempfile.mkdtemp(prefix="agent-graph-mcp-")
         if args.store is not None:
             store = open_store(args.store)
+            if isinstance(store, FileRunStore) and store.root is not None:
+                os.makedirs(store.root, exist_ok=True)  # the folder the user named for the Runs
         else:
             runs = os.path.join(scratch or "", "runs")
             os.mkdir(runs)
