@@ -42,6 +42,7 @@ import anyio.to_thread
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._core.errors import AgentGraphError
 from .mcp_service import McpService, PendingGate, ToolAnswer
@@ -60,15 +61,11 @@ SERVER_INSTRUCTIONS = (
     "belong to the user (Gates) are put to the user; you cannot make them."
 )
 
-_MODERN_VERSIONS = frozenset(("2026-07-28",))
 _GATE_REQUEST = "gate"
 
 
 def _modern(ctx: Any) -> bool:
-    try:
-        from mcp.types.version import MODERN_PROTOCOL_VERSIONS
-    except ImportError:  # pragma: no cover - every supported SDK has it
-        return ctx.protocol_version in _MODERN_VERSIONS
+    """Whether the connection speaks a per-request protocol (2026-07-28), where the server cannot ask mid-call."""
     return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
 
 
