@@ -56,9 +56,9 @@ _log = logging.getLogger("agent_graph.mcp")
 SERVER_INSTRUCTIONS = (
     "agent-graph tells you the one legal next step of a work contract (an Agent Graph Provider). "
     "Start a Run with start_run (or a prompt), then loop: next_step -> read_resource for each resource it "
-    "lists as read-required -> do the step -> update_facts with what you verified -> record_outcome with "
-    "the step's record node and revision. A stale record is refused: call next_step again. Decisions that "
-    "belong to the user (Gates) are put to the user; you cannot make them."
+    "lists as read-required -> do the step -> record_outcome with the step's record node and revision and "
+    "the Facts that prove it. A stale record is refused: call next_step again. Decisions that belong to "
+    "the user (Gates) are put to the user; you cannot make them."
 )
 
 _GATE_REQUEST = "gate"
