@@ -424,15 +424,17 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
             }
         ),
     ]
-    params = _params(["--store", str(tmp_path)], tmp_path)
-    process = subprocess.Popen(
-        [params.command, *params.args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=tmp_path,
-        env={**os.environ, **(params.env or {})},
-    )
+    params = _params(["--store", str(tmp_path / "runs")], tmp_path)
+    errlog = tmp_path / "stderr.txt"
+    with open(errlog, "wb") as stderr_file:  # a file, not a pipe: standard error can never block the server
+        process = subprocess.Popen(
+            [params.command, *params.args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr_file,
+            cwd=tmp_path,
+            env={**os.environ, **(params.env or {})},
+        )
     assert process.stdin is not None and process.stdout is not None
     received: queue.Queue[bytes] = queue.Queue()
     reader = threading.Thread(target=lambda: [received.put(line) for line in process.stdout], daemon=True)  # type: ignore[union-attr]
@@ -448,8 +450,8 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
                 answers[message["id"]] = message
     finally:
         process.stdin.close()
-        stderr = process.stderr.read() if process.stderr else b""
         process.wait(timeout=30)
+    stderr = errlog.read_bytes()
     assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
     assert answers[1]["result"]["serverInfo"]["name"] == "agent-graph"
     assert answers[4]["result"]["isError"] is False
