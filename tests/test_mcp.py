@@ -12,6 +12,7 @@ import asyncio
 import json
 import os
 import queue
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -501,28 +502,22 @@ def test_context_views_are_materialized_at_the_steps_revision(tmp_path: Path) ->
     assert any(cache.iterdir())  # the view was written to the cache the server was given
 
 
-HOST_SCRIPT = """
-import sys
-import agent_graph as ag
-from tests.test_host_action import HANDLER, inline_result
-
-provider = ag.load_provider(sys.argv[1])
-with ag.open_store(sys.argv[2]) as store:
-    ag.serve_mcp(provider, store, host_handlers={HANDLER: lambda location: inline_result()})
-"""
+def _docs_block(document: Path, first_line: str) -> str:
+    """The fenced Python block of ``document`` whose first line is ``first_line``."""
+    blocks = document.read_text(encoding="utf-8").split("```python\n")[1:]
+    found = [block.split("\n```", 1)[0] + "\n" for block in blocks if block.startswith(first_line + "\n")]
+    assert len(found) == 1, f"{document.name} has no single block starting with {first_line!r}"
+    return found[0]
 
 
-def test_a_host_serves_its_own_handlers_through_serve_mcp(tmp_path: Path) -> None:
-    from tests.test_host_action import FILES, write_files
-
-    manifest = write_files(tmp_path / "provider", FILES)
-    (tmp_path / "runs").mkdir()
-    (tmp_path / "host.py").write_text(HOST_SCRIPT, encoding="utf-8")
-    params = _params([], tmp_path)
+def test_the_documented_host_serves_its_own_handlers_through_serve_mcp(tmp_path: Path) -> None:
+    """docs/mcp.md's serve.py, run as written: both context views of incident-brief reach the agent."""
+    shutil.copytree(ROOT / "examples" / "incident-brief", tmp_path / "examples" / "incident-brief")
+    (tmp_path / "serve.py").write_text(_docs_block(ROOT / "docs" / "mcp.md", "# serve.py"), encoding="utf-8")
     params = StdioServerParameters(
         command=sys.executable,
-        args=[str(tmp_path / "host.py"), str(manifest), str(tmp_path / "runs")],
-        env=params.env,
+        args=[str(tmp_path / "serve.py")],
+        env=_params([], tmp_path).env,
         cwd=str(tmp_path),
     )
 
@@ -532,12 +527,21 @@ def test_a_host_serves_its_own_handlers_through_serve_mcp(tmp_path: Path) -> Non
             await session.list_tools()
             run_id = (await ok(session, "start_run", {}))["runId"]
             step = await ok(session, "next_step", {"runId": run_id})
-            assert step["route"]["resources"]["required"][0]["id"] == "report.weekly"
-            read = await ok(session, "read_resource", {"runId": run_id, "resourceId": "report.weekly"})
-            assert json.loads(read["content"]) == {"title": "Week 5", "items": []}
-            assert read["receipt"]["revision"] == step["revision"]
+            required = {location["id"]: location for location in step["route"]["resources"]["required"]}
+            assert {"context.status", "incident.timeline"} <= required.keys()
+            timeline = await ok(
+                session, "read_resource", {"runId": run_id, "resourceId": "incident.timeline"}
+            )
+            assert json.loads(timeline["content"])["events"] == [{"at": "09:14", "what": "checkout degraded"}]
+            assert timeline["receipt"]["revision"] == step["revision"]
+            status = await ok(session, "read_resource", {"runId": run_id, "resourceId": "context.status"})
+            assert json.loads(status["content"])["state"] == "degraded"
+            again = await ok(session, "next_step", {"runId": run_id})
+            states = {loc["id"]: loc["readState"] for loc in again["route"]["resources"]["required"]}
+            assert states["incident.timeline"] == states["context.status"] == "current"
 
     run(scenario())
+    assert (tmp_path / "runs.db").is_file() and any((tmp_path / ".agent-graph" / "cache").iterdir())
 
 
 def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
