@@ -26,14 +26,14 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core.errors import AgentGraphError
 
 if TYPE_CHECKING:
+    from .._core.model import HostActionLocation, HostActionResult
     from .._core.provider import Provider
-    from .._runtime.host import HostHandler
     from .._runtime.run_store import BaseRunStore
 
 __all__ = ["MCP_MAJOR", "add_commands", "check_sdk", "serve_mcp"]
@@ -73,7 +73,8 @@ def serve_mcp(
     authorities: Iterable[str] = (),
     workspace: str | None = None,
     materialize_cache: str | None = None,
-    host_handlers: Mapping[str, HostHandler] | None = None,
+    host_handlers: Mapping[str, Callable[[HostActionLocation], HostActionResult | Mapping[str, Any]]]
+    | None = None,
     graph: str | None = None,
     entry: str | None = None,
 ) -> None:
