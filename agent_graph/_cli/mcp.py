@@ -21,11 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import signal
 import sys
-import tempfile
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -110,6 +106,10 @@ def serve_mcp(
 
 def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     check_sdk()
+    import shutil
+    import signal
+    import tempfile
+
     from .._runtime.runs import FileRunStore
     from .._runtime.stores import open_store
 
@@ -162,6 +162,9 @@ def _terminated(_signum: int, _frame: Any) -> None:
 
 def _stop_on_terminate() -> Any:
     """Make SIGTERM stop the server like Ctrl-C (so its temporary folder is removed); the old handler."""
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signal.SIGTERM, _terminated)
