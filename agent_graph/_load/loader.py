@@ -27,6 +27,7 @@ from .._core.errors import AgentGraphError
 from .._core.ir import CompiledGraph
 from .._core.model import (
     Action,
+    Bundle,
     CodeCatalog,
     CodeCatalogEntry,
     CommandStep,
@@ -41,6 +42,7 @@ from .._core.model import (
     HostActionMaterialize,
     HostActionResource,
     MaterializeRef,
+    Node,
     PlanStep,
     ProviderManifest,
     RouteAction,
@@ -55,6 +57,7 @@ from .._syntax.parse import (
     parse_front_matter,
     parse_structured,
 )
+from .bundle import check_bundle_catalogs, verify_bundle_manifest
 from .cache import CachedValue, LoadCache, open_cache
 from .fs import FileSystem, OSFileSystem, contained_path, inside
 from .skill import check_binding, locate_binding
@@ -648,21 +651,64 @@ def _load(
     max_file_bytes: int | None,
     cache: str | os.PathLike[str] | bool | None,
 ) -> Provider:
-    store = open_cache(cache)
-    fs = fs or OSFileSystem()
+    """The order of loading (behaviour.md §7): each step below is one function, called in this order."""
     limits = limits or DEFAULT_LIMITS
     if max_file_bytes is not None:
-        limits = Limits(
-            max_file_bytes=max_file_bytes,
-            max_depth=limits.max_depth,
-            max_alias_count=limits.max_alias_count,
-            max_nodes=limits.max_nodes,
-            max_files=limits.max_files,
-        )
+        limits = dataclasses.replace(limits, max_file_bytes=max_file_bytes)
+    opened = _open_manifest(manifest, fs or OSFileSystem(), registry, limits, open_cache(cache))
+    state, provider_manifest = opened.state, opened.manifest
+    codes, code_documents, catalog_path = _load_code_catalog(state, provider_manifest)
+    graphs, graph_files = _load_graphs(state, provider_manifest)
+    dependencies: dict[str, dict[str, None]] = {}
+    node_routes: dict[tuple[str, str], NodeRoute] = {}
+    for graph_id, (graph_path, graph) in graphs.items():
+        dependencies[graph_id] = _link_graph(state, graph_id, graph_path, graph, graphs, graph_files[graph_id], node_routes)
+    cycle = find_cycle(list(dependencies), {k: list(v) for k, v in dependencies.items()})
+    if cycle is not None:
+        raise AgentGraphError("graph-recursion", f"Cross-graph recursion is not allowed: {' -> '.join(cycle)}")
+    if catalog_path is not None:
+        _check_reason_codes(graphs, codes)
+    _link_materializers(state, graph_files)
+    provider = _assemble(
+        state,
+        provider_manifest,
+        opened.raw_manifest,
+        graphs,
+        graph_files,
+        dependencies,
+        node_routes,
+        codes,
+        code_documents,
+        catalog_path,
+        opened.bundle,
+    )
+    if opened.bundle is not None:
+        check_bundle_catalogs(opened.bundle, provider)
+    if opened.binding is not None:
+        binding = opened.binding
+        check_binding(provider, binding[0], binding[1], binding[2], binding[3])
+    state.reader.flush()
+    return provider
+
+
+@dataclass
+class _Opened:
+    """What opening the manifest gives: the loading state, the Provider manifest, a bundle, a Skill binding."""
+
+    state: _State
+    manifest: ProviderManifest
+    raw_manifest: Any
+    bundle: Bundle | None
+    binding: tuple[str, str, str, str, str] | None
+
+
+def _open_manifest(
+    manifest: str, fs: FileSystem, registry: ProviderRegistry | None, limits: Limits, store: LoadCache | None
+) -> _Opened:
+    """Step 1: follow a ``SKILL.md`` binding or a bundle's ``manifest.json`` to the Provider manifest, and read it."""
     initial = fs.absolute(manifest)
     binding: tuple[str, str, str, str, str] | None = None
     if initial.lower().endswith(".md"):
-
         binding = locate_binding(initial, registry, fs=fs, max_file_bytes=limits.max_file_bytes)
         initial = binding[4]
     bootstrap = _Reader(fs, posixpath.dirname(initial), limits, store)
@@ -671,8 +717,6 @@ def _load(
     manifest_path = initial
     parsed_initial = bootstrap.structured(initial)
     if isinstance(parsed_initial, dict) and parsed_initial.get("schema") == "agent-graph.bundle.v1":
-        from .bundle import verify_bundle_manifest
-
         bundle, manifest_path = verify_bundle_manifest(bootstrap, initial, parsed_initial)
         bootstrap.ensure_file(manifest_path, "provider manifest")
     root = posixpath.dirname(manifest_path)
@@ -691,8 +735,14 @@ def _load(
         )
     state = _State(fs=fs, root=root, reader=reader, manifest_path=manifest_path)
     state.add_file(manifest_path)
+    return _Opened(state, provider_manifest, raw_manifest, bundle, binding)
 
-    # Code Catalog.
+
+def _load_code_catalog(
+    state: _State, provider_manifest: ProviderManifest
+) -> tuple[dict[str, CodeCatalogEntry], dict[str, str], str | None]:
+    """Step 2: the Code Catalog, its codes once each, and each code's static document resource."""
+    reader, root, manifest_path = state.reader, state.root, state.manifest_path
     codes: dict[str, CodeCatalogEntry] = {}
     code_documents: dict[str, str] = {}
     catalog_path: str | None = None
@@ -735,7 +785,14 @@ def _load(
                 state.add_file(resource.content_path)
             code_documents[entry.code] = document_path
 
-    # Graphs, in manifest order.
+    return codes, code_documents, catalog_path
+
+
+def _load_graphs(
+    state: _State, provider_manifest: ProviderManifest
+) -> tuple[dict[str, tuple[str, Graph]], dict[str, dict[str, None]]]:
+    """Step 3: the Graphs, in manifest order: size limit, schema, semantics, IDs once each."""
+    reader, root, manifest_path, limits = state.reader, state.root, state.manifest_path, state.reader.limits
     graphs: dict[str, tuple[str, Graph]] = {}
     graph_files: dict[str, dict[str, None]] = {}
     for reference in provider_manifest.graphs:
@@ -762,141 +819,159 @@ def _load(
         graph_files[graph.id] = {graph_path: None}
         state.add_file(graph_path)
 
-    # Per Graph, per node: Subgraphs, Actions, gate rules, resources.
-    dependencies: dict[str, dict[str, None]] = {}
-    node_routes: dict[tuple[str, str], NodeRoute] = {}
-    graph_resources: dict[str, dict[str, None]] = {}
-    for graph_id, (graph_path, graph) in graphs.items():
-        direct = graph_files[graph_id]
-        children: dict[str, None] = {}
-        used_resources: dict[str, None] = {}
-        graph_display = reader.display(graph_path)
-        for node in graph.nodes:
-            where = f"referenced by node {node.id} of graph {graph_id} in {graph_display}"
-            action_key = inspection_key = resolution_key = delegated_key = None
-            if node.kind == "subgraph":
-                child_id = node.graph or ""
-                child = graphs.get(child_id)
-                if child is None:
-                    raise AgentGraphError("subgraph-missing", f"Graph {graph_id} references missing subgraph {child_id}")
-                if (node.entry or "") not in child[1].entrypoints:
-                    raise AgentGraphError(
-                        "subgraph-entry-missing", f"Graph {graph_id} references missing entry {child_id}#{node.entry}"
-                    )
-                children[child_id] = None
-            if node.kind == "action" and node.action:
-                action_key, _ = _include_action(state, node.action, direct, "action referenced file", where)
-            if node.kind == "gate":
-                gate = node.gate
-                if node.inspection_action:
-                    inspection_key, inspection = _include_action(
-                        state, node.inspection_action, direct, "gate inspection action referenced file", where
-                    )
-                    if inspection.effect != "read":
-                        raise AgentGraphError(
-                            "gate-inspection-effect-invalid",
-                            f"Gate {graph_id}/{node.id} inspection Action {inspection.id} must use effect: read",
-                        )
-                if node.delegated is not None:
-                    if not (gate is not None and gate.delegatable is True and gate.authority):
-                        raise AgentGraphError(
-                            "gate-delegated-policy-invalid",
-                            f"Gate {graph_id}/{node.id} declares a delegated policy but is not delegatable "
-                            "with an authority",
-                        )
-                    if node.delegated.inspection == "skip" and not node.inspection_action:
-                        raise AgentGraphError(
-                            "gate-delegated-inspection-missing",
-                            f"Gate {graph_id}/{node.id} skips inspection on its delegated route "
-                            "but declares no inspectionAction",
-                        )
-                if node.resolution_action:
-                    resolution_key, resolution = _include_action(
-                        state, node.resolution_action, direct, "gate resolution action referenced file", where
-                    )
-                    if resolution.effect == "read":
-                        raise AgentGraphError(
-                            "gate-resolution-effect-invalid",
-                            f"Gate {graph_id}/{node.id} resolution Action {resolution.id} must use effect: write or external",
-                        )
-                if node.delegated is not None and node.delegated.resolution_action:
-                    delegated_key, delegated_action = _include_action(
-                        state, node.delegated.resolution_action, direct, "gate resolution action referenced file", where
-                    )
-                    if delegated_action.effect == "read":
-                        raise AgentGraphError(
-                            "gate-resolution-effect-invalid",
-                            f"Gate {graph_id}/{node.id} delegated resolution Action {delegated_action.id} "
-                            "must use effect: write or external",
-                        )
-            required: tuple[str, ...] = ()
-            recommended: tuple[str, ...] = ()
-            delegated_required: tuple[str, ...] | None = None
-            delegated_recommended: tuple[str, ...] | None = None
-            if node.kind in ("action", "gate"):
-                references: list[str] = []
-                if node.resources is not None:
-                    required = _node_resource_refs(node.resources.required)
-                    recommended = _node_resource_refs(node.resources.recommended)
-                    references.extend(required)
-                    references.extend(recommended)
-                if node.delegated is not None and node.delegated.resources is not None:
-                    delegated_required = _node_resource_refs(node.delegated.resources.required)
-                    delegated_recommended = _node_resource_refs(node.delegated.resources.recommended)
-                    references.extend(delegated_required)
-                    references.extend(delegated_recommended)
-                keys: dict[str, tuple[str, ...]] = {}
-                for reference in references:
-                    resource = _include_resource(state, reference, where)
-                    keys[reference] = (resource.path,)
-                    direct[resource.path] = None
-                    direct[resource.content_path] = None
-                    used_resources[resource.path] = None
+    return graphs, graph_files
 
-                def resolve(refs: tuple[str, ...] | None, keys: dict[str, tuple[str, ...]] = keys) -> Any:
-                    return None if refs is None else tuple(keys[r][0] for r in refs)
 
-                required = resolve(required)
-                recommended = resolve(recommended)
-                delegated_required = resolve(delegated_required)
-                delegated_recommended = resolve(delegated_recommended)
-            node_routes[(graph_id, node.id)] = NodeRoute(
-                action=action_key,
-                inspection=inspection_key,
-                resolution=resolution_key,
-                delegated_resolution=delegated_key,
-                required=required,
-                recommended=recommended,
-                delegated_required=delegated_required,
-                delegated_recommended=delegated_recommended,
+def _link_graph(
+    state: _State,
+    graph_id: str,
+    graph_path: str,
+    graph: Graph,
+    graphs: Mapping[str, tuple[str, Graph]],
+    direct: dict[str, None],
+    node_routes: dict[tuple[str, str], NodeRoute],
+) -> dict[str, None]:
+    """Step 4, per Graph and node: Subgraphs, Actions, Gate rules and resources; the Graph's Subgraph IDs."""
+    children: dict[str, None] = {}
+    used_resources: dict[str, None] = {}
+    graph_display = state.reader.display(graph_path)
+    for node in graph.nodes:
+        where = f"referenced by node {node.id} of graph {graph_id} in {graph_display}"
+        action_key = inspection_key = resolution_key = delegated_key = None
+        if node.kind == "subgraph":
+            child_id = node.graph or ""
+            child = graphs.get(child_id)
+            if child is None:
+                raise AgentGraphError("subgraph-missing", f"Graph {graph_id} references missing subgraph {child_id}")
+            if (node.entry or "") not in child[1].entrypoints:
+                raise AgentGraphError(
+                    "subgraph-entry-missing", f"Graph {graph_id} references missing entry {child_id}#{node.entry}"
+                )
+            children[child_id] = None
+        if node.kind == "action" and node.action:
+            action_key, _ = _include_action(state, node.action, direct, "action referenced file", where)
+        if node.kind == "gate":
+            inspection_key, resolution_key, delegated_key = _link_gate(state, graph_id, node, direct, where)
+        required: tuple[str, ...] = ()
+        recommended: tuple[str, ...] = ()
+        delegated_required: tuple[str, ...] | None = None
+        delegated_recommended: tuple[str, ...] | None = None
+        if node.kind in ("action", "gate"):
+            references: list[str] = []
+            if node.resources is not None:
+                required = _node_resource_refs(node.resources.required)
+                recommended = _node_resource_refs(node.resources.recommended)
+                references.extend(required)
+                references.extend(recommended)
+            if node.delegated is not None and node.delegated.resources is not None:
+                delegated_required = _node_resource_refs(node.delegated.resources.required)
+                delegated_recommended = _node_resource_refs(node.delegated.resources.recommended)
+                references.extend(delegated_required)
+                references.extend(delegated_recommended)
+            keys: dict[str, tuple[str, ...]] = {}
+            for reference in references:
+                resource = _include_resource(state, reference, where)
+                keys[reference] = (resource.path,)
+                direct[resource.path] = None
+                direct[resource.content_path] = None
+                used_resources[resource.path] = None
+
+            def resolve(refs: tuple[str, ...] | None, keys: dict[str, tuple[str, ...]] = keys) -> Any:
+                return None if refs is None else tuple(keys[r][0] for r in refs)
+
+            required = resolve(required)
+            recommended = resolve(recommended)
+            delegated_required = resolve(delegated_required)
+            delegated_recommended = resolve(delegated_recommended)
+        node_routes[(graph_id, node.id)] = NodeRoute(
+            action=action_key,
+            inspection=inspection_key,
+            resolution=resolution_key,
+            delegated_resolution=delegated_key,
+            required=required,
+            recommended=recommended,
+            delegated_required=delegated_required,
+            delegated_recommended=delegated_recommended,
+        )
+    return children
+
+
+def _link_gate(
+    state: _State, graph_id: str, node: Node, direct: dict[str, None], where: str
+) -> tuple[str | None, str | None, str | None]:
+    """A Gate's Actions and rules: a read-only inspection, a delegated policy only where delegatable, resolutions
+    that write; the keys of its inspection, resolution and delegated resolution Actions."""
+    inspection_key = resolution_key = delegated_key = None
+    gate = node.gate
+    if node.inspection_action:
+        inspection_key, inspection = _include_action(
+            state, node.inspection_action, direct, "gate inspection action referenced file", where
+        )
+        if inspection.effect != "read":
+            raise AgentGraphError(
+                "gate-inspection-effect-invalid",
+                f"Gate {graph_id}/{node.id} inspection Action {inspection.id} must use effect: read",
             )
-        dependencies[graph_id] = children
-        graph_resources[graph_id] = used_resources
+    if node.delegated is not None:
+        if not (gate is not None and gate.delegatable is True and gate.authority):
+            raise AgentGraphError(
+                "gate-delegated-policy-invalid",
+                f"Gate {graph_id}/{node.id} declares a delegated policy but is not delegatable "
+                "with an authority",
+            )
+        if node.delegated.inspection == "skip" and not node.inspection_action:
+            raise AgentGraphError(
+                "gate-delegated-inspection-missing",
+                f"Gate {graph_id}/{node.id} skips inspection on its delegated route "
+                "but declares no inspectionAction",
+            )
+    if node.resolution_action:
+        resolution_key, resolution = _include_action(
+            state, node.resolution_action, direct, "gate resolution action referenced file", where
+        )
+        if resolution.effect == "read":
+            raise AgentGraphError(
+                "gate-resolution-effect-invalid",
+                f"Gate {graph_id}/{node.id} resolution Action {resolution.id} must use effect: write or external",
+            )
+    if node.delegated is not None and node.delegated.resolution_action:
+        delegated_key, delegated_action = _include_action(
+            state, node.delegated.resolution_action, direct, "gate resolution action referenced file", where
+        )
+        if delegated_action.effect == "read":
+            raise AgentGraphError(
+                "gate-resolution-effect-invalid",
+                f"Gate {graph_id}/{node.id} delegated resolution Action {delegated_action.id} "
+                "must use effect: write or external",
+            )
+    return inspection_key, resolution_key, delegated_key
 
-    cycle = find_cycle(list(dependencies), {k: list(v) for k, v in dependencies.items()})
-    if cycle is not None:
-        raise AgentGraphError("graph-recursion", f"Cross-graph recursion is not allowed: {' -> '.join(cycle)}")
 
-    if catalog_path is not None:
-        for graph_id, (_path, graph) in graphs.items():
-            for node in graph.nodes:
-                if node.kind not in ("action", "gate"):
-                    continue
-                catalog_entry = codes.get(node.reason_code or "")
-                if catalog_entry is None:
-                    raise AgentGraphError(
-                        "route-reason-code-missing",
-                        f"Graph {graph_id} node {node.id} reasonCode is not declared by the Provider code catalog: "
-                        f"{node.reason_code}",
-                    )
-                if catalog_entry.kind != "route-reason":
-                    raise AgentGraphError(
-                        "route-reason-code-kind-invalid",
-                        f"Graph {graph_id} node {node.id} reasonCode must use a route-reason catalog entry: "
-                        f"{node.reason_code}",
-                    )
+def _check_reason_codes(graphs: Mapping[str, tuple[str, Graph]], codes: Mapping[str, CodeCatalogEntry]) -> None:
+    """Step 5, with a Code Catalog: every Action and Gate names a route-reason code of it."""
+    for graph_id, (_path, graph) in graphs.items():
+        for node in graph.nodes:
+            if node.kind not in ("action", "gate"):
+                continue
+            catalog_entry = codes.get(node.reason_code or "")
+            if catalog_entry is None:
+                raise AgentGraphError(
+                    "route-reason-code-missing",
+                    f"Graph {graph_id} node {node.id} reasonCode is not declared by the Provider code catalog: "
+                    f"{node.reason_code}",
+                )
+            if catalog_entry.kind != "route-reason":
+                raise AgentGraphError(
+                    "route-reason-code-kind-invalid",
+                    f"Graph {graph_id} node {node.id} reasonCode must use a route-reason catalog entry: "
+                    f"{node.reason_code}",
+                )
 
-    # Materializers of dynamic resources.
+
+
+def _link_materializers(state: _State, graph_files: Mapping[str, dict[str, None]]) -> None:
+    """Step 6: the materializer Action of every dynamic resource, checked and added to the file sets."""
+    reader = state.reader
     for resource_path, resource in list(state.resources.items()):
         if not resource.dynamic or resource.materializer is None:
             continue
@@ -928,29 +1003,6 @@ def _load(
             if resource.path in direct:
                 for file in materializer_files:
                     direct[file] = None
-
-    provider = _assemble(
-        state,
-        provider_manifest,
-        raw_manifest,
-        graphs,
-        graph_files,
-        dependencies,
-        node_routes,
-        codes,
-        code_documents,
-        catalog_path,
-        bundle,
-    )
-    if bundle is not None:
-        from .bundle import check_bundle_catalogs
-
-        check_bundle_catalogs(bundle, provider)
-    if binding is not None:
-
-        check_binding(provider, binding[0], binding[1], binding[2], binding[3])
-    reader.flush()
-    return provider
 
 
 def _assemble(
