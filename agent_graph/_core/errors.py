@@ -120,3 +120,50 @@ def listing(names: Iterable[str], limit: int = 12) -> str:
         return "none"
     shown = ", ".join(items[:limit])
     return shown if len(items) <= limit else f"{shown}, … ({len(items) - limit} more)"
+
+
+# ---------------------------------------------------------------- operating-system errors
+
+#: errno names → the code of the refusal they cause; anything else is ``file-write-failed`` or ``file-read-failed``.
+_OS_CODES: dict[str, str] = {
+    "EACCES": "file-permission-denied",
+    "EPERM": "file-permission-denied",
+    "EROFS": "file-permission-denied",
+    "ENOTDIR": "path-not-directory",
+    "EISDIR": "path-is-directory",
+    "ENOSPC": "disk-full",
+    "EDQUOT": "disk-full",
+    "ENAMETOOLONG": "path-too-long",
+    "ELOOP": "path-loop",
+}
+
+
+def os_error(error: BaseException, path: str, doing: str, *, writing: bool = True) -> AgentGraphError:
+    """The coded refusal for an operating-system failure while ``doing`` something with ``path``.
+
+    ``file-permission-denied`` (also a read-only file system or an immutable
+    file), ``path-not-directory`` (a path through a regular file),
+    ``path-is-directory``, ``path-missing`` (a folder that vanished or cannot
+    be created), ``disk-full`` (also a quota), ``path-too-long``,
+    ``path-loop``, ``path-invalid`` (a NUL byte or an unencodable name), else
+    ``file-write-failed`` / ``file-read-failed``. The message names the path
+    and what was being done.
+    """
+    import errno as errno_module
+
+    if isinstance(error, (ValueError, UnicodeError)) and not isinstance(error, OSError):
+        return AgentGraphError(
+            "path-invalid", f"Cannot {doing} {path!r}: the path is not valid here ({error})"
+        )
+    number = getattr(error, "errno", None)
+    name = errno_module.errorcode.get(number, "") if isinstance(number, int) else ""
+    code = _OS_CODES.get(name)
+    if code is None:
+        if name == "EEXIST":
+            code = "path-not-directory" if doing.startswith("create the folder") else "file-exists"
+        elif name == "ENOENT":
+            code = "path-missing" if writing else "file-missing"
+        else:
+            code = "file-write-failed" if writing else "file-read-failed"
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return AgentGraphError(code, f"Cannot {doing} {path}: {reason}")

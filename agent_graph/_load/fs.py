@@ -15,7 +15,7 @@ import stat as stat_module
 from collections.abc import Mapping
 from typing import Literal, Protocol, runtime_checkable
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, os_error
 
 EntryKind = Literal["file", "directory", "other"]
 
@@ -220,9 +220,10 @@ def read_regular_file(path: str, label: str, max_bytes: int = DEFAULT_READ_LIMIT
     is opened, so nothing blocks); a file over ``max_bytes`` is ``file-too-large``
     before it is read; an unreadable one is ``file-read-failed``.
     """
-
     try:
         info = os.stat(path)
+    except PermissionError as error:
+        raise os_error(error, path, f"read the {label}", writing=False) from None
     except (OSError, ValueError):
         raise AgentGraphError("file-missing", f"{label} does not exist: {path}") from None
     if not stat_module.S_ISREG(info.st_mode):
@@ -233,7 +234,7 @@ def read_regular_file(path: str, label: str, max_bytes: int = DEFAULT_READ_LIMIT
         with open(path, "rb") as handle:
             data = handle.read(max_bytes + 1)
     except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+        raise os_error(error, path, f"read the {label}", writing=False) from None
     if len(data) > max_bytes:
         raise AgentGraphError("file-too-large", f"{path} is over the limit of {max_bytes} bytes")
     return data

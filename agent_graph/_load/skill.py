@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._core.errors import AgentGraphError, Diagnostic
+from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.provider import Provider
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
 from .fs import FileSystem, OSFileSystem
@@ -33,7 +33,7 @@ def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
             raise AgentGraphError("file-too-large", f"{path} is over the limit of {max_bytes} bytes")
         return fs.read_bytes(path).decode("utf-8", errors="replace")
     except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+        raise os_error(error, path, "read", writing=False) from None
 
 
 def read_skill_binding(skill_md: str, fs: FileSystem | None = None, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str, str, str]:
@@ -67,7 +67,7 @@ def read_provider_registry(path: str, fs: FileSystem | None = None) -> dict[str,
             )
         data = fs.read_bytes(absolute)
     except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
+        raise os_error(error, absolute, "read", writing=False) from None
     parsed = parse_structured(data, absolute)
     if not isinstance(parsed, dict):
         raise AgentGraphError("registry-invalid", f"Provider registry must be an object: {path}")

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, os_error
 from .._core.evaluate import evaluate
 from .._core.model import ErrorBody, GateActionPlan, Route, TestCase, TestResult
 from .._core.provider import Provider
@@ -203,7 +203,7 @@ def run_graph_tests(
                     )
                 data = fs.read_bytes(file)
             except OSError as error:
-                raise AgentGraphError("file-read-failed", f"Cannot read {file}: {error}") from None
+                raise os_error(error, file, "read", writing=False) from None
             case = read_test_case(data, file, display=_display(file, base))
             results.append(run_test_case(provider, case, file, workspace=workspace or base))
         except AgentGraphError as error:

@@ -1,0 +1,340 @@
+"""Plain JSON values: what a host hands over, checked and copied to exact built-in types.
+
+Every entry point that takes JSON data from a host (Facts, Outcomes,
+authorities, a Run record's ``detail``, host-action results and locations,
+materializer input) runs it through :func:`plain_json` before anything looks
+at it. The rules:
+
+* ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool`` and ``None`` are
+  JSON; a ``tuple`` is an array. Subclasses of them are copied to the exact
+  built-in type through the base type's own methods (``str.__str__``,
+  ``dict.items``, ``list.__iter__`` …), so an overridden ``__eq__``,
+  ``__hash__``, ``get``, ``__getitem__``, ``__iter__`` or ``__str__`` can never
+  make a check answer differently from the plain value with the same content.
+* Anything else (sets, bytes, Decimals, objects, msgspec Structs), an object key
+  that is not a string (a number, a tuple, ``None``), and, where the caller
+  says so, NaN and the infinities are refused with ``json-invalid``. Nothing is
+  silently converted.
+* Nesting deeper than ``max_depth`` is refused (``json-too-deep`` unless the
+  caller names another code); a container met again through another parent is
+  copied again, as JSON writes it, but a value that repeats shared containers
+  more than :data:`MAX_REVISITS` times (a cycle, or exponential sharing) is
+  ``json-invalid``. Nothing here recurses.
+
+:func:`is_plain_json` answers the same question without copying, for fast
+paths that then use the value as it is. :func:`json_text` writes any value
+that passed (any depth, lone surrogates as ``\\uXXXX`` escapes, key order
+kept). This module knows nothing of files, Runs or graphs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import msgspec
+
+from .errors import AgentGraphError
+
+__all__ = [
+    "DEEPEST",
+    "MAX_REVISITS",
+    "is_plain_json",
+    "json_bytes",
+    "json_text",
+    "plain_json",
+    "plain_string",
+]
+
+#: Nesting accepted where the caller sets no limit of its own (Facts handed to ``evaluate()``).
+DEEPEST = 1_000_000
+#: Containers written again because two parents share them, before a value is refused as cyclic.
+MAX_REVISITS = 1 << 16
+
+_EXACT_LEAVES = frozenset({str, bool, type(None), int})
+_EXACT_TEXT_LEAVES = frozenset({str, bool, type(None)})
+#: Integers this long are beyond every double: JavaScript reads them as Infinity.
+_DOUBLE_BITS = 1024
+
+
+def _describe(value: Any) -> str:
+    kind = type(value)
+    return f"{kind.__module__}.{kind.__qualname__}" if kind.__module__ != "builtins" else kind.__name__
+
+
+def _where(path: list[Any]) -> str:
+    """A JSON Pointer-like location for messages (``/a/0/b``)."""
+    if not path:
+        return "the top level"
+    parts = []
+    for step in path[:20]:
+        text = str(step)
+        parts.append(text if len(text) <= 40 else text[:40] + "…")
+    return "/" + "/".join(parts) + ("/…" if len(path) > 20 else "")
+
+
+def plain_string(value: Any, label: str, code: str = "argument-invalid") -> str:
+    """``value`` as an exact ``str`` (a subclass is copied); ``code`` when it is not a string."""
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    raise AgentGraphError(code, f"{label} must be a string, not {_describe(value)}")
+
+
+def _leaf(value: Any, kind: type, allow_nan: bool, label: str, path: list[Any]) -> Any:
+    """The exact-type copy of a scalar, or raise ``json-invalid``."""
+    if kind is float:
+        if not allow_nan and (value != value or value in (math.inf, -math.inf)):
+            raise AgentGraphError(
+                "json-invalid", f"{label} holds {value!r} at {_where(path)}, which JSON text cannot hold"
+            )
+        return value
+    if isinstance(value, bool):  # bool cannot be subclassed, but stay safe
+        return value is True
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        number = int.__index__(value)
+        if not allow_nan and number.bit_length() > _DOUBLE_BITS:
+            raise AgentGraphError(
+                "json-invalid",
+                f"{label} holds an integer of {number.bit_length()} bits at {_where(path)}, "
+                "beyond every JSON number a reader can hold",
+            )
+        return number
+    if isinstance(value, float):
+        return _leaf(float.__float__(value), float, allow_nan, label, path)
+    raise AgentGraphError(
+        "json-invalid", f"{label} holds a {_describe(value)} at {_where(path)}; only JSON values are accepted"
+    )
+
+
+def plain_json(
+    value: Any,
+    label: str,
+    *,
+    max_depth: int = DEEPEST,
+    allow_nan: bool = True,
+    too_deep: str = "json-too-deep",
+) -> Any:
+    """An exact-type copy of the JSON value ``value`` (see the module rules).
+
+    ``label`` names the value in messages (``"Run detail"``). ``max_depth``
+    counts containers (``[]`` is depth 1). Raises ``json-invalid`` for anything
+    that is not JSON and ``too_deep`` for nesting beyond ``max_depth``.
+    """
+    kind = type(value)
+    exact = _EXACT_LEAVES if allow_nan else _EXACT_TEXT_LEAVES
+    if kind in exact:
+        return value
+    if not isinstance(value, (dict, list, tuple)):
+        return _leaf(value, kind, allow_nan, label, [])
+    holder: list[Any] = [None]
+    # (source, parent, slot, depth, key path for messages)
+    stack: list[tuple[Any, Any, Any, int, list[Any]]] = [(value, holder, 0, 1, [])]
+    pop = stack.pop
+    push = stack.append
+    seen: set[int] = set()
+    revisits = 0
+    while stack:
+        source, parent, slot, depth, path = pop()
+        if depth > max_depth:
+            raise AgentGraphError(
+                too_deep, f"{label} nests deeper than {max_depth} levels (at {_where(path[:20])})"
+            )
+        identity = id(source)
+        if identity in seen:
+            revisits += 1
+            if revisits > MAX_REVISITS:
+                raise AgentGraphError(
+                    "json-invalid", f"{label} is cyclic, or repeats shared objects too often, to be JSON"
+                )
+        else:
+            seen.add(identity)
+        inner = depth + 1
+        out: Any
+        if isinstance(source, dict):
+            out = {}
+            for key, item in dict.items(source):
+                if type(key) is not str:
+                    if not isinstance(key, str):
+                        raise AgentGraphError(
+                            "json-invalid",
+                            f"{label} has an object key that is not a string ({_describe(key)} {key!r:.60}) "
+                            f"at {_where(path)}",
+                        )
+                    key = str.__str__(key)
+                item_kind = type(item)
+                if item_kind in exact or (item_kind is float and allow_nan):
+                    out[key] = item
+                elif isinstance(item, (dict, list, tuple)):
+                    out[key] = None
+                    push((item, out, key, inner, [*path, key] if len(path) < 20 else path))
+                else:
+                    out[key] = _leaf(item, item_kind, allow_nan, label, [*path, key])
+        else:
+            items = list.__iter__(source) if isinstance(source, list) else tuple.__iter__(source)
+            out = []
+            append = out.append
+            for index, item in enumerate(items):
+                item_kind = type(item)
+                if item_kind in exact or (item_kind is float and allow_nan):
+                    append(item)
+                elif isinstance(item, (dict, list, tuple)):
+                    append(None)
+                    push((item, out, index, inner, [*path, index] if len(path) < 20 else path))
+                else:
+                    append(_leaf(item, item_kind, allow_nan, label, [*path, index]))
+        parent[slot] = out
+    return holder[0]
+
+
+def is_plain_json(value: Any, *, max_depth: int = DEEPEST, allow_nan: bool = True) -> bool:
+    """Whether ``value`` is already plain JSON: exact types only, a tree, within ``max_depth``.
+
+    When it is, :func:`plain_json` would give an equal copy, so the value can be used as it is.
+    """
+    kind = type(value)
+    if kind in _EXACT_LEAVES:
+        return True
+    if kind is float:
+        return allow_nan or not (value != value or value in (math.inf, -math.inf))
+    if kind is not dict and kind is not list:
+        return False
+    exact = _EXACT_LEAVES
+    seen = {id(value)}
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        depth += 1
+        if depth > max_depth:
+            return False
+        below: list[Any] = []
+        for source in level:
+            if type(source) is dict:
+                for key in source:
+                    if type(key) is not str:
+                        return False
+                items: Any = source.values()
+            else:
+                items = source
+            for item in items:
+                item_kind = type(item)
+                if item_kind in exact:
+                    continue
+                if item_kind is float:
+                    if not allow_nan and (item != item or item in (math.inf, -math.inf)):
+                        return False
+                elif item_kind is dict or item_kind is list:
+                    identity = id(item)
+                    if identity in seen:
+                        return False  # shared or cyclic: let the copy decide
+                    seen.add(identity)
+                    below.append(item)
+                else:
+                    return False
+        level = below
+    return True
+
+
+# ---------------------------------------------------------------- writing
+
+
+class _Text(str):
+    """Literal output on the writer's stack, as opposed to a value still to write."""
+
+    __slots__ = ()
+
+
+def _string(text: str) -> str:
+    """A JSON string literal, lone surrogates written as ``\\uXXXX`` escapes (valid UTF-8 always)."""
+    import json
+
+    literal = json.dumps(text, ensure_ascii=False)
+    try:
+        literal.encode("utf-8")
+    except UnicodeEncodeError:
+        literal = "".join(f"\\u{ord(ch):04x}" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in literal)
+    return literal
+
+
+def _number(value: int | float) -> str:
+    if isinstance(value, int):
+        number_int = int.__index__(value)
+        if number_int.bit_length() <= _DOUBLE_BITS:
+            return int.__repr__(number_int)
+        return "null"  # beyond every double: Infinity, which JSON writes as null
+    number = float(value)
+    if number != number or number in (math.inf, -math.inf):
+        return "null"
+    return float.__repr__(number)
+
+
+def json_text(value: Any, *, indent: int | None = None) -> str:
+    """JSON text of a plain JSON value, written without recursion (key order kept).
+
+    ``indent`` gives pretty output (``None``: compact, ``", "``/``": "``-free).
+    NaN and the infinities are written as ``null``, as ``JSON.stringify`` does;
+    callers that must refuse them check with :func:`plain_json` first.
+    """
+    out: list[str] = []
+    append = out.append
+    comma = ","
+    colon = ":" if indent is None else ": "
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        kind = type(item)
+        if kind is _Text:
+            append(item)
+        elif isinstance(item, str):
+            append(_string(item))
+        elif item is None:
+            append("null")
+        elif item is True:
+            append("true")
+        elif item is False:
+            append("false")
+        elif isinstance(item, (int, float)):
+            append(_number(item))
+        elif isinstance(item, dict):
+            entries = list(dict.items(item))
+            if not entries:
+                append("{}")
+                continue
+            append("{")
+            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
+            stack.append((_Text(("" if indent is None else "\n" + " " * (indent * level)) + "}"), 0))
+            for index in range(len(entries) - 1, -1, -1):
+                key, child = entries[index]
+                stack.append((child, level + 1))
+                stack.append((_Text((comma if index else "") + pad + _string(str(key)) + colon), 0))
+        elif isinstance(item, (list, tuple)):
+            elements = list(item)
+            if not elements:
+                append("[]")
+                continue
+            append("[")
+            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
+            stack.append((_Text(("" if indent is None else "\n" + " " * (indent * level)) + "]"), 0))
+            for index in range(len(elements) - 1, -1, -1):
+                stack.append((elements[index], level + 1))
+                stack.append((_Text((comma if index else "") + pad), 0))
+        elif isinstance(item, msgspec.Struct):
+            stack.append((msgspec.to_builtins(item), level))
+        else:
+            raise TypeError(f"json_text() takes JSON data, not {_describe(item)}")
+    return "".join(out)
+
+
+def json_bytes(value: Any, *, indent: int | None = None) -> bytes:
+    """:func:`json_text` as UTF-8 bytes (the fast C encoders first, the iterative writer when they cannot)."""
+    import json
+
+    try:
+        if indent is None:
+            return msgspec.json.encode(value)
+        return json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=True).encode("utf-8")
+    except (TypeError, ValueError, RecursionError, OverflowError):
+        return json_text(value, indent=indent).encode("utf-8")
