@@ -14,6 +14,11 @@ Rules:
 * A change that refuses (``run-revision-stale``) raises inside the store's
   lock or transaction, so nothing is written.
 * Deep merges walk nested objects with an explicit stack, never by recursion.
+* Every value handed over (Facts, a ``detail``, a state key, authorities) is
+  checked and copied to plain JSON first (:func:`run_facts`,
+  :func:`run_detail`): ``json-invalid`` for anything that is not JSON (sets,
+  bytes, non-string keys, NaN, infinities), ``json-too-deep`` for nesting a
+  Run file could not be read back with. A Run holds exact built-in types only.
 """
 
 from __future__ import annotations
@@ -27,8 +32,12 @@ from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
 from .._core.evaluate import normalize_authorities
 from .._core.model import OUTCOMES, OutcomeRecord, Run, RunEvent
+from .._core.plain import plain_json, plain_string
+from .._syntax.parse import MAX_DEPTH
 
 __all__ = [
+    "DETAIL_MAX_DEPTH",
+    "FACTS_MAX_DEPTH",
     "RUN_SCHEMA",
     "Change",
     "authorities_change",
@@ -41,11 +50,36 @@ __all__ = [
     "new_run",
     "record_change",
     "resumed_run",
+    "run_detail",
+    "run_facts",
 ]
 
 RUN_SCHEMA = "agent-graph.run.v1"
 
 Change = Callable[[Run, str], Run]
+
+#: Nesting of the Facts object a Run can hold: the Run object is level 1, ``facts`` level 2.
+FACTS_MAX_DEPTH = MAX_DEPTH - 1
+#: Nesting of a ``detail`` a Run can hold: it sits inside a record (or event) inside ``outcomes`` (or ``events``).
+DETAIL_MAX_DEPTH = MAX_DEPTH - 3
+
+
+def run_facts(facts: Any, label: str = "Run facts") -> dict[str, Any]:
+    """Facts a Run can hold: a plain copy of a JSON object (``json-object-required``, ``json-invalid``, ``json-too-deep``)."""
+    if facts is None:
+        return {}
+    if not isinstance(facts, Mapping):
+        raise AgentGraphError("json-object-required", f"{label} must be a JSON object")
+    source = facts if isinstance(facts, dict) else dict(facts.items())
+    plain: dict[str, Any] = plain_json(source, label, max_depth=FACTS_MAX_DEPTH, allow_nan=False)
+    return plain
+
+
+def run_detail(detail: Any, label: str = "Run detail") -> Any:
+    """A ``detail`` a Run can hold: a plain copy of a JSON value (``json-invalid``, ``json-too-deep``)."""
+    if detail is msgspec.UNSET:
+        return detail
+    return plain_json(detail, label, max_depth=DETAIL_MAX_DEPTH, allow_nan=False)
 
 
 def evaluation_input(run: Run) -> dict[str, Any]:
@@ -88,8 +122,7 @@ def new_run(
     authorities: Iterable[str] | None,
 ) -> Run:
     """A new Run with event 1 ``run.started``."""
-    if facts is not None and not isinstance(facts, Mapping):
-        raise AgentGraphError("json-object-required", "facts must be a JSON object")
+    plain_facts = run_facts(facts, "facts")
     return Run(
         schema=RUN_SCHEMA,
         id=identity,
@@ -99,7 +132,7 @@ def new_run(
         workspace=workspace,
         created_at=at,
         updated_at=at,
-        facts=dict(facts or {}),
+        facts=plain_facts,
         outcomes={},
         authorities=tuple(normalize_authorities(authorities)),
         events=(RunEvent(sequence=1, at=at, type="run.started"),),
@@ -110,10 +143,13 @@ def record_change(node: str, outcome: str, detail: Any) -> Change:
     """Record ``outcome`` under ``node`` and append ``node.outcome-recorded``."""
     if not isinstance(node, str) or not node:
         raise AgentGraphError("run-node-invalid", "The state key to record must be a non-empty string")
-    if not isinstance(outcome, str) or outcome not in OUTCOMES:
+    node = plain_string(node, "node")
+    if not isinstance(outcome, str) or str.__str__(outcome) not in OUTCOMES:
         raise AgentGraphError(
-            "outcome-invalid", f"Unsupported outcome: {outcome!r} (one of {', '.join(OUTCOMES)})"
+            "outcome-invalid", f"Unsupported outcome: {outcome!r:.80} (one of {', '.join(OUTCOMES)})"
         )
+    outcome = plain_string(outcome, "outcome")
+    detail = run_detail(detail)
 
     def change(run: Run, at: str) -> Run:
         outcomes = dict(run.outcomes)
@@ -164,7 +200,7 @@ def facts_change(facts: Mapping[str, Any], *, replace: bool = False, deep: bool 
         raise AgentGraphError("json-object-required", "facts must be a JSON object")
     if replace and deep:
         raise AgentGraphError("argument-invalid", "facts can be replaced or deep-merged, not both")
-    given = dict(facts)
+    given = run_facts(facts, "facts")
     keys = sorted(given, key=utf16_key)
 
     def change(run: Run, at: str) -> Run:

@@ -13,9 +13,11 @@ backend supplies:
 * ``_checkpoint``/``_read_checkpoint``: keep and find checkpoints;
 * ``_summaries()``: every stored Run, for ``list``.
 
-Rules every store keeps: what is written is checked first against the Run
-schema, exactly as a reader checks it (nothing invalid is stored); events are
-numbered 1..n without gaps; a Run of another Provider is refused with
+Rules every store keeps: what is written is checked first with the reader
+itself (:func:`checked_run_bytes`: plain JSON values, the depth and size a
+reader takes, the Run schema, events numbered 1..n, then :func:`decode_run`
+on the very bytes), so nothing is stored that a reader would refuse; a Run
+file that lies (a repeated key, events not numbered 1..n) is ``run-invalid``; a Run of another Provider is refused with
 ``run-provider-mismatch`` before anything changes; ``record(…, revision=…)``
 evaluates the Run inside the lock or transaction and refuses with
 ``run-revision-stale`` unless it still evaluates to that revision.
@@ -24,10 +26,8 @@ evaluates the Run inside the lock or transaction and refuses with
 from __future__ import annotations
 
 import builtins
-import contextlib
-import errno
+import math
 import os
-import tempfile
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
@@ -35,12 +35,15 @@ from typing import Any
 
 import msgspec
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, os_error
 from .._core.model import ReadReceipts, Run, RunEvent, RunSummary, Step
+from .._core.plain import is_plain_json, json_bytes, plain_string
 from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .._syntax import schema as _schema
 from .run_changes import (
+    DETAIL_MAX_DEPTH,
+    FACTS_MAX_DEPTH,
     Change,
     authorities_change,
     check_events,
@@ -49,14 +52,20 @@ from .run_changes import (
     guarded,
     new_run,
     record_change,
+    run_detail,
+    run_facts,
 )
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
+    "MAX_LOCK_TIMEOUT",
     "MAX_RUN_BYTES",
     "BaseRunStore",
     "Clock",
     "IdFactory",
+    "check_run_writable",
+    "checked_run_bytes",
+    "checked_timeout",
     "create_exclusive",
     "decode_run",
     "encode_run",
@@ -68,6 +77,8 @@ __all__ = [
 DEFAULT_LOCK_TIMEOUT = 30.0
 #: The largest Run read (bytes); Runs grow with their events.
 MAX_RUN_BYTES = 256 * 1024 * 1024
+#: The longest wait for a lock (or a process) that can be asked for: a week, in seconds.
+MAX_LOCK_TIMEOUT = 7 * 24 * 3600.0
 
 Clock = Callable[[], datetime]
 #: A Provider, its ID, or None (no Provider check).
@@ -91,15 +102,37 @@ def _random_id() -> str:
     return str(uuid.uuid4())
 
 
+def checked_timeout(value: Any, label: str, *, maximum: float = MAX_LOCK_TIMEOUT, zero: bool = True) -> float:
+    """``value`` as a number of seconds: finite, not negative (or positive when ``zero`` is false), at most ``maximum``.
+
+    Anything else is ``argument-invalid``: an infinite or NaN wait never ends,
+    and the operating system refuses waits beyond a few weeks.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise AgentGraphError("argument-invalid", f"{label} must be a number of seconds, not {value!r:.60}")
+    try:
+        seconds = float(value)
+    except OverflowError:
+        seconds = math.inf
+    if not (0.0 <= seconds <= maximum) or (seconds == 0.0 and not zero):
+        bound = "0" if zero else "more than 0"
+        raise AgentGraphError(
+            "argument-invalid", f"{label} must be between {bound} and {maximum:g} seconds, not {value!r:.60}"
+        )
+    return seconds
+
+
 def provider_id(provider: Provider | str | None) -> str | None:
     """A Provider ID from a Provider, a string or None."""
-    if provider is None or isinstance(provider, str):
-        return provider
+    if provider is None:
+        return None
+    if isinstance(provider, str):
+        return plain_string(provider, "provider")
     manifest = getattr(provider, "manifest", None)
     identity = getattr(manifest, "id", None)
     if not isinstance(identity, str):
         raise AgentGraphError("argument-invalid", "provider must be a Provider, a Provider ID or None")
-    return identity
+    return plain_string(identity, "provider")
 
 
 def check_provider(run: Run, expected: str | None) -> Run:
@@ -112,38 +145,111 @@ def check_provider(run: Run, expected: str | None) -> Run:
 
 
 def encode_run(run: Run) -> bytes:
-    """The file form of a Run: JSON indented by two spaces, a final newline (as the TypeScript toolchain writes)."""
+    """The file form of a Run: JSON indented by two spaces, a final newline (as the TypeScript toolchain writes).
+
+    A lone surrogate (an undecodable file name, say) is written as a ``\\uXXXX``
+    escape. Use :func:`checked_run_bytes` to write: it also checks the bytes.
+    """
     try:
         data = msgspec.json.encode(run)
-    except (TypeError, ValueError, OverflowError) as error:
-        raise AgentGraphError(
-            "json-invalid", f"Run {run.id} holds a value that is not JSON: {error}"
-        ) from None
+    except UnicodeEncodeError:
+        return json_bytes(msgspec.to_builtins(run), indent=2) + b"\n"
+    except (TypeError, ValueError, OverflowError, RecursionError) as error:
+        raise AgentGraphError("json-invalid", f"Run {run.id!r:.80} holds a value that is not JSON: {error}") from None
     return msgspec.json.format(data, indent=2) + b"\n"
 
 
+def _plain_detail(detail: Any, label: str) -> Any:
+    if detail is msgspec.UNSET or is_plain_json(detail, max_depth=DETAIL_MAX_DEPTH, allow_nan=False):
+        return detail
+    return run_detail(detail, label)
+
+
+def _plain_run(run: Run) -> Run:
+    """``run`` with every user value plain JSON a Run file can hold (the same values when they already are)."""
+    facts = run.facts
+    if not (type(facts) is dict and is_plain_json(facts, max_depth=FACTS_MAX_DEPTH, allow_nan=False)):
+        facts = run_facts(facts)
+    outcomes = {
+        key: record
+        if record.detail is msgspec.UNSET
+        else msgspec.structs.replace(record, detail=_plain_detail(record.detail, f"the detail recorded for {key!r}"))
+        for key, record in run.outcomes.items()
+    }
+    events = tuple(
+        event
+        if event.detail is msgspec.UNSET
+        else msgspec.structs.replace(event, detail=_plain_detail(event.detail, f"the detail of event {event.sequence}"))
+        for event in run.events
+    )
+    return msgspec.structs.replace(run, facts=facts, outcomes=outcomes, events=events)
+
+
 def checked_run_bytes(run: Run, where: str) -> bytes:
-    """Encode ``run`` after checking what a reader checks: the Run schema and event numbering."""
-    data = encode_run(run)
-    _schema.validate("run", msgspec.json.decode(data), where)
+    """The bytes to store for ``run``, after checking that :func:`decode_run` reads them back.
+
+    Every store calls this before it writes a Run. Raises, before anything is
+    written: ``json-invalid`` (a value that is not JSON: a set, bytes, a
+    non-string key, NaN, infinity), ``json-too-deep`` (Facts or a detail
+    nested deeper than the reader takes), ``run-too-large`` (over
+    :data:`MAX_RUN_BYTES`), ``run-invalid`` (events not numbered 1..n) and
+    ``argument-invalid`` (a field the Run schema refuses: an empty graph name,
+    an ID that is not a string …).
+    """
+    run = _plain_run(run)
     check_events(run, where)
+    data = encode_run(run)
+    if len(data) > MAX_RUN_BYTES:
+        raise AgentGraphError(
+            "run-too-large",
+            f"Run {where} would be {len(data)} bytes, over the {MAX_RUN_BYTES}-byte limit of Runs; "
+            "start a new Run (or checkpoint and resume) instead of growing this one",
+        )
+    try:
+        decode_run(data, where)
+    except AgentGraphError as error:
+        raise AgentGraphError(
+            "argument-invalid",
+            f"Refusing to write {where}: the Run would not read back ({error.message})",
+            error.diagnostics,
+        ) from None
     return data
 
 
-def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
-    """A Run from JSON text (``run-invalid`` unless it is a valid ``agent-graph.run.v1``)."""
-    from .._syntax.parse import parse_structured
+def check_run_writable(run: Run, where: str = "<run>") -> None:
+    """Raise exactly what :func:`checked_run_bytes` raises when ``run`` cannot be stored and read back."""
+    checked_run_bytes(run, where)
 
-    raw_bytes = data.encode("utf-8") if isinstance(data, str) else data
+
+def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
+    """A Run from JSON text (``run-invalid`` unless it is a valid ``agent-graph.run.v1``).
+
+    The text must be JSON (whatever the file is called) of at most
+    ``max_bytes`` bytes, nested at most ``MAX_DEPTH`` levels, with no key
+    repeated in any object, matching ``run.schema.json``, with events numbered
+    exactly 1 to n in order. This is the one reader of Run text; every store
+    checks what it writes against it (:func:`checked_run_bytes`).
+    """
+    from .._syntax.parse import parse_json
+
+    raw_bytes = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     try:
-        raw = parse_structured(raw_bytes, where, max_bytes=max_bytes)
+        if len(raw_bytes) > max_bytes:
+            raise AgentGraphError(
+                "file-too-large", f"{where} is larger than the {max_bytes}-byte limit of Runs ({len(raw_bytes)} bytes)"
+            )
+        try:
+            text = raw_bytes.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise AgentGraphError("file-encoding-invalid", f"{where} is not valid UTF-8 (byte {exc.start})") from None
+        raw = parse_json(text, where, unique_keys=True)
         _schema.validate("run", raw, where)
     except AgentGraphError as error:
         raise AgentGraphError(
             "run-invalid",
             f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
             error.diagnostics,
-        ) from None
+        ) from error
     return convert_run(raw, where)
 
 
@@ -168,29 +274,16 @@ def _moment(value: datetime | str | None, label: str) -> str | None:
 
 
 def read_run_file(path: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
-    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, ``file-read-failed``)."""
-    absolute = os.path.abspath(path)
+    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, an OS error's code)."""
+    absolute = os.path.abspath(plain_string(path, "Run path"))
     if not os.path.isfile(absolute):
         raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
     try:
         with open(absolute, "rb") as handle:
             data = handle.read(max_bytes + 1)
-    except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {absolute}: {error}") from None
+    except (OSError, ValueError) as error:
+        raise os_error(error, absolute, "read the Run", writing=False) from None
     return decode_run(data, absolute, max_bytes)
-
-
-def _fsync_directory(directory: str) -> None:
-    try:
-        handle = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
 
 
 def _target_exists(path: str, label: str) -> AgentGraphError:
@@ -200,34 +293,14 @@ def _target_exists(path: str, label: str) -> AgentGraphError:
 def create_exclusive(path: str, data: bytes, label: str) -> None:
     """Write ``data`` to a new file ``path`` atomically; ``run-target-exists`` if the name is taken.
 
-    The bytes go to a fsynced temporary file that is then hard-linked to
-    ``path`` (a link never replaces an existing name). On file systems
-    without hard links, an existence check and a rename are used instead.
+    Linked into place from a fsynced temporary file (a link never replaces a
+    name); an operating-system failure has its code, and folders made for the
+    file are removed again when it cannot be written.
     """
-    if os.path.lexists(path):
-        raise _target_exists(path, label)
-    directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".agent-graph-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            raise _target_exists(path, label) from None
-        except OSError as error:
-            if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.ENOSYS):
-                raise
-            if os.path.lexists(path):
-                raise _target_exists(path, label) from None
-            os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-    _fsync_directory(directory)
+    from .._load.atomic import FileChanges
+
+    with FileChanges("run-target-exists", label) as changes:
+        changes.create(path, data)
 
 
 class BaseRunStore:
@@ -252,11 +325,18 @@ class BaseRunStore:
         new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     ) -> None:
-        if not isinstance(lock_timeout, (int, float)) or lock_timeout < 0:
-            raise AgentGraphError("argument-invalid", "lock_timeout must be a number of seconds, 0 or more")
         self._clock: Clock = clock or _system_clock
         self._new_id: IdFactory = new_id or _random_id
-        self.lock_timeout = float(lock_timeout)
+        self._lock_timeout = checked_timeout(lock_timeout, "lock_timeout")
+
+    @property
+    def lock_timeout(self) -> float:
+        """Seconds a writer waits for another writer (0 to a week; ``run-lock-timeout`` after that)."""
+        return self._lock_timeout
+
+    @lock_timeout.setter
+    def lock_timeout(self, value: float) -> None:
+        self._lock_timeout = checked_timeout(value, "lock_timeout")
 
     # ------------------------------------------------------------ backend primitives
 
@@ -305,7 +385,17 @@ class BaseRunStore:
 
     def now(self) -> str:
         """The current time as a Run timestamp."""
-        return format_timestamp(self._clock())
+        moment = self._clock()
+        if not isinstance(moment, datetime):
+            raise AgentGraphError("argument-invalid", f"The Run store's clock returned {moment!r:.60}, not a datetime")
+        return format_timestamp(moment)
+
+    def _fresh_id(self) -> str:
+        """A new Run ID from ``new_id`` (``argument-invalid`` unless it is a non-empty string)."""
+        identity = self._new_id()
+        if not isinstance(identity, str) or not identity:
+            raise AgentGraphError("argument-invalid", f"The Run store's new_id returned {identity!r:.60}, not a string")
+        return plain_string(identity, "Run ID")
 
     def _stamped(self, change: Change) -> Change:
         """``change`` followed by ``updatedAt = at``."""
@@ -426,6 +516,8 @@ class BaseRunStore:
             raise AgentGraphError("argument-invalid", "Run start needs the Provider or its ID")
         if not isinstance(graph, str) or not graph or not isinstance(entry, str) or not entry:
             raise AgentGraphError("argument-invalid", "Run start needs a Graph ID and an entry")
+        graph = plain_string(graph, "graph")
+        entry = plain_string(entry, "entry")
         graphs = getattr(provider, "graphs", None)
         if graphs is not None:
             compiled = graphs.get(graph)
@@ -436,8 +528,10 @@ class BaseRunStore:
         if ref is not None:
             self._check_ref(ref)
         target, run_id = self._start_ref(ref)
-        if workspace is not None and (not isinstance(workspace, str) or not workspace):
+        if workspace is not None and (not isinstance(workspace, str) or not workspace or "\0" in workspace):
             raise AgentGraphError("argument-invalid", "workspace must be a path string")
+        if workspace is not None:
+            workspace = plain_string(workspace, "workspace")
         run = new_run(
             run_id,
             identity,

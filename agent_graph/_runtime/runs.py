@@ -31,17 +31,14 @@ Guarantees:
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-import sys
-import time
 from collections.abc import Iterator
 
 import msgspec
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, os_error
 from .._core.model import Run, RunSummary
-from .._load.atomic import write_bytes_atomic
+from .._load.atomic import FileChanges, held_lock, write_bytes_atomic
 from . import run_store
 from .run_changes import RUN_SCHEMA, Change, checkpoint_event, evaluation_input as run_evaluation_input
 from .run_store import (
@@ -53,6 +50,7 @@ from .run_store import (
     _target_exists,
     check_provider,
     checked_run_bytes,
+    checked_timeout,
     create_exclusive,
     decode_run,
     format_timestamp,
@@ -80,68 +78,31 @@ def read_run_file(path: str) -> Run:
 # ---------------------------------------------------------------- locking
 
 
-def _try_lock(handle: int) -> bool:
-    """Take an exclusive lock on an open file without waiting; False if another holder has it."""
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        import msvcrt
-
-        try:
-            msvcrt.locking(handle, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        if error.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-            return False
-        raise
-    return True
-
-
-def _unlock(handle: int) -> None:
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        import msvcrt
-
-        with contextlib.suppress(OSError):
-            os.lseek(handle, 0, os.SEEK_SET)
-            msvcrt.locking(handle, msvcrt.LK_UNLCK, 1)
-        return
-    import fcntl
-
-    fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 @contextlib.contextmanager
 def run_lock(path: str, timeout: float) -> Iterator[None]:
     """Hold the exclusive writer lock of the Run at ``path`` (sidecar ``<path>.lock``).
 
-    Waits at most ``timeout`` seconds, polling with a short backoff, then
-    raises ``run-lock-timeout``. The lock is released when the block ends,
-    and by the OS if the process dies.
+    Waits at most ``timeout`` seconds (0 to a week, else ``argument-invalid``),
+    polling with a short backoff, then raises ``run-lock-timeout``. The lock
+    is released when the block ends, and by the OS if the process dies. A
+    lock file that cannot be made has its operating-system code
+    (``file-permission-denied``, ``disk-full`` …).
     """
     lock_path = path + ".lock"
+    seconds = checked_timeout(timeout, "The lock timeout")
     try:
         handle = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as error:
-        raise AgentGraphError("run-lock-failed", f"Cannot open the lock file {lock_path}: {error}") from None
+    except (OSError, ValueError) as error:
+        raise os_error(error, lock_path, "create the lock file") from None
+
+    def timed_out() -> AgentGraphError:
+        return AgentGraphError(
+            "run-lock-timeout", f"Another writer held the lock of Run {path} for more than {seconds:g} s ({lock_path})"
+        )
+
     try:
-        deadline = time.monotonic() + max(timeout, 0.0)
-        pause = 0.001
-        while not _try_lock(handle):
-            if time.monotonic() >= deadline:
-                raise AgentGraphError(
-                    "run-lock-timeout",
-                    f"Another writer held the lock of Run {path} for more than {timeout:g} s ({lock_path})",
-                )
-            time.sleep(pause)
-            pause = min(pause * 2, 0.005)
-        try:
+        with held_lock(handle, seconds, timed_out):
             yield
-        finally:
-            _unlock(handle)
     finally:
         os.close(handle)
 
@@ -200,6 +161,10 @@ class FileRunStore(BaseRunStore):
 
     def _modify(self, ref: str, expected: str | None, change: Change) -> Run:
         absolute = self._existing(ref, expected)
+        if not os.path.lexists(absolute + ".lock"):
+            # Nothing is created for a change that would be refused (too large, say): try it first.
+            current = read_run_file(absolute)
+            checked_run_bytes(change(current, current.updated_at), absolute)
         with run_lock(absolute, self.lock_timeout):
             run = check_provider(read_run_file(absolute), expected)
             updated = change(run, self.now())
@@ -217,22 +182,30 @@ class FileRunStore(BaseRunStore):
         if os.path.lexists(destination):
             raise _target_exists(destination, "Checkpoint")
         absolute = self._existing(ref, expected)
+        if not os.path.lexists(absolute + ".lock"):  # as in _modify: a refusal creates no lock file
+            current = read_run_file(absolute)
+            self._checkpointed(current, current.updated_at, destination, absolute)
         with run_lock(absolute, self.lock_timeout):
             run = check_provider(read_run_file(absolute), expected)
-            at = self.now()
-            updated = self._stamped(checkpoint_event(os.path.basename(destination)))(run, at)
-            run_bytes = checked_run_bytes(updated, absolute)
-            snapshot = msgspec.structs.replace(updated, authorities=())
-            create_exclusive(destination, checked_run_bytes(snapshot, destination), "Checkpoint")
-            write_bytes_atomic(absolute, run_bytes)
+            run_bytes, snapshot = self._checkpointed(run, self.now(), destination, absolute)
+            with FileChanges("run-target-exists", "Checkpoint") as changes:  # both or neither
+                changes.create(destination, checked_run_bytes(snapshot, destination))
+                write_bytes_atomic(absolute, run_bytes)
         return snapshot
+
+    def _checkpointed(self, run: Run, at: str, destination: str, absolute: str) -> tuple[bytes, Run]:
+        """The Run's new bytes with ``run.checkpointed``, and the checkpoint (both checked for the reader)."""
+        updated = self._stamped(checkpoint_event(os.path.basename(destination)))(run, at)
+        snapshot = msgspec.structs.replace(updated, authorities=())
+        checked_run_bytes(snapshot, destination)
+        return checked_run_bytes(updated, absolute), snapshot
 
     def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
         absolute = self.path(ref)
         return read_run_file(absolute), os.path.basename(absolute)
 
     def _start_ref(self, ref: str | None) -> tuple[str, str]:
-        run_id = self._new_id()
+        run_id = self._fresh_id()
         target = ref if ref is not None else run_id + ".json"
         absolute = self.path(target)
         if os.path.lexists(absolute):

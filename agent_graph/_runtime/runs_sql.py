@@ -223,14 +223,14 @@ class SqlRunStore(BaseRunStore):
         return decode_run(row[0], f"checkpoint {ref}"), ref
 
     def _start_ref(self, ref: str | None) -> tuple[str, str]:
-        run_id = ref if ref is not None else self._new_id()
+        run_id = ref if ref is not None else self._fresh_id()
         return run_id, run_id
 
     def _import_ref(self, run: Run) -> str:
         return run.id
 
     def _resume_ref(self, target: str | None, checkpoint: Run) -> tuple[str, str | None]:
-        run_id = target if target is not None else self._new_id()
+        run_id = target if target is not None else self._fresh_id()
         return run_id, run_id
 
     def _summaries(

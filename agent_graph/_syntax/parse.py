@@ -404,24 +404,33 @@ _JSON_DECODER_BIG = json.JSONDecoder(
 )
 
 
-def parse_json(text: str, path: str = "<string>", *, max_depth: int = MAX_DEPTH) -> Any:
+def parse_json(text: str, path: str = "<string>", *, max_depth: int = MAX_DEPTH, unique_keys: bool = False) -> Any:
     """Parse JSON text as JavaScript's ``JSON.parse`` does.
 
-    A repeated key keeps its first position and its last value; ``NaN`` and
-    ``Infinity`` literals and a leading byte-order mark are refused; numbers
-    follow the JavaScript rules of this module. Nesting deeper than
-    ``max_depth`` (or than the interpreter's recursion limit allows the
-    decoder) and every syntax error raise ``AgentGraphError("parse-failed")``.
+    A repeated key keeps its first position and its last value (with
+    ``unique_keys``, a repeated key is ``parse-failed`` instead: files this
+    library writes never repeat one, so a repetition is an edit that lies);
+    ``NaN`` and ``Infinity`` literals and a leading byte-order mark are
+    refused; numbers follow the JavaScript rules of this module. Nesting
+    deeper than ``max_depth`` (or than the interpreter's recursion limit
+    allows the decoder) and every syntax error raise
+    ``AgentGraphError("parse-failed")``.
     """
     if text.startswith("\ufeff"):
         _fail(path, "unexpected byte-order mark at the start of JSON text")
-    decoder = _JSON_DECODER_BIG if _needs_exact_integers(text) else _JSON_DECODER
+    exact = _needs_exact_integers(text)
+    if unique_keys:
+        decoder = _YAML_JSON_DECODER_BIG if exact else _YAML_JSON_DECODER
+    else:
+        decoder = _JSON_DECODER_BIG if exact else _JSON_DECODER
     try:
         value = decoder.decode(text)
     except json.JSONDecodeError as exc:
         _fail(path, f"{exc.msg} (line {exc.lineno}, column {exc.colno})")
     except _RejectedConstant as exc:
         _fail(path, f"{exc} is not valid JSON")
+    except _DuplicateKey as exc:
+        _fail(path, f"the key {exc} appears twice in one object")
     except RecursionError:
         _fail(path, f"arrays and objects nested deeper than {max_depth} levels")
     if not _settle_json_value(value, text, max_depth):
@@ -478,7 +487,11 @@ class _DuplicateKey(ValueError):
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     mapping = dict(pairs)
     if len(mapping) != len(pairs):
-        raise _DuplicateKey
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(json.dumps(key, ensure_ascii=True)[:80])
+            seen.add(key)
     return mapping
 
 
