@@ -883,11 +883,17 @@ def _remember_fact_text(memo: EvaluationCache, key: str, text: bytes) -> None:
     memo.fact_texts_size += len(text)
 
 
-def _facts_on_fast_path(facts: dict[Any, Any], memo: EvaluationCache) -> dict[str, Any] | None:
+def _facts_on_fast_path(
+    facts: dict[Any, Any], memo: EvaluationCache
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """``facts`` with each object or array value replaced by its canonical text (``msgspec.Raw``), or None.
 
-    Objects and arrays not remembered from an earlier call are walked
-    together, once, before any of them is encoded.
+    Also gives the facts to check: ``facts`` itself when every value was
+    walked (exact built-in types only), else a copy in which a remembered
+    value is replaced by the memo's plain copy, which has the very same
+    canonical text (so a value of a subclass that compares equal never
+    reaches the checks). Objects and arrays not remembered from an earlier
+    call are walked together, once, before any of them is encoded.
     """
     keys = tuple(facts)
     if len(keys) > 1:
@@ -899,6 +905,7 @@ def _facts_on_fast_path(facts: dict[Any, Any], memo: EvaluationCache) -> dict[st
     raw = msgspec.Raw
     texts = memo.fact_texts
     result: dict[str, Any] = {}
+    copies: dict[str, Any] | None = None
     unknown: list[tuple[str, Any]] = []
     for key, value in facts.items():
         kind = type(value)
@@ -909,6 +916,9 @@ def _facts_on_fast_path(facts: dict[Any, Any], memo: EvaluationCache) -> dict[st
                 unknown.append((key, value))
             else:
                 result[key] = raw(text)
+                if copies is None:
+                    copies = {}
+                copies[key] = memo.fact_texts[key][1]
         elif kind in plain:
             result[key] = value
         elif kind is int:
@@ -935,27 +945,22 @@ def _facts_on_fast_path(facts: dict[Any, Any], memo: EvaluationCache) -> dict[st
             if verdict == _KEYS_APART:
                 _remember_fact_text(memo, key, text)
             result[key] = raw(text)
-    return result
+    if copies is None:
+        return result, facts
+    return result, {key: copies.get(key, value) for key, value in facts.items()}
 
 
-def revision_bytes_exact(
+def revision_bytes_fast(
     provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any, memo: EvaluationCache
-) -> tuple[bytes, bool]:
-    """``canonical_bytes_exact({provider, graphId, entry, facts, outcomes, authorities})``.
+) -> tuple[bytes, dict[str, Any]] | None:
+    """The revision text of a state of exact built-in types, and the facts to check; None off the fast path.
 
     ``outcomes`` (keys to outcome strings) and ``authorities`` (a list of
     strings) are normalized by the evaluator, so only their own few keys and
     types are looked at before the facts, whose top-level objects and arrays
-    are compared with the texts ``memo`` remembers first.
+    are compared with the texts ``memo`` remembers first. The text determines
+    the state (see :func:`canonical_bytes_exact`).
     """
-    state = {
-        "authorities": authorities,
-        "entry": entry,
-        "facts": facts,
-        "graphId": graph_id,
-        "outcomes": outcomes,
-        "provider": provider,
-    }
     if (
         type(entry) is str
         and type(facts) is dict
@@ -964,12 +969,38 @@ def revision_bytes_exact(
         and (not authorities or all(type(item) is str for item in authorities))
         and (not outcomes or _outcomes_are_canonical(outcomes))
     ):
-        fast_facts = _facts_on_fast_path(facts, memo)
-        if fast_facts is not None:
+        fast = _facts_on_fast_path(facts, memo)
+        if fast is not None:
+            state = {
+                "authorities": authorities,
+                "entry": entry,
+                "facts": fast[0],
+                "graphId": graph_id,
+                "outcomes": outcomes,
+                "provider": provider,
+            }
             try:  # these six keys sort alike both ways
-                return _SORTED.encode({**state, "facts": fast_facts}), True
+                return _SORTED.encode(state), fast[1]
             except (UnicodeEncodeError, RecursionError):
                 pass
+    return None
+
+
+def revision_bytes_exact(
+    provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any, memo: EvaluationCache
+) -> tuple[bytes, bool]:
+    """``canonical_bytes_exact({provider, graphId, entry, facts, outcomes, authorities})``, fast when it can be."""
+    fast = revision_bytes_fast(provider, graph_id, entry, facts, outcomes, authorities, memo)
+    if fast is not None:
+        return fast[0], True
+    state = {
+        "authorities": authorities,
+        "entry": entry,
+        "facts": facts,
+        "graphId": graph_id,
+        "outcomes": outcomes,
+        "provider": provider,
+    }
     return canonical_bytes_exact(state)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from .cache import EvaluationCache
-from .canonical import digest_value, revision_bytes_exact, utf16_key
+from .canonical import canonical_bytes_exact, digest_value, revision_bytes_fast, utf16_key
 from .errors import AgentGraphError, Diagnostic
 from .ir import (
     ABSENT,
@@ -32,6 +32,7 @@ from .ir import (
     requires_message,
 )
 from .model import Evaluation, RouteSummary
+from .plain import plain_json, plain_string
 from .provider import Provider
 
 MAX_ALTERNATIVE_ROUTES = 3
@@ -172,7 +173,7 @@ def show(value: Any, limit: int = 200) -> str:
 
 
 def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
-    """De-duplicated and sorted by code units, as the reference sorts them."""
+    """De-duplicated and sorted by code units, as the reference sorts them (exact ``str`` items)."""
     if authorities is None:
         return []
     if (
@@ -187,62 +188,119 @@ def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
     for item in authorities:
         if not isinstance(item, str):
             raise AgentGraphError("authorities-invalid", f"Authority must be a string: {show(item)}")
-        unique.add(item)
+        unique.add(item if type(item) is str else str.__str__(item))
     return sorted(unique, key=utf16_key)
 
 
+def _outcome_string(key: Any, value: Any) -> str:
+    if not isinstance(value, str):
+        raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(value)}")
+    return value if type(value) is str else str.__str__(value)
+
+
+def _record_outcome(record: Mapping[Any, Any]) -> Any:
+    """The ``outcome`` of a record object, read from its stored items (a key of a ``str`` subclass counts by its text)."""
+    if type(record) is dict:
+        return record.get("outcome", _MISSING)
+    found: Any = _MISSING
+    for key, value in dict.items(record) if isinstance(record, dict) else list(record.items()):
+        if isinstance(key, str) and str.__str__(key) == "outcome":
+            found = value
+    return found
+
+
 def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
-    """State key → outcome string; records ``{outcome, recordedAt, detail?}`` keep only ``outcome``."""
+    """State key → outcome string; records ``{outcome, recordedAt, detail?}`` keep only ``outcome``.
+
+    Keys and outcomes come out as exact ``str`` (a subclass is copied through
+    ``str.__str__``, so its own ``__eq__`` or ``__hash__`` never takes part);
+    a key that is not a string is ``json-invalid``.
+    """
     if outcomes is None:
         return {}
     if type(outcomes) is not dict and not isinstance(outcomes, Mapping):
         raise AgentGraphError("json-object-required", "outcomes must be a JSON object")
     result: dict[str, Any] = {}
-    for key, value in outcomes.items():
+    items = dict.items(outcomes) if isinstance(outcomes, dict) else outcomes.items()
+    for key, value in items:
+        if type(key) is not str:
+            if not isinstance(key, str):
+                raise AgentGraphError("json-invalid", f"Outcome keys must be strings, not {show(key)}")
+            key = str.__str__(key)
         kind = type(value)
-        if kind is str or (kind is not dict and isinstance(value, str)):
+        if kind is str:
             result[key] = value
-        elif kind is dict or isinstance(value, Mapping):
-            if "outcome" in value:
-                recorded = value["outcome"]
-                if not isinstance(recorded, str):
-                    raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(recorded)}")
-                result[key] = recorded
+        elif kind is dict:
+            recorded = value.get("outcome", _MISSING)
+            if recorded is not _MISSING:
+                result[key] = recorded if type(recorded) is str else _outcome_string(key, recorded)
+        elif isinstance(value, str):
+            result[key] = str.__str__(value)
+        elif isinstance(value, Mapping):
+            recorded = _record_outcome(value)
+            if recorded is not _MISSING:
+                result[key] = _outcome_string(key, recorded)
         else:
             outcome = getattr(value, "outcome", _MISSING)
-            if outcome is _MISSING or not isinstance(outcome, str):
+            if outcome is _MISSING:
                 raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(value)}")
-            result[key] = outcome
+            result[key] = _outcome_string(key, outcome)
     return result
 
 
 def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The Facts object as given (a Mapping that is not a dict is copied once); see :func:`plain_facts`."""
     if facts is None:
         return {}
-    if type(facts) is not dict and not isinstance(facts, Mapping):
+    if type(facts) is dict:
+        return facts
+    if not isinstance(facts, Mapping):
         raise AgentGraphError("json-object-required", "facts must be a JSON object")
-    return facts
+    if isinstance(facts, dict):
+        return facts
+    return dict(facts.items())
+
+
+def plain_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """Facts as plain JSON (``json-invalid`` otherwise): exact built-in types, any depth up to a million levels."""
+    plain: dict[str, Any] = plain_json(facts, "Facts", too_deep="json-invalid")
+    return plain
 
 
 def _revision(
     graph: CompiledGraph,
-    entry: str,
+    entry: Any,
     facts: Mapping[str, Any],
-    outcomes: Mapping[str, Any],
+    outcomes: dict[str, Any],
     authorities: list[str],
     memo: EvaluationCache,
-) -> tuple[str, bool]:
+) -> tuple[str, bool, Mapping[str, Any]]:
     """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``.
 
     Also whether the revision determines the state (see
-    :func:`~.canonical.canonical_bytes_exact`). Facts or outcomes that are not
-    plain JSON data (a set, bytes, a non-string key, a cycle) are ``json-invalid``.
+    :func:`~.canonical.canonical_bytes_exact`), and the Facts to check: they
+    have exact built-in types only, the given ones when the fast path walked
+    them, else a plain copy (:func:`plain_facts`), so that the same revision
+    always gives the same answer. Facts that are not plain JSON data (a set,
+    bytes, a non-string key, a cycle) are ``json-invalid``.
     """
+    fast = revision_bytes_fast(graph.digest, graph.id, entry, facts, outcomes, authorities, memo)
+    if fast is not None:
+        return "sha256:" + hashlib.sha256(fast[0]).hexdigest(), True, fast[1]
+    checked = plain_facts(facts)
+    state = {
+        "authorities": authorities,
+        "entry": entry,
+        "facts": checked,
+        "graphId": graph.id,
+        "outcomes": outcomes,
+        "provider": graph.digest,
+    }
     try:
-        text, exact = revision_bytes_exact(graph.digest, graph.id, entry, facts, outcomes, authorities, memo)
+        text, exact = canonical_bytes_exact(state)
     except (TypeError, ValueError) as error:
         raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
-    return "sha256:" + hashlib.sha256(text).hexdigest(), exact
+    return "sha256:" + hashlib.sha256(text).hexdigest(), exact, checked
 
 
 class _RouteToken(msgspec.Struct):
@@ -738,14 +796,19 @@ def evaluate_with_candidates(
     authorities: Iterable[str] | None = None,
 ) -> tuple[Evaluation, list[Candidate]]:
     """Evaluate and also return every candidate (the router resolves any of them by ID)."""
-    graph = provider.graphs.get(graph_id) if isinstance(graph_id, str) else None
+    if isinstance(graph_id, str) and type(graph_id) is not str:
+        graph_id = str.__str__(graph_id)
+    graph = provider.graphs.get(graph_id) if type(graph_id) is str else None
     if graph is None:
         raise provider.graph_missing(graph_id)
-    fact_values = normalize_facts(facts)
+    if type(entry) is not str:
+        entry = plain_string(entry, "entry") if isinstance(entry, str) else plain_json(entry, "entry", too_deep="json-invalid")
     outcome_values = normalize_outcomes(outcomes)
     authority_list = normalize_authorities(authorities)
     cache = provider.cache
-    revision, exact = _revision(graph, entry, fact_values, outcome_values, authority_list, cache)
+    revision, exact, fact_values = _revision(
+        graph, entry, normalize_facts(facts), outcome_values, authority_list, cache
+    )
     if exact:
         # The revision digests everything an evaluation depends on; when its text
         # determines the state, the same revision of this Provider has the same answer.

@@ -31,6 +31,7 @@ from .model import (
     RouteGate,
     RouteResources,
 )
+from .plain import plain_json
 from .provider import LoadedAction, Provider
 from .receipts import Receipts
 
@@ -53,9 +54,12 @@ class _Receipts:
             provider_id = receipts.provider
             items: Iterable[Any] = [msgspec.to_builtins(r) for r in receipts.receipts]
         elif isinstance(receipts, Mapping):
-            named = receipts.get("provider")
+            plain: dict[str, Any] = plain_json(
+                receipts if isinstance(receipts, dict) else dict(receipts.items()), "read receipts"
+            )
+            named = plain.get("provider")
             provider_id = named if isinstance(named, str) else show(named)
-            raw_items = receipts.get("receipts", [])
+            raw_items = plain.get("receipts", [])
             if not isinstance(raw_items, list):
                 raise AgentGraphError("resource-receipts-invalid", "receipts must be a list")
             items = raw_items
@@ -224,6 +228,10 @@ def route(
     ``resource-receipts-provider-mismatch`` for receipts of another Provider.
     ``workspace`` must be absolute.
     """
+    if isinstance(revision, str) and type(revision) is not str:
+        revision = str.__str__(revision)
+    if isinstance(route_id, str) and type(route_id) is not str:
+        route_id = str.__str__(route_id)
     evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
     if route_id is None:
         if evaluation.primary_route is None:
@@ -233,11 +241,11 @@ def route(
                 evaluation.diagnostics,
             )
         route_id = evaluation.primary_route.route_id
-    if revision is not None and evaluation.revision != revision:
+    if revision is not None and (type(revision) is not str or evaluation.revision != revision):
         raise AgentGraphError(
             "route-revision-stale", f"Expected revision {show(revision)}, current revision is {evaluation.revision}"
         )
-    selected = next((c for c in candidates if c.route_id == route_id), None)
+    selected = next((c for c in candidates if c.route_id == route_id), None) if type(route_id) is str else None
     if selected is None:
         raise AgentGraphError("route-stale", f"Route {show(route_id)} is not available at revision {evaluation.revision}")
     indexed = _Receipts(receipts, provider)

@@ -57,6 +57,15 @@ def route(
     :class:`~agent_graph.Receipts` works too); they never change
     which route is chosen. No file is read.
     """
+    # Names are exact strings from here on: a subclass's own __eq__ or startswith takes no part.
+    if type(graph) is not str and isinstance(graph, str):
+        graph = str.__str__(graph)
+    if type(entry) is not str and isinstance(entry, str):
+        entry = str.__str__(entry)
+    if type(route_id) is not str and isinstance(route_id, str):
+        route_id = str.__str__(route_id)
+    if type(revision) is not str and isinstance(revision, str):
+        revision = str.__str__(revision)
     if isinstance(entry, str) and entry.startswith("route:") and _looks_like_route_id(provider, graph, entry):
         raise AgentGraphError(
             "argument-invalid",
@@ -72,8 +81,10 @@ def route(
         workspace = os.getcwd()
     elif not isinstance(workspace, str):
         raise AgentGraphError("argument-invalid", f"workspace must be a path string, not {type(workspace).__name__}")
-    elif not os.path.isabs(workspace):
-        workspace = os.path.abspath(workspace)
+    else:
+        workspace = str.__str__(workspace)
+        if not os.path.isabs(workspace):
+            workspace = os.path.abspath(workspace)
     return _route.route(
         provider,
         graph,

@@ -14,6 +14,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,7 +24,9 @@ from .._core.evaluate import (
     evaluate,
     make_route_id,
     normalize_authorities,
+    normalize_facts,
     normalize_outcomes,
+    plain_facts,
     settled_outcomes,
 )
 from .._core.ir import CompiledGraph
@@ -365,21 +368,24 @@ def render_diagram(
     """
     if fmt not in FORMATS:
         raise AgentGraphError("diagram-format-invalid", f"Unsupported diagram format: {fmt} (use mermaid or dot)")
-    compiled = provider.graphs.get(graph)
+    if isinstance(graph, str):
+        graph = str.__str__(graph)
+    compiled = provider.graphs.get(graph) if isinstance(graph, str) else None
     if compiled is None:
         raise provider.graph_missing(graph)
     overlay: _Overlay | None = None
     title = f"{provider.manifest.id}@{provider.manifest.version} · {graph}"
+    if state is not None and isinstance(state.entry, str) and type(state.entry) is not str:
+        state = dataclasses.replace(state, entry=str.__str__(state.entry))
     frames = _frames(provider, compiled, state.entry if state is not None else None, expand_subgraphs)
     if state is not None:
         outcomes = normalize_outcomes(state.outcomes)
         authorities = normalize_authorities(state.authorities)
-        evaluation = evaluate(
-            provider, graph, state.entry, facts=state.facts, outcomes=outcomes, authorities=authorities
-        )
+        facts = plain_facts(normalize_facts(state.facts))
+        evaluation = evaluate(provider, graph, state.entry, facts=facts, outcomes=outcomes, authorities=authorities)
         overlay = _Overlay(
             evaluation=evaluation,
-            facts=state.facts,
+            facts=facts,
             outcomes=outcomes,
             authorities=authorities,
             primary=evaluation.primary_route.route_id if evaluation.primary_route is not None else None,
@@ -391,7 +397,7 @@ def render_diagram(
                 frame.settled = {}  # the call is not reached: nothing in it is
                 continue
             frame.settled = settle_frame(
-                provider, frame.graph, frame.entry or "", frame.call_path, state.facts, outcomes, authorities
+                provider, frame.graph, frame.entry or "", frame.call_path, facts, outcomes, authorities
             )
         status = evaluation.status_code + (f" ({evaluation.outcome})" if evaluation.outcome else "")
         title += f"#{state.entry} · {status}"
