@@ -186,7 +186,7 @@ def test_output_is_cached_by_content_with_its_receipt(tmp_path: Path) -> None:
 def test_equal_content_shares_a_file_and_other_content_does_not(tmp_path: Path) -> None:
     provider = load(
         tmp_path,
-        {"view.a": command("echo same"), "view.b": command("echo same"), "view.c": command("echo other")},
+        {"view.a": command("echo '\"same\"'"), "view.b": command("echo '\"same\"'"), "view.c": command("echo 1")},
     )
     a = run(provider, "view.a", tmp_path)
     b = run(provider, "resources/view.b.json", tmp_path)  # by Provider-relative path
@@ -374,10 +374,10 @@ def test_a_child_holding_stdout_open_cannot_outlive_the_timeout(tmp_path: Path) 
 def test_children_left_behind_are_stopped_after_success(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     provider = load(
-        tmp_path, {"view.bg": command(f"sleep 30 >/dev/null 2>&1 & echo $! > '{pid_file}'; echo done")}
+        tmp_path, {"view.bg": command(f"sleep 30 >/dev/null 2>&1 & echo $! > '{pid_file}'; echo true")}
     )
     location = run(provider, "view.bg", tmp_path, timeout=10)
-    assert Path(location.file_path).read_text("utf-8") == "done\n"
+    assert Path(location.file_path).read_text("utf-8") == "true\n"
     assert wait_gone(int(pid_file.read_text().strip()))
 
 

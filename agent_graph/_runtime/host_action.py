@@ -32,6 +32,7 @@ import msgspec
 from .._core.canonical import digest_value
 from .._core.errors import AgentGraphError
 from .._core.model import HostActionLocation, HostActionResult, ReadReceipt
+from .._core.plain import plain_json
 from .._syntax import schema as _schema
 
 if TYPE_CHECKING:
@@ -50,12 +51,25 @@ LOCATION_SCHEMA = "agent-graph.resource-location.host-action.v1"
 _envelope_schema: dict[str, Any] | None = None
 
 
-def _location(location: HostActionLocation | Mapping[str, Any]) -> HostActionLocation:
-    if isinstance(location, HostActionLocation):
-        return location
-    if isinstance(location, Mapping) and location.get("schema") == LOCATION_SCHEMA:
+def _plain(value: Any, label: str) -> Any:
+    """``value`` (a Struct or JSON data) as plain JSON data (``json-invalid`` otherwise)."""
+    if isinstance(value, msgspec.Struct):
         try:
-            converted: HostActionLocation = msgspec.convert(dict(location), HostActionLocation)
+            value = msgspec.to_builtins(value)
+        except (TypeError, ValueError, RecursionError) as error:
+            raise AgentGraphError("json-invalid", f"The {label} holds a value that is not JSON: {error}") from None
+    elif isinstance(value, Mapping) and not isinstance(value, dict):
+        value = dict(value.items())
+    return plain_json(value, f"The {label}")
+
+
+def _location(location: HostActionLocation | Mapping[str, Any]) -> HostActionLocation:
+    if not isinstance(location, (HostActionLocation, Mapping)):
+        raise AgentGraphError("resource-location-invalid", f"Expected an {LOCATION_SCHEMA} location")
+    raw = _plain(location, "host-action location")
+    if isinstance(raw, dict) and raw.get("schema") == LOCATION_SCHEMA:
+        try:
+            converted: HostActionLocation = msgspec.convert(raw, HostActionLocation)
         except msgspec.ValidationError as error:
             raise AgentGraphError("resource-location-invalid", f"Not a host-action resource location: {error}") from None
         return converted
@@ -95,12 +109,9 @@ def _output_schema_document(location: HostActionLocation, provider: Provider) ->
     if not action.output_schema:
         raise AgentGraphError("resource-missing", f"Materializer {action.id} of {location.id} has no outputSchema")
     schema_path = contained_path(provider.root, action.output_schema, "materializer output schema")
-    try:
-        with open(schema_path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise AgentGraphError("file-read-failed", f"Cannot read {schema_path}: {error}") from None
-    return parse_structured(data, schema_path)
+    from .._load.fs import read_regular_file
+
+    return parse_structured(read_regular_file(schema_path, "materializer output schema"), schema_path)
 
 
 def validate_host_action_result(
@@ -122,11 +133,10 @@ def validate_host_action_result(
     neither, only its presence is checked.
     """
     expected = _location(location)
-    raw: Any = msgspec.to_builtins(result) if isinstance(result, HostActionResult) else result
     source = "host-action result"
-    if not isinstance(raw, Mapping):
+    if not isinstance(result, (HostActionResult, Mapping)):
         raise AgentGraphError("host-action-result-invalid", "A host-action result must be a JSON object")
-    raw = dict(raw)
+    raw: Any = _plain(result, source)
     try:
         _schema.validate_with_schema(_envelope(), raw, source, name="host-action-result.schema.json")
     except AgentGraphError as error:
@@ -162,7 +172,9 @@ def validate_host_action_result(
             f"A host-action output needs exactly one of inline and resource; it has {which}",
         )
     if has_inline:
-        document = output_schema
+        document = output_schema if output_schema is None or output_schema is True or output_schema is False else (
+            _plain(output_schema, "output schema")
+        )
         if document is None and provider is not None:
             document = _output_schema_document(expected, provider)
         if document is not None:
@@ -182,14 +194,14 @@ def validate_host_action_result(
 
 def host_action_output_digest(result: HostActionResult | Mapping[str, Any]) -> str:
     """The digest a reader sees: ``digest_value(inline)``, or the stored resource's ``digest``."""
-    raw: Any = msgspec.to_builtins(result) if isinstance(result, HostActionResult) else result
-    output = raw.get("output") if isinstance(raw, Mapping) else None
-    if not isinstance(output, Mapping):
+    raw: Any = _plain(result, "host-action result") if isinstance(result, (HostActionResult, Mapping)) else None
+    output = raw.get("output") if isinstance(raw, dict) else None
+    if not isinstance(output, dict):
         raise AgentGraphError("host-action-result-invalid", "A host-action result needs an output object")
     if "inline" in output:
         return digest_value(output["inline"])
     resource = output.get("resource")
-    if isinstance(resource, Mapping) and isinstance(resource.get("digest"), str):
+    if isinstance(resource, dict) and isinstance(resource.get("digest"), str):
         digest: str = resource["digest"]
         return digest
     raise AgentGraphError("host-action-output-exactly-one", "A host-action output needs inline or resource")

@@ -36,7 +36,6 @@ digest, media type and file. Both are written atomically, content first.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import selectors
@@ -50,7 +49,8 @@ from typing import TYPE_CHECKING, Any
 from .._core.canonical import digest_bytes
 from .._core.errors import AgentGraphError
 from .._core.model import GraphActionLocation, MaterializeRef
-from .._load.atomic import write_bytes_atomic
+from .._core.plain import json_bytes, json_text, plain_json, plain_string
+from .._load.atomic import FileChanges
 
 if TYPE_CHECKING:
     from .._core.provider import LoadedResource, Provider
@@ -68,6 +68,9 @@ __all__ = [
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024
 DEFAULT_MAX_ERROR_BYTES = 1024 * 1024
+#: The longest a materializer may be given (a week, in seconds) and the most output it may be allowed (4 GiB).
+MAX_TIMEOUT = 7 * 24 * 3600.0
+MAX_BYTES_LIMIT = 1 << 32
 INHERITED_VARIABLES: tuple[str, ...] = (
     "PATH",
     "PATHEXT",
@@ -119,14 +122,23 @@ def materializer_environment(
     """
     parent = os.environ if inherited is None else inherited
     result = {name: parent[name] for name in INHERITED_VARIABLES if name in parent}
+    if env is not None and not isinstance(env, Mapping):
+        raise AgentGraphError("materializer-env-invalid", "env must map variable names to string values")
     for name, value in (env or {}).items():
-        if not isinstance(name, str) or not _VARIABLE_NAME.fullmatch(name) or not isinstance(value, str):
-            raise AgentGraphError("materializer-env-invalid", f"Invalid environment variable for a materializer: {name!r}")
-        result[name] = value
-    try:
-        encoded_input = json.dumps(input_value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise AgentGraphError("json-invalid", f"Materializer input is not JSON: {error}") from None
+        if (
+            not isinstance(name, str)
+            or not _VARIABLE_NAME.fullmatch(name)
+            or not isinstance(value, str)
+            or "\0" in value
+        ):
+            raise AgentGraphError(
+                "materializer-env-invalid", f"Invalid environment variable for a materializer: {name!r:.80}"
+            )
+        result[str.__str__(name)] = str.__str__(value)
+    plain_input = plain_json(input_value, "Materializer input", allow_nan=False)
+    encoded_input = json_text(plain_input)
+    if "\0" in encoded_input:  # cannot happen: JSON escapes control characters; kept as a guard for the OS
+        raise AgentGraphError("json-invalid", "Materializer input holds a NUL character")
     result["AGENT_GRAPH_PROVIDER_ROOT"] = provider_root
     result["AGENT_GRAPH_WORKSPACE"] = workspace
     result["AGENT_GRAPH_REVISION"] = revision
@@ -246,6 +258,52 @@ def _run(
     return bytes(output)
 
 
+def _byte_limit(value: Any, label: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BYTES_LIMIT:
+        raise AgentGraphError(
+            "argument-invalid", f"{label} must be a whole number of bytes from 0 to {MAX_BYTES_LIMIT}, not {value!r:.60}"
+        )
+    return int.__index__(value)
+
+
+def _check_output(content: bytes, media_type: str, label: str) -> None:
+    """Refuse output its readers would refuse: JSON media must be JSON this library reads, Markdown UTF-8.
+
+    ``materializer-output-invalid``; nothing is written then.
+    """
+    lowered = media_type.lower()
+    if "json" in lowered:
+        from .._syntax.parse import parse_structured
+
+        try:
+            parse_structured(content, f"materializer {label} output.json")
+        except AgentGraphError as error:
+            raise AgentGraphError(
+                "materializer-output-invalid",
+                f"Materializer {label} printed output that is not readable {media_type} ({error.code}): {error.message}",
+            ) from None
+    elif "markdown" in lowered:
+        try:
+            content.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise AgentGraphError(
+                "materializer-output-invalid",
+                f"Materializer {label} printed {media_type} that is not UTF-8 (byte {error.start})",
+            ) from None
+
+
+def _check_receipt(data: bytes, receipt: dict[str, Any], path: str) -> None:
+    """The receipt must read back as the value meant (a guard: it holds only strings)."""
+    from .._syntax.parse import parse_json
+
+    try:
+        same = parse_json(data.decode("utf-8"), path) == receipt
+    except (AgentGraphError, UnicodeDecodeError):
+        same = False
+    if not same:
+        raise AgentGraphError("file-write-failed", f"Refusing to write {path}: it would not read back")
+
+
 def _find_resource(provider: Provider, reference_or_id: str) -> LoadedResource:
     from .._load.api import locate_resource
 
@@ -281,11 +339,19 @@ def materialize_resource(
     ``materializer-failed``.
     """
     if not isinstance(revision, str) or not REVISION_PATTERN.fullmatch(revision):
-        raise AgentGraphError("revision-invalid", f"Dynamic resource revision is invalid: {revision!r}")
+        raise AgentGraphError("revision-invalid", f"Dynamic resource revision is invalid: {revision!r:.80}")
+    revision = str.__str__(revision)
     if sys.platform == "win32":  # pragma: no cover - POSIX process groups are required
         raise AgentGraphError("materializer-unsupported", "Materialization needs POSIX process groups")
-    if timeout <= 0 or max_output_bytes < 0 or max_error_bytes < 0:
-        raise AgentGraphError("argument-invalid", "Materializer limits must be positive")
+    from .run_store import checked_timeout
+
+    timeout = checked_timeout(timeout, "The materializer timeout", maximum=MAX_TIMEOUT, zero=False)
+    max_output_bytes = _byte_limit(max_output_bytes, "max_output_bytes")
+    max_error_bytes = _byte_limit(max_error_bytes, "max_error_bytes")
+    cache_dir = os.path.abspath(plain_string(os.fspath(cache) if isinstance(cache, os.PathLike) else cache, "cache"))
+    if workspace is not None:
+        workspace = plain_string(os.fspath(workspace) if isinstance(workspace, os.PathLike) else workspace, "workspace")
+    reference_or_id = plain_string(reference_or_id, "resource", "resource-missing")
     resource = _find_resource(provider, reference_or_id)
     if not resource.dynamic or resource.materializer is None:
         raise AgentGraphError("resource-static", f"Resource {resource.id} is static and needs no materialization")
@@ -312,12 +378,11 @@ def materialize_resource(
         raise AgentGraphError("workspace-missing", f"Materializer working directory does not exist: {cwd}")
     environment = materializer_environment(root, workspace_path, revision, input, env=env, inherited=inherited_env)
     content = _run(argv, cwd, environment, action.id, timeout, max_output_bytes, max_error_bytes)
+    _check_output(content, resource.media_type, action.id)
 
     digest = digest_bytes(content)
     token = digest.split(":", 1)[1]
-    cache_dir = os.path.abspath(cache)
     file_path = os.path.join(cache_dir, token + cache_extension(resource.media_type))
-    write_bytes_atomic(file_path, content)
     receipt = {
         "schema": RECEIPT_SCHEMA,
         "provider": provider.manifest.id,
@@ -327,8 +392,12 @@ def materialize_resource(
         "mediaType": resource.media_type,
         "file": file_path,
     }
-    receipt_bytes = json.dumps(receipt, ensure_ascii=False, indent=2).encode("utf-8") + b"\n"
-    write_bytes_atomic(os.path.join(cache_dir, token + ".receipt.json"), receipt_bytes)
+    receipt_path = os.path.join(cache_dir, token + ".receipt.json")
+    receipt_bytes = json_bytes(receipt, indent=2) + b"\n"
+    _check_receipt(receipt_bytes, receipt, receipt_path)
+    with FileChanges(label="Materialization") as changes:  # both or neither
+        changes.write(file_path, content)
+        changes.write(receipt_path, receipt_bytes)
     return GraphActionLocation(
         schema=LOCATION_SCHEMA,
         id=resource.id,
