@@ -23,7 +23,7 @@ import msgspec
 
 from .._core.canonical import digest_bytes, digest_value, sort_collated, utf16_key
 from .._core.checks import find_cycle, validate_graph_semantics
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, os_error
 from .._core.ir import CompiledGraph
 from .._core.model import (
     Action,
@@ -154,7 +154,7 @@ class _Reader:
         try:
             size = self.fs.size(path)
         except OSError as error:
-            raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+            raise os_error(error, path, "read", writing=False) from None
         if size > self.limits.max_file_bytes:
             raise AgentGraphError(
                 "file-too-large", f"{path} is {size} bytes, over the limit of {self.limits.max_file_bytes} bytes"
@@ -162,7 +162,7 @@ class _Reader:
         try:
             data = self.fs.read_bytes(path)
         except OSError as error:
-            raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+            raise os_error(error, path, "read", writing=False) from None
         if len(data) > self.limits.max_file_bytes:
             raise AgentGraphError(
                 "file-too-large", f"{path} is over the limit of {self.limits.max_file_bytes} bytes"
@@ -549,6 +549,7 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
                 "host-action-schema-identity-invalid",
                 f"Schema {schema_path} of host Action {action.id} must declare a versioned protocol identity in $id",
             )
+        _schema.check_schema_patterns(document, schema_path)
         identities.append(identity)
         documents.append(document)
     definition = resource.definition

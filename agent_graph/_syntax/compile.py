@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .patterns import ecma_regex
+from .regex import compile_pattern
 
 __all__ = ["GenerationError", "load_generated", "python_source"]
 
@@ -85,7 +86,7 @@ class _Piece(NamedTuple):
     body: str
 
 
-def _schema_patterns(schema: object) -> set[str]:
+def schema_patterns(schema: object) -> set[str]:
     """Every ``pattern`` value and ``patternProperties`` key in a schema (walked iteratively)."""
     found: set[str] = set()
     stack: list[object] = [schema]
@@ -104,19 +105,68 @@ def _schema_patterns(schema: object) -> set[str]:
     return found
 
 
-def _regex_source(pattern: str) -> str:
+def _regex_source(pattern: str, linear: bool) -> str:
+    if linear:
+        compile_pattern(pattern)  # fail here (PatternError), at generation, rather than at import
+        return f"_pattern({pattern!r})"
     converted = ecma_regex(pattern)
     re.compile(converted)  # fail here, at generation, rather than at import
     return f"re.compile({converted!r})"
 
 
-def split(code: str, schema: object) -> _Piece:
-    """Take fastjsonschema's module apart: header facts, regexes and the function definitions."""
+class _Format:
+    """A ``format`` check with ``re``'s ``match`` interface, answering as fastjsonschema's regular expression
+    does, in linear time (those expressions backtrack quadratically on long strings)."""
+
+    __slots__ = ("_check",)
+
+    def __init__(self, check: Callable[[str], bool]) -> None:
+        self._check = check
+
+    def match(self, text: str) -> bool | None:
+        return True if self._check(text) else None
+
+
+def _domain_part(domain: str) -> bool:
+    """``[^@]+\\.[^@]+\\Z``: no ``@``, and a dot with something before and after it."""
+    return "@" not in domain and "." in domain[1:-1]
+
+
+def _email(text: str) -> bool:
+    """fastjsonschema's ``email``: ``^(?!.*\\.\\..*@)[^@.][^@]*(?<!\\.)@[^@]+\\.[^@]+\\Z``."""
+    first_line = text.split("\n", 1)[0]  # ``.`` stops at a line feed
+    doubled = first_line.find("..")
+    if doubled >= 0 and "@" in first_line[doubled + 2 :]:
+        return False
+    at = text.find("@")
+    if at <= 0 or text[0] == "." or text[at - 1] == ".":
+        return False
+    return _domain_part(text[at + 1 :])
+
+
+def _idn_email(text: str) -> bool:
+    """fastjsonschema's ``idn-email``: ``^[^@]+@[^@]+\\.[^@]+\\Z``."""
+    at = text.find("@")
+    return at > 0 and _domain_part(text[at + 1 :])
+
+
+#: Format expressions replaced by linear checks in user schemas (the others do not backtrack badly).
+_LINEAR_FORMATS = {"email_re_pattern": "_EMAIL_FORMAT", "idn-email_re_pattern": "_IDN_EMAIL_FORMAT"}
+
+
+def split(code: str, schema: object, *, linear: bool = False) -> _Piece:
+    """Take fastjsonschema's module apart: header facts, regexes and the function definitions.
+
+    With ``linear``, ``pattern`` and ``patternProperties`` become
+    :class:`~agent_graph._syntax.regex.EcmaPattern` objects (linear time, for
+    patterns from users) and the ``email`` formats linear checks; without it,
+    ``re`` objects (for the shipped schemas, whose patterns are known).
+    """
     tree = ast.parse(code)
     lines = code.splitlines(keepends=True)
     version = ""
     patterns: dict[str, str] = {}
-    ecma_patterns = _schema_patterns(schema)
+    ecma_patterns = schema_patterns(schema)
     first_def: int | None = None
     functions: list[str] = []
     for node in tree.body:
@@ -149,7 +199,9 @@ def split(code: str, schema: object) -> _Piece:
                     if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
                         raise GenerationError("REGEX_PATTERNS key is not a string")
                     if key.value in ecma_patterns:
-                        patterns[key.value] = _regex_source(key.value)
+                        patterns[key.value] = _regex_source(key.value, linear)
+                    elif linear and key.value in _LINEAR_FORMATS:
+                        patterns[key.value] = _LINEAR_FORMATS[key.value]
                     else:  # a built-in ``format`` expression: already Python
                         source = ast.get_source_segment(code, value)
                         if source is None:
@@ -226,8 +278,13 @@ def fastjsonschema_code(schema: Mapping[str, Any] | bool, handlers: _Handlers) -
 
 
 def python_source(schema: Mapping[str, Any] | bool, *, handlers: _Handlers | None = None) -> str:
-    """A self-contained Python module validating ``schema``; its entry point is ``validate``."""
-    piece = split(fastjsonschema_code(schema, handlers or {}), schema)
+    """A Python module validating a user's ``schema``; its entry point is ``validate``.
+
+    Its patterns match in linear time (see :func:`split`); it runs in the
+    namespace :func:`load_generated` gives it. A pattern that cannot be
+    matched so raises :class:`~agent_graph._syntax.regex.PatternError`.
+    """
+    piece = split(fastjsonschema_code(schema, handlers or {}), schema, linear=True)
     entry = piece.functions[0]
     body = rename(piece.body, {entry: "validate"} if entry != "validate" else {})
     return _HEADER + "\n" + patterns_block(piece.patterns) + "\n\n" + body
@@ -235,7 +292,12 @@ def python_source(schema: Mapping[str, Any] | bool, *, handlers: _Handlers | Non
 
 def load_generated(code: str, filename: str) -> Callable[..., object]:
     """Execute a module made by :func:`python_source` and return its ``validate`` function."""
-    namespace: dict[str, Any] = {"__name__": "agent_graph._generated_schema"}
+    namespace: dict[str, Any] = {
+        "__name__": "agent_graph._generated_schema",
+        "_pattern": compile_pattern,
+        "_EMAIL_FORMAT": _Format(_email),
+        "_IDN_EMAIL_FORMAT": _Format(_idn_email),
+    }
     exec(compile(code, filename, "exec"), namespace)
     entry: Callable[..., object] = namespace["validate"]
     return entry

@@ -2,14 +2,29 @@
 
 JSON Schema patterns are ECMAScript: ``$`` matches only at the very end, ``\\d``
 and ``\\w`` are ASCII, ``.`` stops at four line terminators. :func:`ecma_regex`
-rewrites a pattern so that ``re.search`` gives ECMAScript's answer; the schema
-validator and the schema compiler both use it. Pure text; no I/O.
+rewrites a pattern so that ``re.search`` gives ECMAScript's answer, for the
+shipped schemas (whose patterns are known not to backtrack badly). Patterns of
+user schemas are matched in linear time by :mod:`agent_graph._syntax.regex`
+instead, with the same meaning. Pure text; no I/O.
 """
 
 from __future__ import annotations
 
-_CLASS_ESCAPES_OUTSIDE = {"d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]"}
-_CLASS_ESCAPES_INSIDE = {"d": "0-9", "w": "A-Za-z0-9_"}
+# ECMAScript's white space and line terminators (Python's ``\\s`` also takes U+001C-U+001F and U+0085).
+_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_WORD = "A-Za-z0-9_"
+_CLASS_ESCAPES_OUTSIDE = {
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": f"[{_WORD}]",
+    "W": f"[^{_WORD}]",
+    "s": f"[{_SPACE}]",
+    "S": f"[^{_SPACE}]",
+    # word boundaries with ASCII word characters, as ECMAScript has them
+    "b": f"(?:(?<![{_WORD}])(?=[{_WORD}])|(?<=[{_WORD}])(?![{_WORD}]))",
+    "B": f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))",
+}
+_CLASS_ESCAPES_INSIDE = {"d": "0-9", "w": _WORD, "s": _SPACE}
 _ANY_BUT_LINE_END = "[^\\n\\r\\u2028\\u2029]"
 
 
@@ -21,7 +36,9 @@ def ecma_regex(pattern: str) -> str:
       Python's also matches before a final newline;
     * ``.`` outside a class becomes "any character but a line terminator"
       (``\\n``, ``\\r``, U+2028, U+2029), as in ECMAScript;
-    * ``\\d``, ``\\D``, ``\\w``, ``\\W`` are ASCII classes (``\\d`` and ``\\w`` inside a class too);
+    * ``\\d``, ``\\D``, ``\\w``, ``\\W`` and ``\\b``, ``\\B`` are ASCII (``\\d`` and ``\\w`` inside a
+      class too); ``\\s`` and ``\\S`` are ECMAScript's white space and line terminators (``\\s`` inside
+      a class too);
     * ``[]`` (never matches) and ``[^]`` (any character) keep their ECMAScript meaning;
     * named groups ``(?<name>…)`` and ``\\k<name>`` use Python's spelling.
     """

@@ -35,10 +35,12 @@ from urllib.parse import unquote, urljoin
 
 from .._core.errors import AgentGraphError, Diagnostic
 from .patterns import ecma_regex
+from .regex import PatternError, compile_pattern
 
 __all__ = [
     "SCHEMA_NAMES",
     "SchemaViolation",
+    "check_schema_patterns",
     "collect_violations",
     "ecma_regex",
     "schema_document",
@@ -128,16 +130,31 @@ def schema_document(name: str) -> dict[str, Any]:
     return copy.deepcopy(_document(name))
 
 
-_regex_cache: dict[str, re.Pattern[str]] = {}
+_regex_cache: dict[str, Any] = {}
+_REGEX_CACHE_LIMIT = 512
 
 
-def _regex(pattern: str) -> re.Pattern[str] | None:
+def _regex(pattern: str) -> Any:
+    """A matcher with ``search`` for a ``pattern`` (None for a pattern that is not valid).
+
+    The linear-time matcher of :mod:`agent_graph._syntax.regex`, so that no
+    pattern backtracks on long input; ``re`` only for a pattern it cannot
+    take (a lookahead, say), which only the shipped schemas can hold here:
+    :func:`validate_with_schema` refuses such a pattern in a user schema first.
+    """
     compiled = _regex_cache.get(pattern)
     if compiled is None:
         try:
-            compiled = re.compile(ecma_regex(pattern))
-        except re.error:
-            return None
+            compiled = compile_pattern(pattern)
+        except PatternError as error:
+            if not error.unsupported:
+                return None
+            try:
+                compiled = re.compile(ecma_regex(pattern))
+            except re.error:
+                return None
+        if len(_regex_cache) >= _REGEX_CACHE_LIMIT:
+            _regex_cache.clear()
         _regex_cache[pattern] = compiled
     return compiled
 
@@ -871,21 +888,75 @@ _NO_REMOTE = {scheme: _refuse_remote for scheme in ("", "http", "https", "file",
 
 
 def _schema_key(schema: object, name: str) -> str:
+    """The cache key of a user schema: its canonical text, written without recursion (any depth)."""
     try:
-        return json.dumps(schema, sort_keys=True, allow_nan=False)
-    except (TypeError, ValueError, RecursionError) as exc:
+        return _canonical(schema)
+    except (TypeError, ValueError) as exc:
         raise AgentGraphError("schema-document-invalid", f"{name} is not a JSON Schema document: {exc}") from exc
 
 
+def check_schema_patterns(schema: object, name: str) -> None:
+    """Refuse a user schema whose ``pattern`` or ``patternProperties`` could not be matched in linear time.
+
+    ``schema-pattern-unsupported`` for a backreference, a lookahead or
+    lookbehind, a Unicode property escape or a repetition too large to write
+    out; ``schema-document-invalid`` for a pattern that is not ECMAScript.
+    Checked when a Provider loads (host-action schemas) and before a schema
+    is compiled, so that no pattern from a user ever reaches a backtracking
+    matcher.
+    """
+    from .compile import schema_patterns
+
+    for pattern in sorted(schema_patterns(schema)):
+        try:
+            compile_pattern(pattern)
+        except PatternError as error:
+            if error.unsupported:
+                raise AgentGraphError(
+                    "schema-pattern-unsupported",
+                    f"{name} uses a pattern agent-graph does not match: {error} "
+                    "(patterns run in linear time; write it without backreferences or lookaround)",
+                ) from None
+            raise AgentGraphError("schema-document-invalid", f"{name} has a pattern that is not valid: {error}") from None
+
+
+def _collecting_validator(schema: Mapping[str, Any] | bool) -> Callable[..., object]:
+    """The non-compiled validator: the violation collector, for schemas too deep for Python's compiler."""
+    from fastjsonschema import JsonSchemaValueException
+
+    def check(value: object) -> None:
+        violations = collect_violations(schema, value)
+        if violations:
+            first = violations[0]
+            raise JsonSchemaValueException(
+                f"{first.instance_path or '/'} {first.message}", value=value, rule=first.keyword
+            )
+
+    return check
+
+
 def _compile_user_schema(schema: Mapping[str, Any] | bool, name: str) -> Callable[..., object]:
+    """A validator for ``schema``: compiled by fastjsonschema, or the collector when Python cannot compile it.
+
+    A valid schema nested deeper than fastjsonschema's generator or Python's
+    compiler can take (statically nested blocks, parser depth, recursion) is
+    checked by the iterative collector instead.
+    """
     from .compile import load_generated, python_source
 
+    check_schema_patterns(schema, name)
     try:
         code = python_source(schema, handlers=_NO_REMOTE)
         return load_generated(code, f"<schema {name}>")
     except AgentGraphError:
         raise
+    except PatternError as exc:  # checked above; kept for a pattern met only by the generator
+        raise AgentGraphError("schema-pattern-unsupported", f"{name}: {exc}") from None
+    except (RecursionError, MemoryError, SyntaxError):
+        return _collecting_validator(schema)
     except Exception as exc:  # fastjsonschema raises many kinds for a broken schema
+        if "too deeply nested" in str(exc):  # its own walk stops at a fixed depth
+            return _collecting_validator(schema)
         raise AgentGraphError(
             "schema-document-invalid", f"{name} is not a valid draft-07 JSON Schema: {exc}"
         ) from exc
@@ -901,6 +972,16 @@ def validate_with_schema(schema: Mapping[str, Any] | bool, value: object, path: 
     """
     if not isinstance(schema, (Mapping, bool)):
         raise AgentGraphError("schema-document-invalid", f"{name} is not a JSON Schema document: not an object")
+    if not isinstance(schema, bool):
+        from .._core.plain import plain_json
+
+        try:
+            source = schema if isinstance(schema, dict) else dict(schema.items())
+            schema = plain_json(source, name, allow_nan=False)
+        except AgentGraphError as error:
+            raise AgentGraphError(
+                "schema-document-invalid", f"{name} is not a JSON Schema document: {error.message}"
+            ) from None
     key = _schema_key(schema, name)
     check = _user_validators.get(key)
     if check is None:
