@@ -15,21 +15,25 @@ only ``build_bundle`` touches the operating system's file system.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import posixpath
+import secrets
 import shutil
-import tempfile
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from .._core.canonical import collation_key, digest_bytes, digest_value, sort_collated, utf16_key
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, os_error
 from .._core.model import Bundle
 from .._core.provider import Provider
+from .._load.atomic import FileChanges, held_lock, make_directories
 from .._load.bundle import expected_catalogs, expected_dependencies
 from .._syntax import schema as _schema
 
@@ -80,7 +84,7 @@ def plan_bundle(provider: Provider, read: Callable[[str], bytes]) -> BundlePlan:
         if source == provider.manifest_path:
             continue
         relative = provider.relative(source)
-        if relative in (PROVIDER_MANIFEST, BUNDLE_MANIFEST):
+        if relative in (PROVIDER_MANIFEST, BUNDLE_MANIFEST, BUILD_MARKER):
             raise AgentGraphError(
                 "build-output-path-conflict",
                 f"Provider file {relative} would collide with the bundle's generated {relative}",
@@ -88,7 +92,7 @@ def plan_bundle(provider: Provider, read: Callable[[str], bytes]) -> BundlePlan:
         try:
             data = read(source)
         except OSError as error:
-            raise AgentGraphError("file-read-failed", f"Cannot read {source}: {error}") from None
+            raise os_error(error, source, "read", writing=False) from None
         if digest_bytes(data) != provider.file_digests.get(source):
             raise AgentGraphError(
                 "build-source-changed", f"Provider file changed after the Provider was loaded: {relative}"
@@ -134,7 +138,13 @@ def _contains(parent: str, child: str) -> bool:
     return relative == "." or not (relative == ".." or relative.startswith(".." + os.sep) or os.path.isabs(relative))
 
 
-def _check_destination(provider: Provider, destination: str) -> None:
+#: A file every folder ``build`` works in holds while it works: only folders with it are ever cleaned up.
+BUILD_MARKER = ".agent-graph-build"
+_STAGING = ".agent-graph-staging-"
+_RETIRED = ".agent-graph-retired-"
+
+
+def _check_overlap(provider: Provider, destination: str) -> None:
     real_destination = os.path.realpath(destination)
     for candidate in {destination, real_destination}:
         for root in {provider.root, os.path.realpath(provider.root)}:
@@ -148,26 +158,94 @@ def _check_destination(provider: Provider, destination: str) -> None:
                     "build-output-overlaps-source",
                     f"Build output {destination} would contain or replace the source file {source}",
                 )
-    if os.path.lexists(destination):
-        if not os.path.isdir(destination) or os.path.islink(destination):
-            raise AgentGraphError("build-output-exists", f"Build output exists and is not a directory: {destination}")
-        entries = os.listdir(destination)
-        if entries and not _is_bundle_directory(destination):
-            raise AgentGraphError(
-                "build-output-exists",
-                f"Build output {destination} exists and is not an agent-graph bundle; remove it or choose another directory",
-            )
 
 
-def _is_bundle_directory(directory: str) -> bool:
-    from .._load.fs import read_regular_file
+def _not_a_bundle(destination: str, why: str) -> AgentGraphError:
+    return AgentGraphError(
+        "build-output-exists",
+        f"Build output {destination} exists and is not a complete agent-graph bundle ({why}); "
+        "build never replaces anything else: remove it or choose another directory",
+    )
 
-    path = os.path.join(directory, BUNDLE_MANIFEST)
+
+def verified_bundle_files(destination: str) -> set[str]:
+    """The files of the complete, verifiable bundle at ``destination`` (relative, ``/``-separated).
+
+    A bundle is complete when ``manifest.json`` matches the bundle schema and
+    its own digest, every file it lists is present with its digest, and the
+    folder holds nothing else: no other file, folder, link or special file
+    (only a :data:`BUILD_MARKER` left by an interrupted build is tolerated).
+    Anything else is ``build-output-exists``: ``build`` deletes only what it
+    can show to be a bundle.
+    """
+    from .._syntax.parse import parse_json
+
+    found: set[str] = set()
+    folders: set[str] = set()
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        folder = os.path.join(destination, *relative.split("/")) if relative else destination
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as error:
+            raise os_error(error, folder, "read the folder", writing=False) from None
+        if relative and not entries:
+            raise _not_a_bundle(destination, f"it holds the empty folder {relative}")
+        for entry in entries:
+            name = f"{relative}/{entry.name}" if relative else entry.name
+            if entry.is_symlink():
+                raise _not_a_bundle(destination, f"it holds the link {name}")
+            if entry.is_dir(follow_symlinks=False):
+                folders.add(name)
+                pending.append(name)
+            elif entry.is_file(follow_symlinks=False):
+                found.add(name)
+            else:
+                raise _not_a_bundle(destination, f"it holds the special file {name}")
+    if not found and not folders:
+        return set()
+    if BUNDLE_MANIFEST not in found:
+        raise _not_a_bundle(destination, "it has no manifest.json")
+    manifest_path = os.path.join(destination, BUNDLE_MANIFEST)
     try:
-        parsed = json.loads(read_regular_file(path, "bundle manifest").decode("utf-8"))
-    except (AgentGraphError, ValueError):
-        return False
-    return isinstance(parsed, dict) and parsed.get("schema") == BUNDLE_SCHEMA
+        from .._load.fs import read_regular_file
+
+        parsed = parse_json(read_regular_file(manifest_path, "bundle manifest").decode("utf-8"), manifest_path)
+        _schema.validate("bundle", parsed, manifest_path)
+    except (AgentGraphError, UnicodeDecodeError) as error:
+        raise _not_a_bundle(destination, f"its manifest.json does not read: {error}") from None
+    unsigned = {key: value for key, value in parsed.items() if key != "digest"}
+    if digest_value(unsigned) != parsed.get("digest"):
+        raise _not_a_bundle(destination, "its manifest.json does not match its own digest")
+    listed: dict[str, str] = {}
+    for item in parsed["files"]:
+        listed[item["path"]] = item["digest"]
+    expected = {*listed, BUNDLE_MANIFEST}
+    extra = sorted(found - expected - {BUILD_MARKER})
+    if extra:
+        raise _not_a_bundle(destination, f"it holds {extra[0]}, which its manifest does not list")
+    missing = sorted(expected - found)
+    if missing:
+        raise _not_a_bundle(destination, f"the listed file {missing[0]} is missing")
+    for relative, digest in listed.items():
+        if _file_digest(os.path.join(destination, *relative.split("/"))) != digest:
+            raise _not_a_bundle(destination, f"the file {relative} does not match its digest")
+    return found & expected
+
+
+def _file_digest(path: str) -> str:
+    """``digest_bytes`` of a file's content, read in chunks."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+    except (OSError, ValueError) as error:
+        raise os_error(error, path, "read", writing=False) from None
+    return "sha256:" + digest.hexdigest()
 
 
 def _read_os(path: str) -> bytes:
@@ -175,58 +253,246 @@ def _read_os(path: str) -> bytes:
         return handle.read()
 
 
+@contextlib.contextmanager
+def _parent_lock(parent: str, destination: str) -> Iterator[None]:
+    """Serialize builds into one folder: an OS lock on the parent folder itself (no lock file is left behind)."""
+    if sys.platform == "win32":  # pragma: no cover - folders cannot be locked there; builds rarely race
+        yield
+        return
+    try:
+        handle = os.open(parent, os.O_RDONLY)
+    except (OSError, ValueError) as error:
+        raise os_error(error, parent, "open the folder") from None
+
+    def timed_out() -> AgentGraphError:
+        return AgentGraphError("build-lock-timeout", f"Another build into {parent} ran for more than 60 s: {destination}")
+
+    try:
+        with held_lock(handle, 60.0, timed_out):
+            yield
+    finally:
+        os.close(handle)
+
+
+def _sweep(parent: str, name: str) -> None:
+    """Remove what builds into ``parent/name`` killed earlier left behind: folders holding the build marker, and
+    empty ones (a build killed before it marked its folder)."""
+    prefixes = (f".{name}{_STAGING}", f".{name}{_RETIRED}")
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    destination = os.path.join(parent, name)
+    if not os.path.lexists(destination):
+        # A build killed between its two renames: the earlier bundle goes back where it was.
+        for entry in entries:
+            if entry.name.startswith(f".{name}{_RETIRED}") and os.path.isfile(os.path.join(entry.path, BUILD_MARKER)):
+                try:
+                    verified_bundle_files(entry.path)
+                    os.rename(entry.path, destination)
+                except (AgentGraphError, OSError):
+                    continue
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(destination, BUILD_MARKER))
+                entries = [other for other in entries if other is not entry]
+                break
+    for entry in entries:
+        if not entry.name.startswith(prefixes) or entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
+            continue
+        marker = os.path.join(entry.path, BUILD_MARKER)
+        if os.path.isfile(marker) and not os.path.islink(marker):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:  # killed before its marker was written: removed only when empty (no file of anyone's in it)
+            with contextlib.suppress(OSError):
+                os.rmdir(entry.path)
+
+
+def _new_folder(parent: str, prefix: str) -> str:
+    for _ in range(100):
+        path = os.path.join(parent, prefix + secrets.token_hex(6))
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            continue
+        except (OSError, ValueError) as error:
+            raise os_error(error, parent, "create a folder in") from None
+        return path
+    raise AgentGraphError("file-write-failed", f"Cannot create a working folder in {parent}")
+
+
+def _write_file(path: str, data: bytes) -> None:
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except (OSError, ValueError) as error:
+        raise os_error(error, path, "write") from None
+
+
+def _retire(retired: str, files: set[str]) -> None:
+    """Delete an earlier bundle moved aside: only the files verified before, then its emptied folders.
+
+    Whatever else is found there (a file someone added meanwhile) is left, and
+    so is the folder, without the marker (no later build touches it).
+    """
+    for relative in files:
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(retired, *relative.split("/")))
+    folders = sorted(
+        {posixpath.dirname(relative) for relative in files if "/" in relative}, key=lambda f: -f.count("/")
+    )
+    expanded: set[str] = set()
+    for folder in folders:
+        while folder and folder not in expanded:
+            expanded.add(folder)
+            folder = posixpath.dirname(folder)
+    for folder in sorted(expanded, key=lambda f: -f.count("/")):
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.join(retired, *folder.split("/")))
+    with contextlib.suppress(OSError):
+        os.unlink(os.path.join(retired, BUILD_MARKER))
+    with contextlib.suppress(OSError):
+        os.rmdir(retired)
+
+
 def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes] | None = None) -> Bundle:
     """Write a deterministic, relocatable bundle of ``provider`` to the directory ``output``.
 
     Refuses an output that is the Provider root or contains a source file
-    (``build-output-overlaps-source``) and one that exists but is not an
-    earlier bundle (``build-output-exists``); a previous bundle is replaced
-    atomically. Source files are read through ``read`` (the OS by default,
-    so a Provider loaded from a :class:`~agent_graph.MemoryFileSystem` can
-    pass ``fs.read_bytes``). The written bundle is loaded again before it
-    replaces anything, and its Graph digests must equal the sources', so
-    evaluating it gives the same revisions. Returns the bundle manifest.
+    (``build-output-overlaps-source``) and one that exists but is not a
+    complete, verifiable earlier bundle (``build-output-exists``, see
+    :func:`verified_bundle_files`): nothing but such a bundle is ever replaced,
+    and of it only the files it lists are deleted. Source files are read
+    through ``read`` (the OS by default, so a Provider loaded from a
+    :class:`~agent_graph.MemoryFileSystem` can pass ``fs.read_bytes``).
+
+    The bundle is written into a working folder beside ``output`` and loaded
+    again (its Graph digests must equal the sources', so evaluating it gives
+    the same revisions) before it takes ``output``'s place by renaming: the
+    output is the earlier bundle or the new one, never half of either. Builds
+    into one folder take turns; working folders that a killed build left
+    behind carry a marker file and are removed by the next build. Returns the
+    bundle manifest.
     """
     from .._load.loader import load_provider
 
     destination = os.path.abspath(output)
-    _check_destination(provider, destination)
+    _check_overlap(provider, destination)
+    if os.path.lexists(destination) and (not os.path.isdir(destination) or os.path.islink(destination)):
+        raise AgentGraphError("build-output-exists", f"Build output exists and is not a directory: {destination}")
     plan = plan_bundle(provider, read or _read_os)
     parent = os.path.dirname(destination)
-    os.makedirs(parent, exist_ok=True)
-    working = tempfile.mkdtemp(prefix=f".{os.path.basename(destination)}.tmp-", dir=parent)
-    try:
-        for relative, data in plan.files.items():
-            target = os.path.join(working, *relative.split("/"))
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "wb") as handle:
-                handle.write(data)
-            source = posixpath.join(provider.root, relative)
-            if read is None and relative != PROVIDER_MANIFEST and os.access(source, os.X_OK):
-                os.chmod(target, 0o755)
-        with open(os.path.join(working, BUNDLE_MANIFEST), "wb") as handle:
-            handle.write(plan.manifest_bytes)
-        rebuilt = load_provider(os.path.join(working, BUNDLE_MANIFEST))
-        if rebuilt.graph_digests != provider.graph_digests:
-            raise AgentGraphError("build-verification-failed", "The built bundle's Graph digests differ from the sources'")
-        _swap_into_place(working, destination)
-    except BaseException:
-        shutil.rmtree(working, ignore_errors=True)
-        raise
+    name = os.path.basename(destination)
+    with FileChanges(label="Build") as changes:  # folders made for the output go again if the build fails
+        changes.make_folder(parent)
+        with _parent_lock(parent, destination):
+            _sweep(parent, name)
+            earlier: set[str] | None = None
+            if os.path.lexists(destination):
+                if not os.path.isdir(destination) or os.path.islink(destination):
+                    raise AgentGraphError("build-output-exists", f"Build output exists and is not a directory: {destination}")
+                earlier = verified_bundle_files(destination)
+            working = _new_folder(parent, f".{name}{_STAGING}")
+            try:
+                _write_file(os.path.join(working, BUILD_MARKER), b"agent-graph build in progress\n")
+                for relative, data in plan.files.items():
+                    target = os.path.join(working, *relative.split("/"))
+                    make_directories(os.path.dirname(target))
+                    _write_file(target, data)
+                    source = posixpath.join(provider.root, relative)
+                    if read is None and relative != PROVIDER_MANIFEST and os.access(source, os.X_OK):
+                        try:
+                            os.chmod(target, 0o755)
+                        except OSError as error:
+                            raise os_error(error, target, "make executable") from None
+                _write_file(os.path.join(working, BUNDLE_MANIFEST), plan.manifest_bytes)
+                rebuilt = load_provider(os.path.join(working, BUNDLE_MANIFEST), cache=False)
+                if rebuilt.graph_digests != provider.graph_digests:
+                    raise AgentGraphError(
+                        "build-verification-failed", "The built bundle's Graph digests differ from the sources'"
+                    )
+                _swap_into_place(working, destination, parent, name, earlier)
+            except BaseException:
+                shutil.rmtree(working, ignore_errors=True)
+                raise
     bundle: Bundle = msgspec.convert(plan.manifest, Bundle)
     return bundle
 
 
-def _swap_into_place(working: str, destination: str) -> None:
-    if not os.path.lexists(destination):
-        os.rename(working, destination)
-        return
-    trash = tempfile.mkdtemp(prefix=f".{os.path.basename(destination)}.old-", dir=os.path.dirname(destination))
-    os.rmdir(trash)
-    os.rename(destination, trash)
+def _exchange(first: str, second: str) -> bool:
+    """Swap two folders in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False where that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
     try:
-        os.rename(working, destination)
-    except BaseException:
-        os.rename(trash, destination)
-        raise
-    shutil.rmtree(trash, ignore_errors=True)
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    at_current_directory, rename_exchange = -100, 2
+    result = renameat2(
+        at_current_directory, os.fsencode(first), at_current_directory, os.fsencode(second), rename_exchange
+    )
+    if result == 0:
+        return True
+    number = ctypes.get_errno()
+    if number in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise os_error(OSError(number, os.strerror(number)), second, "replace the earlier bundle")
+
+
+def _swap_into_place(working: str, destination: str, parent: str, name: str, earlier: set[str] | None) -> None:
+    """Put the finished working folder at ``destination``; a verified earlier bundle is exchanged out and retired.
+
+    Where folders can be exchanged in one step, ``destination`` always holds a
+    complete bundle, the earlier or the new one. Elsewhere the earlier bundle
+    is renamed aside first; a build killed between the two renames leaves it
+    marked beside the output, and the next build puts it back before anything else.
+    """
+    if earlier is None:
+        try:
+            os.rename(working, destination)
+        except OSError as error:
+            raise os_error(error, destination, "create the bundle folder") from None
+    else:
+        # Mark the earlier bundle first, so that a build killed from here on leaves only marked folders.
+        _write_file(os.path.join(destination, BUILD_MARKER), b"agent-graph build in progress\n")
+        if _exchange(working, destination):
+            retired = working
+        else:
+            retired = os.path.join(parent, f".{name}{_RETIRED}{secrets.token_hex(6)}")
+            try:
+                os.rename(destination, retired)
+            except OSError as error:
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(destination, BUILD_MARKER))
+                raise os_error(error, destination, "move the earlier bundle aside") from None
+            try:
+                os.rename(working, destination)
+            except BaseException as error:
+                os.rename(retired, destination)
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(destination, BUILD_MARKER))
+                if isinstance(error, OSError):
+                    raise os_error(error, destination, "create the bundle folder") from None
+                raise
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(destination, BUILD_MARKER))
+        _retire(retired, earlier)
+    with contextlib.suppress(OSError):
+        os.unlink(os.path.join(destination, BUILD_MARKER))
+    _fsync_folder(parent)
+
+
+def _fsync_folder(folder: str) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
