@@ -97,7 +97,7 @@ def test_init_refuses_a_file_where_a_directory_goes(tmp_path: Path) -> None:
     (tmp_path / "graphs").write_text("a file\n")
     with pytest.raises(ag.AgentGraphError) as raised:
         init_provider(str(tmp_path), "demo")
-    assert raised.value.code == "provider-target-exists"
+    assert raised.value.code == "path-not-directory"
     assert _tree(tmp_path) == ["graphs"]
 
 

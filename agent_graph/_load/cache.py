@@ -142,7 +142,7 @@ class LoadCache:
         """The cached value for a file with ``digest`` read as ``variant``, or None (also for any damage)."""
         key = self._key(digest, variant)
         try:
-            data = _read_entry(self._path(key), _MAX_GROWTH * size + _MAX_EXTRA_BYTES + _ENTRY_OVERHEAD)
+            data = _read_entry(self._path(key), _entry_limit(size))
         except (OSError, ValueError):
             return None
         if data is None:
@@ -159,15 +159,23 @@ class LoadCache:
         return CachedValue(digest, variant, payload.value, payload.validated, size, dirty=False)
 
     def store(self, cached: CachedValue) -> None:
-        """Write one entry; a value that cannot be written (or a full disk) is simply not cached."""
+        """Write one entry that :meth:`lookup` will read back; anything else (or a full disk) is simply not cached.
+
+        The payload is decoded again before it is written, so a value the
+        decoder cannot take (nesting too deep for it, say) is never stored to
+        be refused on every later load.
+        """
         try:
             payload = _ENCODER.encode(_Payload(cached.value, sorted(cached.validated)))
-        except (TypeError, ValueError, UnicodeEncodeError, OverflowError, RecursionError):
+            _PAYLOAD_DECODER.decode(payload)
+        except (TypeError, ValueError, UnicodeEncodeError, OverflowError, RecursionError, msgspec.DecodeError):
             return  # lone surrogates, say: such a file is parsed on every load
         if len(payload) > _MAX_GROWTH * cached.size + _MAX_EXTRA_BYTES:
             return
         key = self._key(cached.digest, cached.variant)
         entry = _ENCODER.encode(_Entry(FORMAT, key, hashlib.sha256(payload).hexdigest(), payload))
+        if len(entry) > _entry_limit(cached.size):
+            return
         path = self._path(key)
         with contextlib.suppress(OSError):
             _write(path, entry)
@@ -178,6 +186,11 @@ class LoadCache:
         for cached in values:
             if cached.dirty:
                 self.store(cached)
+
+
+def _entry_limit(size: int) -> int:
+    """The largest entry :meth:`LoadCache.lookup` reads for a file of ``size`` bytes."""
+    return _MAX_GROWTH * size + _MAX_EXTRA_BYTES + _ENTRY_OVERHEAD
 
 
 def _read_entry(path: str, limit: int) -> bytes | None:

@@ -19,11 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._core.errors import AgentGraphError
-from .._load.atomic import write_bytes_atomic, write_text_atomic
+from .._core.errors import AgentGraphError, os_error
+from .._load.atomic import FileChanges
 from .._syntax import schema as _schema
 from .._syntax.parse import parse_front_matter, parse_structured
-from .scaffold import dump_yaml, edit_or_dump, ensure_absent, slug
+from .scaffold import check_written_source, dump_yaml, edit_or_dump, ensure_absent, slug
 
 __all__ = ["ImportResult", "import_scripts", "import_skill", "import_workflow"]
 
@@ -83,7 +83,9 @@ class _Target:
     def add_yaml(self, relative: str, value: Any, schema_name: str) -> None:
         path = self.path(relative)
         _schema.validate(schema_name, value, path)
-        self.new_files[path] = dump_yaml(value).encode("utf-8")
+        data = dump_yaml(value).encode("utf-8")
+        check_written_source(path, data, value)
+        self.new_files[path] = data
 
 
 def _read_bytes(path: str, label: str) -> bytes:
@@ -178,6 +180,7 @@ def _register_graph(target: _Target, graph_relative: str) -> None:
         [append_list_item_edit("graphs", _item_lines(graph_relative))],
         path=target.manifest_path,
     )
+    check_written_source(target.manifest_path, text.encode("utf-8"), expected)
     target.rewrites[target.manifest_path] = text
 
 
@@ -209,7 +212,9 @@ def _register_reasons(target: _Target, reasons: Sequence[tuple[str, str]]) -> No
     expected = {**catalog, "codes": [*catalog["codes"], *added]}
     _schema.validate("code-catalog", expected, path)
     lines = [line for entry in added for line in _item_lines(entry)]
-    target.rewrites[path] = edit_or_dump(data.decode("utf-8"), expected, [append_list_item_edit("codes", lines)], path=path)
+    text = edit_or_dump(data.decode("utf-8"), expected, [append_list_item_edit("codes", lines)], path=path)
+    check_written_source(path, text.encode("utf-8"), expected)
+    target.rewrites[path] = text
 
 
 def _report(target: _Target, heading: str, body: str) -> None:
@@ -219,18 +224,23 @@ def _report(target: _Target, heading: str, body: str) -> None:
 
 
 def _commit(target: _Target, kind: str, graph_id: str, graph_relative: str) -> ImportResult:
-    """Check that nothing new exists yet, then write new files, rewritten files and the report (last)."""
+    """Check that nothing new exists yet and that every file reads back, then write new files, rewritten
+    files and the report (last); when a write fails, everything written before it is undone."""
     ensure_absent([*target.new_directories, *target.new_files], "import-target-exists", "Import")
     for path, data in target.new_files.items():
-        write_bytes_atomic(path, data)
-        mode = target.modes.get(path)
-        if mode is not None:
-            os.chmod(path, mode)
+        check_written_source(path, data)
     report = target.path(REPORT)
     ordered = [p for p in target.rewrites if p not in (report, target.manifest_path)]
     ordered += [p for p in (target.manifest_path, report) if p in target.rewrites]
-    for path in ordered:
-        write_text_atomic(path, target.rewrites[path])
+    with FileChanges("import-target-exists", "Import") as changes:
+        for path, data in target.new_files.items():
+            changes.create(path, data, target.modes.get(path))
+        for path in ordered:
+            data = target.rewrites[path].encode("utf-8")
+            if os.path.lexists(path):
+                changes.replace(path, data)
+            else:
+                changes.create(path, data)
     return ImportResult(
         kind=kind,
         graph_id=graph_id,
@@ -252,17 +262,20 @@ def _copy_tree(source: str, destination: str) -> tuple[dict[str, bytes], dict[st
     pending = [source]
     while pending:
         directory = pending.pop()
-        with os.scandir(directory) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                relative = os.path.relpath(entry.path, source)
-                if entry.is_symlink():
-                    skipped.append(relative.replace(os.sep, "/"))
-                elif entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-                elif entry.is_file(follow_symlinks=False):
-                    target = os.path.join(destination, relative)
-                    files[target] = _read_bytes(entry.path, "skill file")
-                    modes[target] = entry.stat(follow_symlinks=False).st_mode & 0o777
+        try:
+            listing = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as error:
+            raise os_error(error, directory, "read the folder", writing=False) from None
+        for entry in listing:
+            relative = os.path.relpath(entry.path, source)
+            if entry.is_symlink():
+                skipped.append(relative.replace(os.sep, "/"))
+            elif entry.is_dir(follow_symlinks=False):
+                pending.append(entry.path)
+            elif entry.is_file(follow_symlinks=False):
+                target = os.path.join(destination, relative)
+                files[target] = _read_bytes(entry.path, "skill file")
+                modes[target] = entry.stat(follow_symlinks=False).st_mode & 0o777
     return files, modes, sorted(skipped)
 
 

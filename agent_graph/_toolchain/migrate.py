@@ -27,10 +27,10 @@ import msgspec
 
 from .._core.errors import AgentGraphError
 from .._core.semver import TOOLCHAIN_VERSION, satisfies
-from .._load.atomic import write_text_atomic
+from .._load.atomic import FileChanges
 from .._syntax import schema as _schema
 from .._syntax.parse import parse_structured
-from .scaffold import edit_or_dump
+from .scaffold import check_written_source, edit_or_dump
 
 __all__ = ["MigrationChange", "MigrationReport", "migrate_provider", "plan_migration"]
 
@@ -169,6 +169,7 @@ def plan_migration(manifest: str) -> _Plan:
         rewrites[manifest_path] = edit_or_dump(
             manifest_text, expected, [_range_edit(declared, TARGET_RANGE)], path=manifest_path
         )
+        check_written_source(manifest_path, rewrites[manifest_path].encode("utf-8"), expected)
         changes.append(
             MigrationChange(
                 path=rel(manifest_path),
@@ -214,6 +215,7 @@ def plan_migration(manifest: str) -> _Plan:
                 error.diagnostics,
             ) from None
         rewrites[path] = edit_or_dump(text, migrated, [_schema_edit(LEGACY_RESOURCE, new_schema)], path=path)
+        check_written_source(path, rewrites[path].encode("utf-8"), migrated)
         changes.append(
             MigrationChange(
                 path=rel(path),
@@ -234,8 +236,9 @@ def migrate_provider(manifest: str = "provider.yaml", *, dry_run: bool = False) 
     """
     plan = plan_migration(manifest)
     if not dry_run:
-        for path, text in plan.rewrites.items():
-            write_text_atomic(path, text)
+        with FileChanges("file-exists", "Migration") as changes:
+            for path, text in plan.rewrites.items():
+                changes.replace(path, text.encode("utf-8"))
     state = "unchanged" if not plan.changes else ("planned" if dry_run else "migrated")
     return MigrationReport(
         state=state,

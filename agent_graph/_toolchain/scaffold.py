@@ -6,7 +6,8 @@ library's reader and the TypeScript toolchain's read back as the same value;
 edit gives the intended value and writes it fresh otherwise.
 ``init_provider`` creates a minimal, valid Provider that passes its own graph
 tests. Writers here refuse to replace anything that exists. This module knows
-nothing of evaluation; it writes only through :mod:`agent_graph._load.atomic`.
+nothing of evaluation; it writes only through :mod:`agent_graph._load.atomic`, and only
+files that read back (:func:`check_written_source`).
 """
 
 from __future__ import annotations
@@ -20,10 +21,17 @@ from typing import Any
 
 from .._core.canonical import canonical_json, js_number
 from .._core.errors import AgentGraphError
-from .._load.atomic import write_bytes_atomic
-from .._syntax.parse import parse_json, parse_yaml
+from .._load.atomic import FileChanges
+from .._syntax.parse import (
+    DEFAULT_MAX_FILE_BYTES,
+    parse_front_matter,
+    parse_json,
+    parse_structured,
+    parse_yaml,
+)
 
 __all__ = [
+    "check_written_source",
     "dump_yaml",
     "edit_or_dump",
     "init_provider",
@@ -177,6 +185,39 @@ def slug(value: str) -> str:
     return normalized
 
 
+_UNCHECKED: Any = object()
+
+
+def check_written_source(path: str, data: bytes, expected: Any = _UNCHECKED) -> None:
+    """Refuse to write a Provider file that the loader would refuse, or read back as another value.
+
+    Every file must fit the loader's default size limit (``file-too-large``);
+    a ``.yaml``, ``.yml`` or ``.json`` file must parse within the default
+    limits, and a Markdown file that starts with front matter must keep a
+    readable header (``output-unreadable``); with ``expected``, the value read
+    back (the header, for Markdown) must be that value.
+    """
+    if len(data) > DEFAULT_MAX_FILE_BYTES:
+        raise AgentGraphError(
+            "file-too-large",
+            f"Refusing to write {path}: {len(data)} bytes, over the {DEFAULT_MAX_FILE_BYTES}-byte limit the loader reads",
+        )
+    lowered = path.lower()
+    try:
+        if lowered.endswith((".yaml", ".yml", ".json")):
+            value = parse_structured(data, path)
+        elif lowered.endswith(".md") and data.startswith(b"---"):
+            value = parse_front_matter(data.decode("utf-8"), path)[0]
+        else:
+            return
+    except (AgentGraphError, UnicodeDecodeError) as error:
+        raise AgentGraphError(
+            "output-unreadable", f"Refusing to write {path}: the loader would not read it back ({error})"
+        ) from None
+    if expected is not _UNCHECKED and not _same(value, expected):
+        raise AgentGraphError("output-unreadable", f"Refusing to write {path}: it would read back as another value")
+
+
 def ensure_absent(paths: Iterable[str], code: str, what: str) -> None:
     """Raise ``code`` when any path already exists (a file, a directory or a link)."""
     for path in paths:
@@ -186,16 +227,24 @@ def ensure_absent(paths: Iterable[str], code: str, what: str) -> None:
         while parent and not os.path.lexists(parent):
             parent = os.path.dirname(parent) if os.path.dirname(parent) != parent else ""
         if parent and not os.path.isdir(parent):
-            raise AgentGraphError(code, f"{what} cannot create {path}: {parent} is not a directory")
+            raise AgentGraphError("path-not-directory", f"{what} cannot create {path}: {parent} is not a directory")
 
 
 def write_new_files(files: Mapping[str, str | bytes], code: str, what: str) -> list[str]:
-    """Create every file (absolute paths), after checking that none exists; return the paths written."""
+    """Create every file (absolute paths), after checking that none exists and each reads back; all or none.
+
+    Returns the paths written. When one write fails (a full disk, say), the
+    files and folders already made are removed again.
+    """
     ensure_absent(files, code, what)
+    contents = {path: content.encode("utf-8") if isinstance(content, str) else content for path, content in files.items()}
+    for path, data in contents.items():
+        check_written_source(path, data)
     written = []
-    for path, content in files.items():
-        write_bytes_atomic(path, content.encode("utf-8") if isinstance(content, str) else content)
-        written.append(path)
+    with FileChanges(code, what) as changes:
+        for path, data in contents.items():
+            changes.create(path, data)
+            written.append(path)
     return written
 
 
