@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import msgspec
 
-from .._core.errors import AgentGraphError, Diagnostic, listing
+from .._core.errors import AgentGraphError, Diagnostic, listing, os_error
 from .._core.version import __version__
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def json_argument(value: str, label: str) -> Any:
             with open(path, "rb") as handle:
                 data = handle.read(DEFAULT_MAX_FILE_BYTES + 1)  # a file that grew is still refused
         except OSError as error:
-            raise AgentGraphError("file-read-failed", f"Cannot read {path}: {error}") from None
+            raise os_error(error, path, "read", writing=False) from None
         return parse_structured(data, path)
     try:
         return parse_json(value, label)
@@ -595,7 +595,7 @@ def _schema_text(document: Any) -> str:
 
 
 def cmd_schema_extract(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
-    from .._load.atomic import write_text_atomic
+    from .._load.atomic import FileChanges
     from .._syntax.schema import SCHEMA_NAMES, schema_document
 
     if args.output is not None:
@@ -604,17 +604,19 @@ def cmd_schema_extract(args: argparse.Namespace, ctx: Context) -> tuple[Any, lis
         if args.out is not None:
             raise AgentGraphError("argument-invalid", "schema extract takes --output FILE or --out DIR, not both")
         destination = os.path.abspath(args.output)
-        write_text_atomic(destination, _schema_text(schema_document(args.name)))
+        with FileChanges(label="Schema extraction") as changes:
+            changes.write(destination, _schema_text(schema_document(args.name)).encode("utf-8"))
         return {"name": args.name, "path": destination}, [destination]
     names = [args.name] if args.name else list(SCHEMA_NAMES)
     documents = {name: schema_document(name) for name in names}
     if args.out:
         out = os.path.abspath(args.out)
         written = []
-        for name, document in documents.items():
-            target = os.path.join(out, f"{name}.schema.json")
-            write_text_atomic(target, _schema_text(document))
-            written.append(target)
+        with FileChanges(label="Schema extraction") as changes:  # every file, or none
+            for name, document in documents.items():
+                target = os.path.join(out, f"{name}.schema.json")
+                changes.write(target, _schema_text(document).encode("utf-8"))
+                written.append(target)
         return {"state": "extracted", "files": written}, [f"Wrote {path}" for path in written]
     if args.name:
         document = documents[args.name]
@@ -779,17 +781,20 @@ def _write(stream: Any, text: str) -> None:
 
 def _json_line(value: Any) -> str:
     """One line of JSON that is valid UTF-8 whatever the stream: a lone surrogate (from an
-    undecodable argument or file name) is written as a ``\\uXXXX`` escape, as JSON.stringify does."""
+    undecodable argument or file name) is written as a ``\\uXXXX`` escape, as JSON.stringify does,
+    and a value nested deeper than the C encoders go is written by the iterative writer."""
+    from .._core.plain import json_text
+
     if isinstance(value, msgspec.Struct):
         try:
             return msgspec.json.encode(value).decode("utf-8") + "\n"
-        except UnicodeEncodeError:  # msgspec refuses lone surrogates; json writes them
+        except (UnicodeEncodeError, RecursionError):  # msgspec refuses lone surrogates; json writes them
             value = msgspec.to_builtins(value)
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    except (UnicodeEncodeError, RecursionError, ValueError):
+        text = json_text(value)
     return text + "\n"
 
 
@@ -798,15 +803,53 @@ def _emit_json(value: Any) -> None:
 
 
 def _fail(error: AgentGraphError, output_format: str) -> int:
-    if output_format == "json":
-        _write(sys.stderr, _json_line(error.to_envelope()))
-    else:
-        _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
-        for diagnostic in error.diagnostics:
-            located = isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail  # the message says where
-            where = f" ({diagnostic.path})" if diagnostic.path and not located else ""
-            _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
+    try:
+        if output_format == "json":
+            _write(sys.stderr, _json_line(error.to_envelope()))
+        else:
+            _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
+            for diagnostic in error.diagnostics:
+                located = isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail  # the message says where
+                where = f" ({diagnostic.path})" if diagnostic.path and not located else ""
+                _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
+        sys.stderr.flush()
+    except OSError:  # nowhere left to report to; the exit status still says it
+        pass
     return 1
+
+
+def _silence_stdout() -> None:
+    """After standard output failed, send what is still buffered for it nowhere (the process's own stdout only).
+
+    Otherwise the interpreter would try to flush it again at exit and print a
+    message of its own on stderr.
+    """
+    stream = sys.stdout
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    if stream is not sys.__stdout__:
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.dup2(null, descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
+
+
+def _answer(value: Any, lines: list[str], output_format: str) -> None:
+    """Write the answer on stdout and flush it, so that a full disk or a closed pipe is noticed here."""
+    if output_format == "json":
+        _emit_json(value)
+    else:
+        _write(sys.stdout, "\n".join(lines) + "\n")
+    sys.stdout.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -841,13 +884,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             format=output_format,
         )
         value, lines = handler(args, ctx)
-        if ctx.quiet:
-            return ctx.exit_status
-        if output_format == "json":
-            _emit_json(value)
-        else:
-            _write(sys.stdout, "\n".join(lines) + "\n")
-        return ctx.exit_status
     except AgentGraphError as error:
         return _fail(error, output_format)
     except RecursionError:
@@ -857,6 +893,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _fail(AgentGraphError("interrupted", "Interrupted"), output_format)
     except BrokenPipeError:
+        _silence_stdout()
         return 1
+    except OSError as error:  # an operating-system failure no adapter named: still its own code
+        where = error.filename if isinstance(error.filename, str) else "a file"
+        return _fail(os_error(error, where, "use"), output_format)
     except Exception as error:  # a defect: still one envelope, never a traceback
         return _fail(AgentGraphError("internal-error", f"Unexpected {type(error).__name__}: {error}"), output_format)
+    if ctx.quiet:
+        return ctx.exit_status
+    try:
+        _answer(value, lines, output_format)
+    except BrokenPipeError:  # the reader went away: nothing to tell it
+        _silence_stdout()
+        return 1
+    except OSError as error:
+        _silence_stdout()
+        return _fail(os_error(error, "standard output", "write the answer to"), output_format)
+    return ctx.exit_status
