@@ -440,3 +440,38 @@ def test_an_answer_to_a_full_standard_output(base: Path, output_format: str) -> 
             assert error["code"] == "disk-full" and "standard output" in error["message"]
         else:
             assert answer.stderr.startswith("ERROR disk-full: ")
+
+
+# ---------------------------------------------------------------- files that cannot be read
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_files_that_cannot_be_read(base: Path) -> None:
+    """Reading is refused by the file's mode: each reading command names the file, with its code."""
+    manifest = _provider(base)
+    run = _run(base, base / "runs")
+    facts = base / "facts.json"
+    facts.write_text('{"a": 1}')
+    warm = [["validate", "--manifest", str(manifest)], ["run", "status", "--state", str(run), "--manifest", str(manifest)],
+            ["evaluate", "main", "--facts", f"@{facts}", "--manifest", str(manifest)]]
+    for arguments in warm:
+        status, _out, err = cli(arguments, base)
+        assert status == 0, err
+    _open_to_all(base)
+    expectations = [
+        (warm[0], manifest.parent / "graphs" / "main.yaml"),
+        (warm[1], run),
+        (warm[2], facts),
+    ]
+    for arguments, where in expectations:
+        where.chmod(0o600)  # one file at a time: the others stay readable
+        try:
+            answer = as_user(arguments, base, NOBODY) if os.geteuid() == 0 else cli(arguments, base)
+        finally:
+            where.chmod(0o644)
+        status, out, err = answer
+        assert status == 1 and out == "", err
+        error = json.loads(err.strip().splitlines()[-1])["error"]
+        codes = {error["code"], *(d["code"] for d in error["diagnostics"])}
+        assert "file-permission-denied" in codes, err
+        assert str(where) in err, err

@@ -543,3 +543,84 @@ def test_every_run_store_refuses_the_same_values_and_stores_them_plain(tmp_path:
         loaded = store.load(ref)
         assert loaded.outcomes["main/build"].detail == value and loaded.id == run.id
         assert type(next(iter(loaded.outcomes))) is str
+
+
+# ---------------------------------------------------------------- non-JSON anywhere, and no RecursionError anywhere
+
+
+def _inject(value: Any, position: int, bad: Any) -> Any:
+    """A copy of ``value`` with ``bad`` put at one of its places (a leaf replaced, or a key or item added)."""
+    paths = S.document_paths(value)
+    path = paths[position % len(paths)]
+    target = S.copy_json(value)
+    if not path:
+        return {"x": bad} if position % 2 else [bad]
+    holder = target
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = bad
+    return target
+
+
+BAD_LEAVES = st.sampled_from([{1, 2}, b"x", object(), decimal.Decimal(1), {1: "int key"}, {("a",): "tuple key"},
+                              {None: "None key"}, frozenset()])
+
+
+@VALUES
+@given(S.json_values, st.integers(0, 1000), BAD_LEAVES)
+def test_non_json_anywhere_is_json_invalid_in_every_entry_point(value: Any, position: int, bad: Any) -> None:
+    import tempfile
+
+    from agent_graph._runtime.host_action import host_action_output_digest
+    from agent_graph._runtime.materialize import materializer_environment
+
+    provider = load_fixtures.load(base_documents())
+    hostile = _inject(value, position, bad)
+    calls = [
+        lambda: ag.evaluate(provider, "main", facts={"v": hostile}),
+        lambda: ag.route(provider, "main", facts={"v": hostile}, workspace="/w"),
+        lambda: host_action_output_digest({"output": {"inline": hostile}}),
+        lambda: materializer_environment("/p", "/w", "sha256:" + "0" * 64, hostile, inherited={}),
+    ]
+    for call in calls:
+        with pytest.raises(ag.AgentGraphError) as caught:
+            call()
+        assert caught.value.code == "json-invalid"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.json"
+        store = _store()
+        store.start(str(path), PROVIDER, "main")
+        before = path.read_bytes()
+        for call in (
+            lambda: store.record(str(path), "main/n", "completed", detail=hostile),
+            lambda: store.update_facts(str(path), {"v": hostile}),
+        ):
+            with pytest.raises(ag.AgentGraphError) as refused:
+                call()
+            assert refused.value.code == "json-invalid"
+            assert path.read_bytes() == before
+
+
+def test_deep_values_raise_no_recursion_error_anywhere(tmp_path: Path) -> None:
+    """Receipts, digests, diagnostics and schema checks of values 50,000 levels deep: answers, not RecursionError."""
+    from agent_graph._runtime.host_action import host_action_output_digest, validate_host_action_result
+    from agent_graph._syntax.schema import validate_with_schema
+
+    from . import test_host_action as host
+
+    deep = deep_value(50_000)
+    deep_list = deep_value(50_000, "list")
+    assert ag.digest_value(deep).startswith("sha256:")
+    assert host_action_output_digest({"output": {"inline": deep}}).startswith("sha256:")
+    provider = ag.load_provider(str(host.write_files(tmp_path / "p", host.FILES)))
+    location = ag.route(provider, "main", workspace=str(tmp_path)).resources.required[0]
+    result = host.inline_result(output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "t", "items": [deep_list]}})
+    validate_host_action_result(location, result, provider=provider)
+    with pytest.raises(ag.AgentGraphError) as caught:
+        validate_with_schema({"type": "object", "properties": {"x": {"const": deep}}}, {"x": 1}, "value", name="deep")
+    assert caught.value.code == "schema-invalid"
+    envelope = caught.value.to_envelope()
+    from agent_graph._cli.main import _json_line
+
+    assert json.loads(_json_line({"ok": deep_value(100)}))  # the command line writes envelopes iteratively
+    assert _json_line(envelope).endswith("\n")

@@ -271,16 +271,25 @@ def _folded(violations: Sequence[Any]) -> list[Any]:
             branch = f"{violation.schema_path[: -len('/if')]}/{violation.params.get('failingKeyword')}/"
             if (branch, violation.instance_path) in inside:
                 continue
-        key = (
-            violation.keyword,
-            violation.instance_path,
-            json.dumps(violation.params, sort_keys=True, default=str),
-        )
+        key = (violation.keyword, violation.instance_path, _params_text(violation.params))
         if key in seen:
             continue
         seen.add(key)
         kept.append(violation)
     return kept
+
+
+def _params_text(params: Any) -> str:
+    """The text that tells two violations' params apart (written without recursion when they nest deeply)."""
+    try:
+        return json.dumps(params, sort_keys=True, default=str)
+    except (RecursionError, ValueError, TypeError):
+        from .._core.plain import json_text
+
+        try:
+            return json_text(params)
+        except TypeError:
+            return repr(type(params))
 
 
 def _value_at(value: Any, tokens: Sequence[str]) -> Any:
