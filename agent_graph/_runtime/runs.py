@@ -22,8 +22,14 @@ Guarantees:
   (``run-target-exists``): the new file is linked into place, which fails if
   the name is taken.
 * A missing Run is ``run-missing``, a file that is not a valid Run is
-  ``run-invalid``, a Run of another Provider is ``run-provider-mismatch``;
-  none of them is ever overwritten.
+  ``run-invalid`` (a key repeated in an object and events not numbered 1..n
+  included), a Run of another Provider is ``run-provider-mismatch``; none of
+  them is ever overwritten.
+* What is written is checked with the reader first
+  (:func:`~agent_graph._runtime.run_store.checked_run_bytes`); a change that
+  would be refused is refused before the lock sidecar is created, and an
+  operating-system failure has its code (``file-permission-denied``,
+  ``disk-full`` …) with the path.
 * A Run is addressed by its path; a relative path is resolved against the
   store's folder (``root``; default: the current directory at each call).
 """
@@ -38,8 +44,9 @@ import msgspec
 
 from .._core.errors import AgentGraphError, os_error
 from .._core.model import Run, RunSummary
-from .._load.atomic import FileChanges, held_lock, write_bytes_atomic
+from .._load.atomic import FileChanges, write_bytes_atomic
 from . import run_store
+from .locks import held_lock
 from .run_changes import RUN_SCHEMA, Change, checkpoint_event, evaluation_input as run_evaluation_input
 from .run_store import (
     DEFAULT_LOCK_TIMEOUT,

@@ -33,8 +33,9 @@ from .._core.canonical import collation_key, digest_bytes, digest_value, sort_co
 from .._core.errors import AgentGraphError, os_error
 from .._core.model import Bundle
 from .._core.provider import Provider
-from .._load.atomic import FileChanges, held_lock, make_directories
+from .._load.atomic import FileChanges, make_directories
 from .._load.bundle import expected_catalogs, expected_dependencies
+from .._runtime.locks import held_lock
 from .._syntax import schema as _schema
 
 # ---------------------------------------------------------------- building
