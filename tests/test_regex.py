@@ -284,3 +284,19 @@ def test_a_pattern_the_matcher_cannot_take_is_refused_when_the_provider_loads(tm
         ag.load_provider(str(manifest))
     assert caught.value.code == "schema-pattern-unsupported"
     assert "report.schema.json" in caught.value.message or "request.schema.json" in caught.value.message
+
+
+def test_a_match_that_would_cost_too_much_stops_with_its_code() -> None:
+    """A pattern whose live states keep changing, on a long text: bounded work, a specific code."""
+    import random
+
+    chooser = random.Random(7)
+    text = "".join(chooser.choice("ab") for _ in range(20_000))
+    with within():
+        with pytest.raises(ag.AgentGraphError) as caught:
+            validate_with_schema({"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, text, "value", name="costly")
+    assert caught.value.code == "schema-pattern-too-costly"
+    # the same pattern on a short text answers
+    with pytest.raises(ag.AgentGraphError) as short:
+        validate_with_schema({"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, "ab" * 10, "value", name="costly")
+    assert short.value.code == "schema-invalid"

@@ -13,7 +13,11 @@ automaton that reads each character once:
 * matching runs all alternatives side by side, one step per character, and
   remembers each set of live states it met together with the next character
   (a lazily built DFA, bounded), so the time is linear in the text for any
-  pattern, and the memory is bounded by the pattern's size.
+  pattern, and the memory is bounded by the pattern's size;
+* a match whose new transitions would visit more than :data:`MAX_WORK`
+  automaton states in all (a pattern of thousands of states whose live sets
+  keep changing, on a long text) stops with ``schema-pattern-too-costly``:
+  the cost of every match is bounded, not only its growth.
 
 The meaning is ECMAScript's (without flags): ``.`` stops at ``\\n``, ``\\r``,
 U+2028 and U+2029; ``\\d``, ``\\w`` and ``\\b`` are ASCII; ``\\s`` is
@@ -33,13 +37,19 @@ import bisect
 import itertools
 from typing import Any
 
-__all__ = ["MAX_STATES", "EcmaPattern", "PatternError", "compile_pattern"]
+from .._core.errors import AgentGraphError
+
+__all__ = ["MAX_STATES", "MAX_WORK", "EcmaPattern", "PatternError", "compile_pattern"]
 
 #: Automaton states one pattern may have once its counted repetitions are written out.
-MAX_STATES = 20_000
-#: Remembered transitions per pattern before the memory is emptied (matching stays linear).
+MAX_STATES = 5_000
+#: Automaton states one match may visit while it builds transitions: the cost of a match is bounded
+#: (``schema-pattern-too-costly`` beyond), whatever the pattern and the text.
+MAX_WORK = 4_000_000
+#: Remembered transitions, and automaton states in their keys, per pattern before the memory is emptied.
 _MAX_TRANSITIONS = 65_536
-_MAX_CACHED_PATTERNS = 256
+_MAX_REMEMBERED_STATES = 1_000_000
+_MAX_CACHED_PATTERNS = 64
 
 _MAX_CODE_POINT = 0x10FFFF
 
@@ -530,7 +540,11 @@ class _Memory:
             self.table.append((key, {}))
             found = len(self.table) - 1
             self.index[key] = found
+            self.size += len(key[0])
         return found
+
+    def full(self) -> bool:
+        return self.size > _MAX_REMEMBERED_STATES or len(self.table) > _MAX_TRANSITIONS
 
     def clear(self) -> None:
         self.table.clear()
@@ -604,12 +618,13 @@ class EcmaPattern:
 
     def _run(self, text: str, searching: bool) -> bool:
         memory = self._search if searching else self._match
-        if memory.size > _MAX_TRANSITIONS:
+        if memory.full():
             memory.clear()
         table = memory.table
         program = self._program
         stop_when_dead = self._anchored or not searching
         current = memory.state((frozenset(), True, False))
+        work = 0
         for ch in text:
             key, transitions = table[current]
             following = transitions.get(ch)
@@ -617,7 +632,14 @@ class EcmaPattern:
                 live, at_start, prev_word = key
                 word = ch in _WORD_CHARACTERS
                 reached, matched = self._closure(live, at_start, False, prev_word, word, searching or at_start)
-                if memory.size > _MAX_TRANSITIONS:  # forget, keep going from here: linear all the same
+                work += len(live) + len(reached) + 1
+                if work > MAX_WORK:
+                    raise AgentGraphError(
+                        "schema-pattern-too-costly",
+                        f"Matching the pattern {self.source!r:.120} against a text of {len(text)} characters "
+                        f"took more than {MAX_WORK} automaton steps; simplify the pattern or shorten the text",
+                    )
+                if memory.full():  # forget, keep going from here: the cost per character stays bounded
                     memory.clear()
                     current = memory.state(key)
                     transitions = table[current][1]
@@ -628,7 +650,6 @@ class EcmaPattern:
                     advanced = frozenset(program[index][2] for index in reached if _contains(program[index][1], code))
                     following = memory.state((advanced, False, word))
                 transitions[ch] = following
-                memory.size += 1
             if following == _MATCHED:
                 return True
             current = following
