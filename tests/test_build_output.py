@@ -87,13 +87,17 @@ TAMPERING = {
     "a listed file changed": lambda out: (out / "graphs" / "main.yaml").write_text("changed\n"),
     "a listed file missing": lambda out: (out / "graphs" / "main.yaml").unlink(),
     "a listed file replaced by a folder": lambda out: (
-        (out / "graphs" / "main.yaml").unlink(), (out / "graphs" / "main.yaml").mkdir()),
+        (out / "graphs" / "main.yaml").unlink(),
+        (out / "graphs" / "main.yaml").mkdir(),
+    ),
     "the manifest re-signed without a file": lambda out: _resign(out, drop="graphs/main.yaml"),
     "the manifest with a wrong digest": lambda out: (out / "manifest.json").write_text(
-        json.dumps({**_manifest(out), "digest": "sha256:" + "0" * 64})),
+        json.dumps({**_manifest(out), "digest": "sha256:" + "0" * 64})
+    ),
     "the manifest not JSON": lambda out: (out / "manifest.json").write_text("{not json"),
     "the manifest of another kind": lambda out: (out / "manifest.json").write_text(
-        json.dumps({"schema": "agent-graph.bundle.v1"})),
+        json.dumps({"schema": "agent-graph.bundle.v1"})
+    ),
     "no manifest": lambda out: (out / "manifest.json").unlink(),
     "a fifo": lambda out: os.mkfifo(out / "fifo"),
 }
@@ -127,7 +131,9 @@ def test_a_folder_claiming_to_be_a_bundle_is_refused(source: ag.Provider, tmp_pa
     refused(source, out)
 
 
-def test_a_complete_earlier_bundle_is_replaced_and_only_its_files_deleted(source: ag.Provider, tmp_path: Path) -> None:
+def test_a_complete_earlier_bundle_is_replaced_and_only_its_files_deleted(
+    source: ag.Provider, tmp_path: Path
+) -> None:
     out = _built(source, tmp_path / "dist")
     (tmp_path / "beside.txt").write_text("not ours")
     build_bundle(source, str(out))

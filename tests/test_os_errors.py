@@ -84,7 +84,10 @@ def _run(base: Path, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "run.json"
     if not path.exists():
-        assert cli(["run", "start", "main", "--state", str(path), "--manifest", str(_provider(base))], base)[0] == 0
+        assert (
+            cli(["run", "start", "main", "--state", str(path), "--manifest", str(_provider(base))], base)[0]
+            == 0
+        )
     return path
 
 
@@ -96,21 +99,74 @@ def _materializer(base: Path) -> Path:
 
 
 COMMANDS = [
-    Command("run start", lambda b, t: ["run", "start", "main", "--state", str(t / "run.json"),
-                                       "--manifest", str(_provider(b))], True),
-    Command("run checkpoint", lambda b, t: ["run", "checkpoint", "--state", str(_run(b, b / "runs")),
-                                            "--out", str(t / "checkpoint.json")], True),
-    Command("run resume", lambda b, t: ["run", "resume", "--checkpoint", str(_run(b, b / "runs")),
-                                        "--state", str(t / "resumed.json")], True),
+    Command(
+        "run start",
+        lambda b, t: [
+            "run",
+            "start",
+            "main",
+            "--state",
+            str(t / "run.json"),
+            "--manifest",
+            str(_provider(b)),
+        ],
+        True,
+    ),
+    Command(
+        "run checkpoint",
+        lambda b, t: [
+            "run",
+            "checkpoint",
+            "--state",
+            str(_run(b, b / "runs")),
+            "--out",
+            str(t / "checkpoint.json"),
+        ],
+        True,
+    ),
+    Command(
+        "run resume",
+        lambda b, t: [
+            "run",
+            "resume",
+            "--checkpoint",
+            str(_run(b, b / "runs")),
+            "--state",
+            str(t / "resumed.json"),
+        ],
+        True,
+    ),
     Command("build", lambda b, t: ["build", str(t / "dist"), "--manifest", str(_provider(b))], True),
     Command("init", lambda b, t: ["init", str(t / "new"), "--id", "acme/new"], True),
     Command("schema extract", lambda b, t: ["schema", "extract", "--out", str(t / "schemas")], True),
-    Command("resource materialize", lambda b, t: ["resource", "materialize", "view.x", "--cache", str(t / "cache"),
-                                                  "--revision", REVISION, "--workspace", str(b),
-                                                  "--manifest", str(_materializer(b))], True),
-    Command("run record", lambda b, t: ["run", "record", "main/build", "completed", "--state", str(_run(b, t))], False),
-    Command("run facts", lambda b, t: ["run", "facts", "--set", '{"b": 1}', "--state", str(_run(b, t))], False),
-    Command("run authority", lambda b, t: ["run", "authority", "--add", "ops", "--state", str(_run(b, t))], False),
+    Command(
+        "resource materialize",
+        lambda b, t: [
+            "resource",
+            "materialize",
+            "view.x",
+            "--cache",
+            str(t / "cache"),
+            "--revision",
+            REVISION,
+            "--workspace",
+            str(b),
+            "--manifest",
+            str(_materializer(b)),
+        ],
+        True,
+    ),
+    Command(
+        "run record",
+        lambda b, t: ["run", "record", "main/build", "completed", "--state", str(_run(b, t))],
+        False,
+    ),
+    Command(
+        "run facts", lambda b, t: ["run", "facts", "--set", '{"b": 1}', "--state", str(_run(b, t))], False
+    ),
+    Command(
+        "run authority", lambda b, t: ["run", "authority", "--add", "ops", "--state", str(_run(b, t))], False
+    ),
     Command("import scripts", lambda b, t: _import_scripts(b, t), False),
     Command("migrate", lambda b, t: _legacy(t), False),
 ]
@@ -155,8 +211,14 @@ def cli(arguments: list[str], cwd: Path) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def process(arguments: list[str], cwd: Path, *, user: int | None = None, limit: int | None = None,
-            stdout: Any = subprocess.PIPE) -> tuple[int, str, str]:
+def process(
+    arguments: list[str],
+    cwd: Path,
+    *,
+    user: int | None = None,
+    limit: int | None = None,
+    stdout: Any = subprocess.PIPE,
+) -> tuple[int, str, str]:
     """The command line as a process: as another user, or with a file-size limit."""
     environment = {**os.environ, "XDG_CACHE_HOME": str(cwd / ".cache-of-process"), "HOME": str(cwd)}
 
@@ -173,8 +235,14 @@ def process(arguments: list[str], cwd: Path, *, user: int | None = None, limit: 
             os.setuid(user)
 
     answer = subprocess.run(
-        [sys.executable, "-m", "agent_graph", *arguments, "--format", "json"], cwd=cwd, env=environment,
-        stdout=stdout, stderr=subprocess.PIPE, text=True, preexec_fn=before, timeout=120,
+        [sys.executable, "-m", "agent_graph", *arguments, "--format", "json"],
+        cwd=cwd,
+        env=environment,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=before,
+        timeout=120,
     )
     return answer.returncode, answer.stdout or "", answer.stderr
 
@@ -279,8 +347,11 @@ def test_permission_denied(base: Path, command: Command) -> None:
 
 
 def _immutable(folder: Path) -> bool:
-    answer = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False) if shutil.which(
-        "chattr") else None
+    answer = (
+        subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
+        if shutil.which("chattr")
+        else None
+    )
     if answer is None or answer.returncode != 0:
         return False
     try:
@@ -299,7 +370,9 @@ def test_read_only_folder(base: Path, command: Command) -> None:
     arguments = command.prepare(base, target)
     folders = [target, *(p for p in target.rglob("*") if p.is_dir())]
     if not all(_immutable(folder) for folder in folders):
-        pytest.skip("this file system has no immutable flag (chattr +i); test_a_path_under_sys refuses root instead")
+        pytest.skip(
+            "this file system has no immutable flag (chattr +i); test_a_path_under_sys refuses root instead"
+        )
     try:
         before = tree(target)
         refusal(cli(arguments, base), "file-permission-denied", target, command.name)
@@ -353,11 +426,20 @@ def small_disk(base: Path) -> Iterator[Path]:
     """A 256 KiB tmpfs (skips where mounting is not allowed)."""
     mount_point = base / "small"
     mount_point.mkdir()
-    answer = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "tmpfs", str(mount_point)],
-                            capture_output=True, check=False) if shutil.which("mount") else None
+    answer = (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "tmpfs", str(mount_point)],
+            capture_output=True,
+            check=False,
+        )
+        if shutil.which("mount")
+        else None
+    )
     if answer is None or answer.returncode != 0:
-        pytest.skip("cannot mount a small tmpfs here (not root, or no CAP_SYS_ADMIN); "
-                    "test_a_file_size_limit exercises the same write failure")
+        pytest.skip(
+            "cannot mount a small tmpfs here (not root, or no CAP_SYS_ADMIN); "
+            "test_a_file_size_limit exercises the same write failure"
+        )
     try:
         yield mount_point
     finally:
@@ -387,7 +469,8 @@ def test_a_full_disk(base: Path, small_disk: Path, command: Command) -> None:
     after = {k: v for k, v in tree(small_disk).items() if k != ".filler"}
     after.pop("place/runs.lock", None)
     assert {k: v for k, v in after.items() if not k.endswith(".lock")} == {
-        k: v for k, v in before.items() if not k.endswith(".lock")}
+        k: v for k, v in before.items() if not k.endswith(".lock")
+    }
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.name)
@@ -400,7 +483,8 @@ def test_a_file_size_limit(base: Path, command: Command) -> None:
     answer = process(arguments, base, limit=64)
     refusal(answer, "file-write-failed", target, command.name)
     assert {k: v for k, v in tree(target).items() if not k.endswith(".lock")} == {
-        k: v for k, v in before.items() if not k.endswith(".lock")}
+        k: v for k, v in before.items() if not k.endswith(".lock")
+    }
 
 
 # ---------------------------------------------------------------- over-large timeouts and a full stdout
@@ -411,13 +495,33 @@ def test_over_large_timeouts(base: Path, value: str) -> None:
     run = _run(base, base / "runs")
     for arguments in (
         ["run", "record", "main/build", "completed", "--state", str(run), "--lock-timeout", value],
-        ["run", "start", "main", "--state", str(base / "new.json"), "--manifest", str(_provider(base)),
-         "--lock-timeout", value],
+        [
+            "run",
+            "start",
+            "main",
+            "--state",
+            str(base / "new.json"),
+            "--manifest",
+            str(_provider(base)),
+            "--lock-timeout",
+            value,
+        ],
     ):
         status, out, err = cli(arguments, base)
         assert status == 1 and out == "" and json.loads(err)["error"]["code"] == "argument-invalid", err
-    materialize = ["resource", "materialize", "view.x", "--cache", str(base / "cache"), "--revision", REVISION,
-                   "--manifest", str(_materializer(base)), "--timeout-ms", str(10**15)]
+    materialize = [
+        "resource",
+        "materialize",
+        "view.x",
+        "--cache",
+        str(base / "cache"),
+        "--revision",
+        REVISION,
+        "--manifest",
+        str(_materializer(base)),
+        "--timeout-ms",
+        str(10**15),
+    ]
     status, out, err = cli(materialize, base)
     assert status == 1 and json.loads(err)["error"]["code"] == "argument-invalid", err
     assert not (base / "cache").exists() and not (base / "new.json").exists()
@@ -430,7 +534,11 @@ def test_an_answer_to_a_full_standard_output(base: Path, output_format: str) -> 
         with open("/dev/full", "w") as full:
             answer = subprocess.run(
                 [sys.executable, "-m", "agent_graph", *arguments, "--format", output_format],
-                cwd=base, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60,
+                cwd=base,
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
                 env={**os.environ, "XDG_CACHE_HOME": str(base / ".cache")},
             )
         assert answer.returncode == 1, answer.stderr
@@ -452,8 +560,11 @@ def test_files_that_cannot_be_read(base: Path) -> None:
     run = _run(base, base / "runs")
     facts = base / "facts.json"
     facts.write_text('{"a": 1}')
-    warm = [["validate", "--manifest", str(manifest)], ["run", "status", "--state", str(run), "--manifest", str(manifest)],
-            ["evaluate", "main", "--facts", f"@{facts}", "--manifest", str(manifest)]]
+    warm = [
+        ["validate", "--manifest", str(manifest)],
+        ["run", "status", "--state", str(run), "--manifest", str(manifest)],
+        ["evaluate", "main", "--facts", f"@{facts}", "--manifest", str(manifest)],
+    ]
     for arguments in warm:
         status, _out, err = cli(arguments, base)
         assert status == 0, err

@@ -56,10 +56,34 @@ def python_answer(pattern: str, text: str, *, anchored: bool = False) -> bool:
 # ---------------------------------------------------------------- generated patterns against re
 
 _ATOMS = st.sampled_from(
-    ["a", "b", ".", "\\d", "\\w", "\\s", "\\D", "\\W", "\\S", "[ab]", "[^a]", "[a-c]", "[\\d.]", "\\.", "\\n", "x", "é",
-     "[]", "[^]", "\\u0061", "\\x62", "\\t"]
+    [
+        "a",
+        "b",
+        ".",
+        "\\d",
+        "\\w",
+        "\\s",
+        "\\D",
+        "\\W",
+        "\\S",
+        "[ab]",
+        "[^a]",
+        "[a-c]",
+        "[\\d.]",
+        "\\.",
+        "\\n",
+        "x",
+        "é",
+        "[]",
+        "[^]",
+        "\\u0061",
+        "\\x62",
+        "\\t",
+    ]
 )
-_QUANTIFIERS = st.sampled_from(["", "", "", "*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "*?", "+?", "{1,2}?"])
+_QUANTIFIERS = st.sampled_from(
+    ["", "", "", "*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "*?", "+?", "{1,2}?"]
+)
 
 
 def _pattern(draw: Any, depth: int = 0) -> str:
@@ -132,8 +156,20 @@ def test_ecmascript_meanings(pattern: str, text: str, expected: bool) -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    ["^(a+)+$", "^(a|a)*$", "^(a|aa)+$", "(x+x+)+y", "^(\\w+\\s?)*$", "^(.*a){12}$", "(a*)*b", "^([a-z]+)*[0-9]$",
-     "\\d+\\d+\\d+x", "^(?:a?){30}a{30}$", "(.*.*)*=", "^(\\d+|\\w+)*!$"],
+    [
+        "^(a+)+$",
+        "^(a|a)*$",
+        "^(a|aa)+$",
+        "(x+x+)+y",
+        "^(\\w+\\s?)*$",
+        "^(.*a){12}$",
+        "(a*)*b",
+        "^([a-z]+)*[0-9]$",
+        "\\d+\\d+\\d+x",
+        "^(?:a?){30}a{30}$",
+        "(.*.*)*=",
+        "^(\\d+|\\w+)*!$",
+    ],
 )
 def test_catastrophic_patterns_end_quickly_on_ten_thousand_characters(pattern: str) -> None:
     compiled = EcmaPattern(pattern)
@@ -188,8 +224,11 @@ def test_the_state_limit_is_the_written_out_size() -> None:
 
 
 def test_user_schemas_validate_with_the_linear_matcher() -> None:
-    schema = {"type": "object", "properties": {"name": {"type": "string", "pattern": "^(a+)+$"}},
-              "patternProperties": {"^(x+)+$": {"type": "integer"}}}
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "pattern": "^(a+)+$"}},
+        "patternProperties": {"^(x+)+$": {"type": "integer"}},
+    }
     with within():
         validate_with_schema(schema, {"name": "a" * 10_000, "x" * 10_000: 1}, "value", name="s")
         with pytest.raises(ag.AgentGraphError) as caught:
@@ -215,7 +254,9 @@ def test_email_formats_answer_as_their_regular_expressions(text: str) -> None:
     assert _idn_email(text) == (IDN_EMAIL.match(text) is not None), text
 
 
-@pytest.mark.parametrize("fmt", ["email", "idn-email", "hostname", "uri", "json-pointer", "uri-template", "date-time"])
+@pytest.mark.parametrize(
+    "fmt", ["email", "idn-email", "hostname", "uri", "json-pointer", "uri-template", "date-time"]
+)
 def test_formats_end_quickly_on_long_strings(fmt: str) -> None:
     for text in ("a@" + "." * 20_000 + "@", "." * 20_000, "a." * 10_000 + "!", "/" + "a" * 20_000 + "~"):
         with within(), contextlib.suppress(ag.AgentGraphError):  # valid or not: an answer, quickly
@@ -268,17 +309,23 @@ def test_a_catastrophic_output_pattern_ends_quickly_with_its_code(tmp_path: Any)
     with within():
         good = host.inline_result(output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "a" * 10_000}})
         validate_host_action_result(location, good, provider=provider)
-        bad = host.inline_result(output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "a" * 10_000 + "!"}})
+        bad = host.inline_result(
+            output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "a" * 10_000 + "!"}}
+        )
         with pytest.raises(ag.AgentGraphError) as caught:
             validate_host_action_result(location, bad, provider=provider)
     assert caught.value.code == "host-action-output-inline-invalid"
 
 
 @pytest.mark.parametrize("which", ["output", "input"])
-def test_a_pattern_the_matcher_cannot_take_is_refused_when_the_provider_loads(tmp_path: Any, which: str) -> None:
+def test_a_pattern_the_matcher_cannot_take_is_refused_when_the_provider_loads(
+    tmp_path: Any, which: str
+) -> None:
     backreference = "^(a)\\1$"
-    manifest = _host_provider(tmp_path, backreference) if which == "output" else _host_provider(
-        tmp_path, "^.*$", backreference
+    manifest = (
+        _host_provider(tmp_path, backreference)
+        if which == "output"
+        else _host_provider(tmp_path, "^.*$", backreference)
     )
     with pytest.raises(ag.AgentGraphError) as caught:
         ag.load_provider(str(manifest))
@@ -294,9 +341,13 @@ def test_a_match_that_would_cost_too_much_stops_with_its_code() -> None:
     text = "".join(chooser.choice("ab") for _ in range(20_000))
     with within():
         with pytest.raises(ag.AgentGraphError) as caught:
-            validate_with_schema({"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, text, "value", name="costly")
+            validate_with_schema(
+                {"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, text, "value", name="costly"
+            )
     assert caught.value.code == "schema-pattern-too-costly"
     # the same pattern on a short text answers
     with pytest.raises(ag.AgentGraphError) as short:
-        validate_with_schema({"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, "ab" * 10, "value", name="costly")
+        validate_with_schema(
+            {"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, "ab" * 10, "value", name="costly"
+        )
     assert short.value.code == "schema-invalid"

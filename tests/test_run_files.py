@@ -86,20 +86,31 @@ COMMANDS = [
 def _lies(text: str) -> dict[str, str]:
     document = json.loads(text)
     events = document["events"]
-    renumbered = [dict(event, sequence=event["sequence"] + (5 if index == 1 else 0)) for index, event in enumerate(events)]
+    renumbered = [
+        dict(event, sequence=event["sequence"] + (5 if index == 1 else 0))
+        for index, event in enumerate(events)
+    ]
     swapped = [events[1], events[0], *events[2:]]
     zero = [dict(event, sequence=index) for index, event in enumerate(events)]
     repeated = [*events[:2], dict(events[1]), *events[2:]]
     return {
-        "a repeated top-level key": text.replace('"graph": "main"', '"graph": "main",\n  "graph": "other"', 1),
+        "a repeated top-level key": text.replace(
+            '"graph": "main"', '"graph": "main",\n  "graph": "other"', 1
+        ),
         "a repeated fact key": text.replace('"a": 1', '"a": 1, "a": 2', 1),
-        "a repeated key in a record": text.replace('"outcome": "completed"', '"outcome": "completed", "outcome": "failed"', 1),
-        "a repeated key in an event": text.replace('"type": "run.started"', '"type": "run.started", "type": "x"', 1),
+        "a repeated key in a record": text.replace(
+            '"outcome": "completed"', '"outcome": "completed", "outcome": "failed"', 1
+        ),
+        "a repeated key in an event": text.replace(
+            '"type": "run.started"', '"type": "run.started", "type": "x"', 1
+        ),
         "a gap in the sequence": json.dumps({**document, "events": renumbered}),
         "events out of order": json.dumps({**document, "events": swapped}),
         "events numbered from 0": json.dumps({**document, "events": zero}),
         "a repeated sequence number": json.dumps({**document, "events": repeated}),
-        "a negative sequence": json.dumps({**document, "events": [dict(events[0], sequence=-1), *events[1:]]}),
+        "a negative sequence": json.dumps(
+            {**document, "events": [dict(events[0], sequence=-1), *events[1:]]}
+        ),
     }
 
 
@@ -176,7 +187,8 @@ def test_every_store_shares_one_reader_and_one_writer_check(run_file: Path) -> N
 
 
 @pytest.mark.parametrize(
-    "timeout", [-1, float("nan"), float("inf"), -float("inf"), MAX_LOCK_TIMEOUT * 2, 1e300, 10**400, True, "5", None]
+    "timeout",
+    [-1, float("nan"), float("inf"), -float("inf"), MAX_LOCK_TIMEOUT * 2, 1e300, 10**400, True, "5", None],
 )
 def test_lock_timeouts_no_wait_could_honour_are_argument_invalid(timeout: Any, tmp_path: Path) -> None:
     with pytest.raises(ag.AgentGraphError) as caught:
@@ -217,7 +229,8 @@ def test_the_command_line_waits_as_long_as_it_is_told(run_file: Path) -> None:
         before = run_file.read_bytes()
         started = time.monotonic()
         status, out, err = cli(
-            ["run", "record", "main/build", "failed", "--state", "run.json", "--lock-timeout", "0.2"], run_file.parent
+            ["run", "record", "main/build", "failed", "--state", "run.json", "--lock-timeout", "0.2"],
+            run_file.parent,
         )
         waited = time.monotonic() - started
         assert status == 1 and out == "" and code_of(err) == "run-lock-timeout"
@@ -228,6 +241,7 @@ def test_the_command_line_waits_as_long_as_it_is_told(run_file: Path) -> None:
         release.set()
         holder.join()
     status, _out, err = cli(
-        ["run", "record", "main/build", "failed", "--state", "run.json", "--lock-timeout", "0"], run_file.parent
+        ["run", "record", "main/build", "failed", "--state", "run.json", "--lock-timeout", "0"],
+        run_file.parent,
     )
     assert status == 0, err

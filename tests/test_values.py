@@ -170,7 +170,9 @@ def disguise(value: Any, seed: int) -> Any:
         out = LyingDict()
         for position, (key, item) in enumerate(value.items()):
             # A key keeps the text's hash and equality: keys that all compare equal would merge in storage.
-            dict.__setitem__(out, LyingKey(key) if (seed + position) % 2 else key, disguise(item, seed + position + 1))
+            dict.__setitem__(
+                out, LyingKey(key) if (seed + position) % 2 else key, disguise(item, seed + position + 1)
+            )
         return out
     if isinstance(value, list):
         return LyingList(disguise(item, seed + position) for position, item in enumerate(value))
@@ -191,7 +193,12 @@ NOT_JSON: dict[str, Any] = {
     "a complex number": 1j,
     "a Struct": ag.Diagnostic(code="x", severity="info", message="m"),
 }
-NOT_JSON_KEYS: dict[str, Any] = {"an int key": 1, "a tuple key": ("a", "b"), "a None key": None, "a float key": 1.5}
+NOT_JSON_KEYS: dict[str, Any] = {
+    "an int key": 1,
+    "a tuple key": ("a", "b"),
+    "a None key": None,
+    "a float key": 1.5,
+}
 
 
 def _non_json_facts() -> list[Any]:
@@ -213,10 +220,14 @@ def provider() -> ag.Provider:
     return load_fixtures.load(base_documents())
 
 
-def _answers(provider: ag.Provider, scenario: tuple[Any, ...], facts: Any, outcomes: Any, authorities: Any) -> Any:
+def _answers(
+    provider: ag.Provider, scenario: tuple[Any, ...], facts: Any, outcomes: Any, authorities: Any
+) -> Any:
     entry = scenario[4]
     try:
-        evaluation, candidates = evaluate_with_candidates(provider, S.MAIN, entry, facts, outcomes, authorities)
+        evaluation, candidates = evaluate_with_candidates(
+            provider, S.MAIN, entry, facts, outcomes, authorities
+        )
     except ag.AgentGraphError as error:
         return ("refused", error.code)
     return wire(evaluation), [candidate.route_id for candidate in candidates]
@@ -229,7 +240,11 @@ def test_subclassed_state_gives_the_plain_states_answer(scenario: tuple[Any, ...
     provider = S.load_files(scenario[0])
     _files, facts, outcomes, authorities, _entry = scenario
     plain = (facts, outcomes, authorities)
-    disguised = (disguise(facts, seed), disguise(outcomes, seed + 1), [disguise(a, seed + 2) for a in authorities])
+    disguised = (
+        disguise(facts, seed),
+        disguise(outcomes, seed + 1),
+        [disguise(a, seed + 2) for a in authorities],
+    )
     first = _answers(provider, scenario, *disguised)
     fresh = _answers(S.load_files(scenario[0]), scenario, *plain)
     assert first == fresh
@@ -262,12 +277,22 @@ def test_route_arguments_are_plain_strings(provider: ag.Provider, tmp_path: Path
         ag.route(provider, "main", revision=LyingStr("sha256:" + "0" * 64), workspace=str(tmp_path))
     assert stale.value.code == "route-revision-stale"
     with pytest.raises(ag.AgentGraphError) as missing:
-        ag.route(provider, "main", "default", LyingStr("route:0000"), revision=evaluation.revision,
-                 workspace=str(tmp_path))
+        ag.route(
+            provider,
+            "main",
+            "default",
+            LyingStr("route:0000"),
+            revision=evaluation.revision,
+            workspace=str(tmp_path),
+        )
     assert missing.value.code == "route-stale"
     chosen = ag.route(
-        provider, LyingStr("main"), LyingStr("default"), LyingStr(evaluation.primary_route.route_id),
-        revision=LyingStr(evaluation.revision), workspace=LyingStr(str(tmp_path)),
+        provider,
+        LyingStr("main"),
+        LyingStr("default"),
+        LyingStr(evaluation.primary_route.route_id),
+        revision=LyingStr(evaluation.revision),
+        workspace=LyingStr(str(tmp_path)),
     )
     assert type(chosen.revision) is str and chosen.revision == evaluation.revision
     receipts = LyingDict()
@@ -279,7 +304,9 @@ def test_route_arguments_are_plain_strings(provider: ag.Provider, tmp_path: Path
 
 
 @pytest.mark.parametrize("facts", _non_json_facts(), ids=lambda f: repr(f)[:40])
-def test_non_json_facts_are_json_invalid_everywhere(provider: ag.Provider, facts: Any, tmp_path: Path) -> None:
+def test_non_json_facts_are_json_invalid_everywhere(
+    provider: ag.Provider, facts: Any, tmp_path: Path
+) -> None:
     for call in (
         lambda: ag.evaluate(provider, "main", facts=facts),
         lambda: ag.route(provider, "main", facts=facts, workspace=str(tmp_path)),
@@ -338,23 +365,39 @@ def _refused(code: str, folder: Path, action: Any) -> None:
     assert _snapshot(folder) == before
 
 
-@pytest.mark.parametrize("value", [*NOT_JSON.values(), float("nan"), float("inf"), -float("inf"), 10**400],
-                         ids=[*NOT_JSON, "NaN", "infinity", "-infinity", "10**400"])
+@pytest.mark.parametrize(
+    "value",
+    [*NOT_JSON.values(), float("nan"), float("inf"), -float("inf"), 10**400],
+    ids=[*NOT_JSON, "NaN", "infinity", "-infinity", "10**400"],
+)
 def test_run_values_that_are_not_json_are_refused_and_nothing_changes(run_path: Path, value: Any) -> None:
     folder = run_path.parent
     store = _store()
-    _refused("json-invalid", folder, lambda: store.record(str(run_path), "main/build", "completed", detail=value))
-    _refused("json-invalid", folder, lambda: store.record(str(run_path), "main/build", "completed",
-                                                           detail={"deep": [1, {"x": value}]}))
+    _refused(
+        "json-invalid", folder, lambda: store.record(str(run_path), "main/build", "completed", detail=value)
+    )
+    _refused(
+        "json-invalid",
+        folder,
+        lambda: store.record(str(run_path), "main/build", "completed", detail={"deep": [1, {"x": value}]}),
+    )
     _refused("json-invalid", folder, lambda: store.update_facts(str(run_path), {"a": value}))
-    _refused("json-invalid", folder, lambda: store.start(str(folder / "new.json"), PROVIDER, "main", facts={"a": value}))
+    _refused(
+        "json-invalid",
+        folder,
+        lambda: store.start(str(folder / "new.json"), PROVIDER, "main", facts={"a": value}),
+    )
 
 
 @pytest.mark.parametrize("key", list(NOT_JSON_KEYS.values()), ids=list(NOT_JSON_KEYS))
 def test_run_keys_that_are_not_strings_are_refused(run_path: Path, key: Any) -> None:
     folder = run_path.parent
     store = _store()
-    _refused("json-invalid", folder, lambda: store.record(str(run_path), "main/build", "completed", detail={key: 1}))
+    _refused(
+        "json-invalid",
+        folder,
+        lambda: store.record(str(run_path), "main/build", "completed", detail={key: 1}),
+    )
     _refused("json-invalid", folder, lambda: store.update_facts(str(run_path), {key: 1}))
     _refused("json-invalid", folder, lambda: store.update_facts(str(run_path), {"a": {key: 1}}))
 
@@ -369,12 +412,26 @@ def test_run_values_at_and_past_the_readers_depth(run_path: Path) -> None:
     assert loaded.outcomes["main/build"].detail == deep_value(DETAIL_MAX_DEPTH, "list")
     assert loaded.facts["deep"] == deep_value(FACTS_MAX_DEPTH - 1)
     for depth in (DETAIL_MAX_DEPTH + 1, 600, 20_000):
-        _refused("json-too-deep", folder, lambda d=depth: store.record(
-            str(run_path), "main/build", "completed", detail=deep_value(d, "list")))
+        _refused(
+            "json-too-deep",
+            folder,
+            lambda d=depth: store.record(
+                str(run_path), "main/build", "completed", detail=deep_value(d, "list")
+            ),
+        )
     for depth in (FACTS_MAX_DEPTH, 20_000):
-        _refused("json-too-deep", folder, lambda d=depth: store.update_facts(str(run_path), {"deep": deep_value(d)}))
-        _refused("json-too-deep", folder, lambda d=depth: store.start(
-            str(folder / "other.json"), PROVIDER, "main", facts={"deep": deep_value(d)}))
+        _refused(
+            "json-too-deep",
+            folder,
+            lambda d=depth: store.update_facts(str(run_path), {"deep": deep_value(d)}),
+        )
+        _refused(
+            "json-too-deep",
+            folder,
+            lambda d=depth: store.start(
+                str(folder / "other.json"), PROVIDER, "main", facts={"deep": deep_value(d)}
+            ),
+        )
     store.record(str(run_path), "main/build", "partial")  # still readable and writable
     store.checkpoint(str(run_path), str(folder / "checkpoint.json"))
     assert store.resume(str(folder / "checkpoint.json"), str(folder / "resumed.json")).facts == loaded.facts
@@ -403,14 +460,22 @@ def test_run_values_are_stored_plain(run_path: Path) -> None:
     assert json.loads(run_path.read_text("utf-8"))["events"][-2]["detail"] == {"keys": ["b"]}
 
 
-def test_a_run_too_large_for_its_reader_is_not_written(run_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_too_large_for_its_reader_is_not_written(
+    run_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from agent_graph._runtime import run_store
 
     monkeypatch.setattr(run_store, "MAX_RUN_BYTES", run_path.stat().st_size + 50)
-    _refused("run-too-large", run_path.parent,
-             lambda: _store().record(str(run_path), "main/build", "completed", detail="x" * 1000))
-    _refused("run-too-large", run_path.parent,
-             lambda: _store().checkpoint(str(run_path), str(run_path.parent / "c.json")))
+    _refused(
+        "run-too-large",
+        run_path.parent,
+        lambda: _store().record(str(run_path), "main/build", "completed", detail="x" * 1000),
+    )
+    _refused(
+        "run-too-large",
+        run_path.parent,
+        lambda: _store().checkpoint(str(run_path), str(run_path.parent / "c.json")),
+    )
 
 
 # ---------------------------------------------------------------- what is written is read back
@@ -465,9 +530,13 @@ def test_host_action_values_that_are_not_json_are_json_invalid(tmp_path: Path) -
     provider = ag.load_provider(str(host.write_files(tmp_path / "p", host.FILES)))
     location = ag.route(provider, "main", workspace=str(tmp_path)).resources.required[0]
     for value in [*NOT_JSON.values(), {1: "x"}, {("a",): 1}]:
-        result = host.inline_result(output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "t", "extra": value}})
-        for call in (lambda r=result: validate_host_action_result(location, r),
-                     lambda r=result: host_action_output_digest(r)):
+        result = host.inline_result(
+            output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "t", "extra": value}}
+        )
+        for call in (
+            lambda r=result: validate_host_action_result(location, r),
+            lambda r=result: host_action_output_digest(r),
+        ):
             with pytest.raises(ag.AgentGraphError) as caught:
                 call()
             assert caught.value.code == "json-invalid", value
@@ -494,7 +563,9 @@ def test_host_action_results_that_lie_get_the_plain_answer(tmp_path: Path) -> No
     assert caught.value.code == "host-action-handler-mismatch"
 
 
-@pytest.mark.parametrize("value", [*NOT_JSON.values(), float("nan"), {1: 2}], ids=[*NOT_JSON, "NaN", "int key"])
+@pytest.mark.parametrize(
+    "value", [*NOT_JSON.values(), float("nan"), {1: 2}], ids=[*NOT_JSON, "NaN", "int key"]
+)
 def test_materializer_input_that_is_not_json_is_refused(value: Any) -> None:
     from agent_graph._runtime.materialize import materializer_environment
 
@@ -562,8 +633,18 @@ def _inject(value: Any, position: int, bad: Any) -> Any:
     return target
 
 
-BAD_LEAVES = st.sampled_from([{1, 2}, b"x", object(), decimal.Decimal(1), {1: "int key"}, {("a",): "tuple key"},
-                              {None: "None key"}, frozenset()])
+BAD_LEAVES = st.sampled_from(
+    [
+        {1, 2},
+        b"x",
+        object(),
+        decimal.Decimal(1),
+        {1: "int key"},
+        {("a",): "tuple key"},
+        {None: "None key"},
+        frozenset(),
+    ]
+)
 
 
 @VALUES
@@ -614,10 +695,14 @@ def test_deep_values_raise_no_recursion_error_anywhere(tmp_path: Path) -> None:
     assert host_action_output_digest({"output": {"inline": deep}}).startswith("sha256:")
     provider = ag.load_provider(str(host.write_files(tmp_path / "p", host.FILES)))
     location = ag.route(provider, "main", workspace=str(tmp_path)).resources.required[0]
-    result = host.inline_result(output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "t", "items": [deep_list]}})
+    result = host.inline_result(
+        output={"schema": host.OUTPUT_SCHEMA, "inline": {"title": "t", "items": [deep_list]}}
+    )
     validate_host_action_result(location, result, provider=provider)
     with pytest.raises(ag.AgentGraphError) as caught:
-        validate_with_schema({"type": "object", "properties": {"x": {"const": deep}}}, {"x": 1}, "value", name="deep")
+        validate_with_schema(
+            {"type": "object", "properties": {"x": {"const": deep}}}, {"x": 1}, "value", name="deep"
+        )
     assert caught.value.code == "schema-invalid"
     envelope = caught.value.to_envelope()
     from agent_graph._cli.main import _json_line

@@ -58,12 +58,17 @@ def test_the_cache_stores_what_its_lookup_reads_back(tmp_path: Path) -> None:
     assert found is not None and found.value == value and found.validated == {"graph"}
 
 
-@pytest.mark.parametrize(("name", "value", "size"), [
-    ("nested deeper than the decoder takes", deep_value(5_000, "list"), 1 << 20),
-    ("larger than the lookup reads for its file", "x" * 2_000_000, 10),
-    ("a lone surrogate", {"a": "\ud800"}, 1_000),
-])
-def test_the_cache_writes_nothing_its_lookup_would_refuse(tmp_path: Path, name: str, value: Any, size: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "value", "size"),
+    [
+        ("nested deeper than the decoder takes", deep_value(5_000, "list"), 1 << 20),
+        ("larger than the lookup reads for its file", "x" * 2_000_000, 10),
+        ("a lone surrogate", {"a": "\ud800"}, 1_000),
+    ],
+)
+def test_the_cache_writes_nothing_its_lookup_would_refuse(
+    tmp_path: Path, name: str, value: Any, size: int
+) -> None:
     folder = tmp_path / "cache"
     cache = LoadCache(folder)
     cached = CachedValue("sha256:" + "2" * 64, "json:9000:100", value, [], size, dirty=True)
@@ -80,16 +85,21 @@ def _materialize(tmp_path: Path, command: str, media_type: str) -> Any:
     return mat.run(provider, "view.x", tmp_path)
 
 
-@pytest.mark.parametrize(("command", "media_type"), [
-    ("printf 'not json'", "application/json"),
-    ("printf '{\"a\": 1,}'", "application/vnd.acme+json"),
-    ("printf '{\"a\": NaN}'", "application/json"),
-    ("printf '{\"a\": 1, \"a\": 2}x'", "application/json"),
-    ("printf '%0600d' 0 | tr 0 '[' ; printf '%0600d' 0 | tr 0 ']'", "application/json"),
-    ("printf '\\377\\376'", "text/markdown"),
-    ("printf '\\377'", "application/json"),
-])
-def test_materialized_output_its_readers_would_refuse_is_not_written(tmp_path: Path, command: str, media_type: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "media_type"),
+    [
+        ("printf 'not json'", "application/json"),
+        ("printf '{\"a\": 1,}'", "application/vnd.acme+json"),
+        ("printf '{\"a\": NaN}'", "application/json"),
+        ('printf \'{"a": 1, "a": 2}x\'', "application/json"),
+        ("printf '%0600d' 0 | tr 0 '[' ; printf '%0600d' 0 | tr 0 ']'", "application/json"),
+        ("printf '\\377\\376'", "text/markdown"),
+        ("printf '\\377'", "application/json"),
+    ],
+)
+def test_materialized_output_its_readers_would_refuse_is_not_written(
+    tmp_path: Path, command: str, media_type: str
+) -> None:
     cache = tmp_path / "cache"
     with pytest.raises(ag.AgentGraphError) as caught:
         _materialize(tmp_path, command, media_type)
@@ -100,7 +110,9 @@ def test_materialized_output_its_readers_would_refuse_is_not_written(tmp_path: P
 def test_materialized_output_and_its_receipt_read_back(tmp_path: Path) -> None:
     location = _materialize(tmp_path, "printf '{\"a\": [1, 2]}'", "application/json")
     assert json.loads(Path(location.file_path).read_text("utf-8")) == {"a": [1, 2]}
-    receipt = json.loads(Path(location.file_path).with_suffix("").with_suffix(".receipt.json").read_text("utf-8"))
+    receipt = json.loads(
+        Path(location.file_path).with_suffix("").with_suffix(".receipt.json").read_text("utf-8")
+    )
     assert receipt["digest"] == location.digest and receipt["file"] == location.file_path
     binary = _materialize(tmp_path / "bin", "printf '\\377\\000'", "application/octet-stream")
     assert Path(binary.file_path).read_bytes() == b"\xff\x00"
@@ -178,7 +190,9 @@ def test_an_import_that_fails_half_way_takes_back_what_it_wrote(
     before = snapshot(tmp_path / "p")
     folders_before = sorted(p for p in (tmp_path / "p").rglob("*") if p.is_dir())
     workflow = tmp_path / "flow.yaml"
-    workflow.write_text("steps:\n  - {id: a, command: make a}\n  - {id: b, command: make b, dependsOn: [a]}\n")
+    workflow.write_text(
+        "steps:\n  - {id: a, command: make a}\n  - {id: b, command: make b, dependsOn: [a]}\n"
+    )
     fail_on_fsync(monkeypatch, fail_at)
     with pytest.raises(ag.AgentGraphError) as caught:
         import_workflow(str(workflow), str(tmp_path / "p"))

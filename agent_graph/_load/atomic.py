@@ -211,9 +211,7 @@ class FileChanges:
             self._folders.append(folder)
         parent = os.path.dirname(path)
         if parent and not os.path.isdir(parent):
-            raise AgentGraphError(
-                "path-not-directory", f"Cannot create {path}: {parent} is not a folder"
-            )
+            raise AgentGraphError("path-not-directory", f"Cannot create {path}: {parent} is not a folder")
 
     def create(self, path: str, data: bytes, mode: int | None = None) -> None:
         """Create the new file ``path`` (``exists_code`` if the name is taken)."""

@@ -37,7 +37,9 @@ def _try_lock(handle: int) -> bool:
     except OSError as error:
         if error.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
             return False
-        raise AgentGraphError("file-lock-failed", f"Cannot take a file lock: {error.strerror or error}") from None
+        raise AgentGraphError(
+            "file-lock-failed", f"Cannot take a file lock: {error.strerror or error}"
+        ) from None
     return True
 
 

@@ -155,7 +155,9 @@ def encode_run(run: Run) -> bytes:
     except UnicodeEncodeError:
         return json_bytes(msgspec.to_builtins(run), indent=2) + b"\n"
     except (TypeError, ValueError, OverflowError, RecursionError) as error:
-        raise AgentGraphError("json-invalid", f"Run {run.id!r:.80} holds a value that is not JSON: {error}") from None
+        raise AgentGraphError(
+            "json-invalid", f"Run {run.id!r:.80} holds a value that is not JSON: {error}"
+        ) from None
     return msgspec.json.format(data, indent=2) + b"\n"
 
 
@@ -173,13 +175,17 @@ def _plain_run(run: Run) -> Run:
     outcomes = {
         key: record
         if record.detail is msgspec.UNSET
-        else msgspec.structs.replace(record, detail=_plain_detail(record.detail, f"the detail recorded for {key!r}"))
+        else msgspec.structs.replace(
+            record, detail=_plain_detail(record.detail, f"the detail recorded for {key!r}")
+        )
         for key, record in run.outcomes.items()
     }
     events = tuple(
         event
         if event.detail is msgspec.UNSET
-        else msgspec.structs.replace(event, detail=_plain_detail(event.detail, f"the detail of event {event.sequence}"))
+        else msgspec.structs.replace(
+            event, detail=_plain_detail(event.detail, f"the detail of event {event.sequence}")
+        )
         for event in run.events
     )
     return msgspec.structs.replace(run, facts=facts, outcomes=outcomes, events=events)
@@ -236,12 +242,15 @@ def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) ->
     try:
         if len(raw_bytes) > max_bytes:
             raise AgentGraphError(
-                "file-too-large", f"{where} is larger than the {max_bytes}-byte limit of Runs ({len(raw_bytes)} bytes)"
+                "file-too-large",
+                f"{where} is larger than the {max_bytes}-byte limit of Runs ({len(raw_bytes)} bytes)",
             )
         try:
             text = raw_bytes.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise AgentGraphError("file-encoding-invalid", f"{where} is not valid UTF-8 (byte {exc.start})") from None
+            raise AgentGraphError(
+                "file-encoding-invalid", f"{where} is not valid UTF-8 (byte {exc.start})"
+            ) from None
         raw = parse_json(text, where, unique_keys=True)
         _schema.validate("run", raw, where)
     except AgentGraphError as error:
@@ -387,14 +396,18 @@ class BaseRunStore:
         """The current time as a Run timestamp."""
         moment = self._clock()
         if not isinstance(moment, datetime):
-            raise AgentGraphError("argument-invalid", f"The Run store's clock returned {moment!r:.60}, not a datetime")
+            raise AgentGraphError(
+                "argument-invalid", f"The Run store's clock returned {moment!r:.60}, not a datetime"
+            )
         return format_timestamp(moment)
 
     def _fresh_id(self) -> str:
         """A new Run ID from ``new_id`` (``argument-invalid`` unless it is a non-empty string)."""
         identity = self._new_id()
         if not isinstance(identity, str) or not identity:
-            raise AgentGraphError("argument-invalid", f"The Run store's new_id returned {identity!r:.60}, not a string")
+            raise AgentGraphError(
+                "argument-invalid", f"The Run store's new_id returned {identity!r:.60}, not a string"
+            )
         return plain_string(identity, "Run ID")
 
     def _stamped(self, change: Change) -> Change:

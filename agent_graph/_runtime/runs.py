@@ -104,7 +104,8 @@ def run_lock(path: str, timeout: float) -> Iterator[None]:
 
     def timed_out() -> AgentGraphError:
         return AgentGraphError(
-            "run-lock-timeout", f"Another writer held the lock of Run {path} for more than {seconds:g} s ({lock_path})"
+            "run-lock-timeout",
+            f"Another writer held the lock of Run {path} for more than {seconds:g} s ({lock_path})",
         )
 
     try:

@@ -140,7 +140,9 @@ class _Parser:
         self.position = 0
 
     def fail(self, reason: str, *, unsupported: bool = False) -> PatternError:
-        return PatternError(f"pattern {self.source!r:.200}: {reason} (at {self.position})", unsupported=unsupported)
+        return PatternError(
+            f"pattern {self.source!r:.200}: {reason} (at {self.position})", unsupported=unsupported
+        )
 
     def peek(self, offset: int = 0) -> str:
         index = self.position + offset
@@ -268,8 +270,10 @@ class _Parser:
             elif self.peek(1) == "<":
                 end = self.source.find(">", self.position + 2)
                 name = self.source[self.position + 2 : end] if end > 0 else ""
-                if not name or not (name[0].isalpha() or name[0] in "_$") or not all(
-                    c.isalnum() or c in "_$" for c in name
+                if (
+                    not name
+                    or not (name[0].isalpha() or name[0] in "_$")
+                    or not all(c.isalnum() or c in "_$" for c in name)
                 ):
                     raise self.fail("invalid group name")
                 self.position = end + 1
@@ -312,7 +316,11 @@ class _Parser:
             if self.peek() == "{":
                 end = self.source.find("}", self.position)
                 digits = self.source[self.position + 1 : end] if end > 0 else ""
-                if digits and all(c in "0123456789abcdefABCDEF" for c in digits) and int(digits, 16) <= _MAX_CODE_POINT:
+                if (
+                    digits
+                    and all(c in "0123456789abcdefABCDEF" for c in digits)
+                    and int(digits, 16) <= _MAX_CODE_POINT
+                ):
                     self.position = end + 1
                     return int(digits, 16)
                 return ord("u")
@@ -521,7 +529,9 @@ class _Builder:
 
 
 _MATCHED = -1
-_Key = tuple[frozenset[int], bool, bool]  # live states, at the start, the previous character is a word character
+_Key = tuple[
+    frozenset[int], bool, bool
+]  # live states, at the start, the previous character is a word character
 
 
 class _Memory:
@@ -579,7 +589,13 @@ class EcmaPattern:
         )
 
     def _closure(
-        self, seeds: frozenset[int], at_start: bool, at_end: bool, prev_word: bool, next_word: bool, add_start: bool
+        self,
+        seeds: frozenset[int],
+        at_start: bool,
+        at_end: bool,
+        prev_word: bool,
+        next_word: bool,
+        add_start: bool,
     ) -> tuple[frozenset[int], bool]:
         """The consuming states reached from ``seeds`` (and the start) without reading, and whether one matches."""
         program = self._program
@@ -631,7 +647,9 @@ class EcmaPattern:
             if following is None:
                 live, at_start, prev_word = key
                 word = ch in _WORD_CHARACTERS
-                reached, matched = self._closure(live, at_start, False, prev_word, word, searching or at_start)
+                reached, matched = self._closure(
+                    live, at_start, False, prev_word, word, searching or at_start
+                )
                 work += len(live) + len(reached) + 1
                 if work > MAX_WORK:
                     raise AgentGraphError(
@@ -647,7 +665,9 @@ class EcmaPattern:
                     following = _MATCHED
                 else:
                     code = ord(ch)
-                    advanced = frozenset(program[index][2] for index in reached if _contains(program[index][1], code))
+                    advanced = frozenset(
+                        program[index][2] for index in reached if _contains(program[index][1], code)
+                    )
                     following = memory.state((advanced, False, word))
                 transitions[ch] = following
             if following == _MATCHED:
