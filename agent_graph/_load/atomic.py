@@ -184,7 +184,7 @@ class FileChanges:
     def __enter__(self) -> FileChanges:
         return self
 
-    def __exit__(self, kind: object, error: object, trace: object) -> None:
+    def __exit__(self, kind: object, error: object, *_: object) -> None:
         if error is not None:
             self.undo()
 
