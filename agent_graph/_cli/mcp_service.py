@@ -42,9 +42,7 @@ from urllib.parse import quote, unquote
 import msgspec
 
 from .._core.errors import AgentGraphError
-from .._core.evaluate import evaluate
 from .._core.model import (
-    Evaluation,
     FactCheck,
     FileLocation,
     GraphActionLocation,
@@ -59,8 +57,9 @@ from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .._load.api import locate_resource
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
+from .._runtime.run_changes import evaluate_run
 from .._runtime.run_store import BaseRunStore
-from .._runtime.runs import FileRunStore, run_evaluation_input
+from .._runtime.runs import FileRunStore
 from .mcp_guard import GateGuard
 from .mcp_render import render_step
 
@@ -112,18 +111,6 @@ def _check_json(check: FactCheck) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- the service
-
-
-def _evaluation_of(provider: Provider, run: Run) -> Evaluation:
-    state = run_evaluation_input(run)
-    return evaluate(
-        provider,
-        run.graph,
-        run.entry,
-        facts=state["facts"],
-        outcomes=state["outcomes"],
-        authorities=state["authorities"],
-    )
 
 
 def _summary_json(summary: RouteSummary) -> dict[str, Any]:
@@ -223,7 +210,7 @@ class McpService:
         return self._nodes.get((graph, node))
 
     def _status(self, run_id: str, run: Run) -> dict[str, Any]:
-        evaluation = _evaluation_of(self.provider, run)
+        evaluation = evaluate_run(self.provider, run)
         return {"status": evaluation.status_code, "revision": evaluation.revision}
 
     # ------------------------------------------------------------ tools

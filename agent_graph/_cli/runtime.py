@@ -24,6 +24,7 @@ import os
 from typing import Any
 
 from .._core.errors import AgentGraphError
+from .._runtime.run_changes import evaluate_run
 
 __all__ = ["add_commands"]
 
@@ -112,28 +113,13 @@ def cmd_run_start(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     return run, lines
 
 
-def _evaluate_run(provider: Any, run: Any) -> Any:
-    from .._core.evaluate import evaluate
-    from .._runtime.runs import run_evaluation_input
-
-    data = run_evaluation_input(run)
-    return evaluate(
-        provider,
-        run.graph,
-        run.entry,
-        facts=data["facts"],
-        outcomes=data["outcomes"],
-        authorities=data["authorities"],
-    )
-
-
 def cmd_run_status(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     provider = ctx.provider()
     store, ref = _open(args)
     with store:
         run = store.load(ref, provider)
         where = _where(args, run, store)
-    evaluation = _evaluate_run(provider, run)
+    evaluation = evaluate_run(provider, run)
     answer = {"run": {"id": run.id, **where, "updatedAt": run.updated_at}, "evaluation": evaluation.to_json()}
     lines = [
         f"Run: {run.id}",

@@ -30,9 +30,10 @@ import msgspec
 
 from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
-from .._core.evaluate import normalize_authorities
-from .._core.model import OUTCOMES, OutcomeRecord, Run, RunEvent
+from .._core.evaluate import evaluate, normalize_authorities
+from .._core.model import OUTCOMES, Evaluation, OutcomeRecord, Run, RunEvent
 from .._core.plain import plain_json, plain_string
+from .._core.provider import Provider
 from .._syntax.parse import MAX_DEPTH
 
 __all__ = [
@@ -92,6 +93,19 @@ def evaluation_input(run: Run) -> dict[str, Any]:
     if run.workspace is not None:
         data["workspace"] = run.workspace
     return data
+
+
+def evaluate_run(provider: Provider, run: Run) -> Evaluation:
+    """The Evaluation of a Run's graph and entry with the state it holds (the revision a record is guarded by)."""
+    state = evaluation_input(run)
+    return evaluate(
+        provider,
+        run.graph,
+        run.entry,
+        facts=state["facts"],
+        outcomes=state["outcomes"],
+        authorities=state["authorities"],
+    )
 
 
 def _event(run: Run, at: str, kind: str, **fields: Any) -> RunEvent:

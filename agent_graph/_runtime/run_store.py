@@ -47,6 +47,7 @@ from .run_changes import (
     Change,
     authorities_change,
     check_events,
+    evaluate_run,
     evaluation_input,
     facts_change,
     guarded,
@@ -472,25 +473,17 @@ class BaseRunStore:
         (complete, blocked, error). Record the step's outcome with
         ``record(…, revision=step.revision)``.
         """
-        from .._core.evaluate import evaluate
         from .._load.api import route as route_at
 
         self._need_provider(provider, "next_step")
         run = self.load(ref, provider)
-        state = evaluation_input(run)
-        evaluation = evaluate(
-            provider,
-            run.graph,
-            run.entry,
-            facts=state["facts"],
-            outcomes=state["outcomes"],
-            authorities=state["authorities"],
-        )
+        evaluation = evaluate_run(provider, run)
         chosen = route_id
         if chosen is None and evaluation.primary_route is not None:
             chosen = evaluation.primary_route.route_id
         route = None
         if chosen is not None:
+            state = evaluation_input(run)
             route = route_at(
                 provider,
                 run.graph,
@@ -697,22 +690,13 @@ class BaseRunStore:
         return provider
 
     def _revision_guard(self, given: ProviderRef, revision: str) -> Callable[[Run], None]:
-        from .._core.evaluate import evaluate
 
         provider = self._need_provider(given, "record with a revision")
         if not isinstance(revision, str) or not revision:
             raise AgentGraphError("revision-invalid", "revision must be the step's revision string")
 
         def guard(run: Run) -> None:
-            state = evaluation_input(run)
-            current = evaluate(
-                provider,
-                run.graph,
-                run.entry,
-                facts=state["facts"],
-                outcomes=state["outcomes"],
-                authorities=state["authorities"],
-            ).revision
+            current = evaluate_run(provider, run).revision
             if current != revision:
                 raise AgentGraphError(
                     "run-revision-stale",
