@@ -51,11 +51,15 @@ def deps_newest(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff (check and format), and vulture for dead code."""
-    session.install("ruff", "vulture")
+    session.install(
+        "ruff==0.17.6", "vulture"
+    )  # the version .ci/run and pre-commit use: formatting must not drift
     paths = _existing(LINTED)
     session.run("ruff", "check", *paths)
     session.run("ruff", "format", "--check", *paths)
-    session.run("vulture", "agent_graph", "--min-confidence", "80", "--exclude", "agent_graph/_syntax/validators.py")
+    session.run(
+        "vulture", "agent_graph", "--min-confidence", "80", "--exclude", "agent_graph/_syntax/validators.py"
+    )
 
 
 @nox.session

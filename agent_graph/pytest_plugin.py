@@ -52,7 +52,9 @@ _STATE = pytest.StashKey[_State]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini(INI_MANIFEST, help="agent-graph: the Provider manifest whose tests/ become pytest items", default="")
+    parser.addini(
+        INI_MANIFEST, help="agent-graph: the Provider manifest whose tests/ become pytest items", default=""
+    )
     group = parser.getgroup("agent-graph")
     group.addoption(
         "--agent-graph-manifest",
@@ -167,7 +169,9 @@ class GraphTestItem(pytest.Item):
         assert self.case is not None
         try:
             provider = _load(self.config)
-            result = run_test_case(provider, self.case, str(self.path), workspace=str(self.config.invocation_params.dir))
+            result = run_test_case(
+                provider, self.case, str(self.path), workspace=str(self.config.invocation_params.dir)
+            )
         except AgentGraphError as error:
             raise GraphTestFailure(_error_lines(error)) from None
         if not result.passed:
@@ -221,7 +225,10 @@ class MemoryProviderFileSystem(MemoryFileSystem):
 def agent_graph_provider(request: pytest.FixtureRequest) -> Provider:
     """The Provider named by the ``agent_graph_manifest`` ini option, loaded once per session."""
     if request.config.stash.get(_STATE, None) is None:
-        pytest.fail(f"agent_graph_provider needs the {INI_MANIFEST} ini option (or --agent-graph-manifest)", pytrace=False)
+        pytest.fail(
+            f"agent_graph_provider needs the {INI_MANIFEST} ini option (or --agent-graph-manifest)",
+            pytrace=False,
+        )
     return _load(request.config)
 
 

@@ -97,7 +97,9 @@ def to_yaml(value: Mapping[str, Any], header: str = "") -> str:
                     stack.extend(rest)
                     stack.extend(_children(indent + 4, first_value))
                 else:
-                    shown = _flow(first_value) if isinstance(first_value, (dict, list)) else _scalar(first_value)
+                    shown = (
+                        _flow(first_value) if isinstance(first_value, (dict, list)) else _scalar(first_value)
+                    )
                     lines.append(f"{pad}- {first_key}: {shown}")
                     stack.extend(rest)
                 continue
@@ -172,7 +174,13 @@ def _common_files() -> Files:
     """Actions and resources shared by the synthetic graphs (four runners, one Skill)."""
     return {
         "actions/step.yaml": to_yaml(
-            {"schema": "agent-graph.action.v1", "id": "step", "runner": "command", "effect": "write", "command": "make step"}
+            {
+                "schema": "agent-graph.action.v1",
+                "id": "step",
+                "runner": "command",
+                "effect": "write",
+                "command": "make step",
+            }
         ),
         "actions/check.yaml": to_yaml(
             {
@@ -197,19 +205,39 @@ def _common_files() -> Files:
             }
         ),
         "actions/publish.yaml": to_yaml(
-            {"schema": "agent-graph.action.v1", "id": "publish", "runner": "host", "effect": "external", "handler": "host.publish"}
+            {
+                "schema": "agent-graph.action.v1",
+                "id": "publish",
+                "runner": "host",
+                "effect": "external",
+                "handler": "host.publish",
+            }
         ),
         "actions/inspect.yaml": to_yaml(
-            {"schema": "agent-graph.action.v1", "id": "inspect", "runner": "command", "effect": "read", "command": "git status"}
+            {
+                "schema": "agent-graph.action.v1",
+                "id": "inspect",
+                "runner": "command",
+                "effect": "read",
+                "command": "git status",
+            }
         ),
         "actions/resolve.yaml": to_yaml(
-            {"schema": "agent-graph.action.v1", "id": "resolve", "runner": "host", "effect": "write", "handler": "gate.record"}
+            {
+                "schema": "agent-graph.action.v1",
+                "id": "resolve",
+                "runner": "host",
+                "effect": "write",
+                "handler": "gate.record",
+            }
         ),
         "scripts/check.py": "print('ok')\n",
         "schemas/write-output.schema.json": _json(
             {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["path"]}
         ),
-        "skills/writer/SKILL.md": front_matter({"name": "writer", "description": "Writes one part."}, "# Writer\n"),
+        "skills/writer/SKILL.md": front_matter(
+            {"name": "writer", "description": "Writes one part."}, "# Writer\n"
+        ),
         "skills/writer/reference.md": "# Reference\n",
         "resources/procedure.md": front_matter(
             {"id": "procedure.step", "kind": "procedure", "media-type": "text/markdown"}, "# Procedure\n"
@@ -258,7 +286,13 @@ def chain(n: int, fmt: str = "json") -> Workload:
     nodes.append({"id": "end", "kind": "terminal", "description": "Done", "terminalOutcome": "completed"})
     edges = [{"from": f"n{i}", "to": f"n{i + 1}"} for i in range(steps - 1)]
     edges.append({"from": f"n{steps - 1}", "to": "end"})
-    graph = {"schema": "agent-graph.graph.v1", "id": "main", "entrypoints": {"default": "n0"}, "nodes": nodes, "edges": edges}
+    graph = {
+        "schema": "agent-graph.graph.v1",
+        "id": "main",
+        "entrypoints": {"default": "n0"},
+        "nodes": nodes,
+        "edges": edges,
+    }
     extension = "json" if fmt == "json" else "yaml"
     files = _common_files()
     files[f"graphs/main.{extension}"] = _graph_text(graph, fmt)
@@ -278,7 +312,9 @@ def layered(n: int, width: int = 10, fmt: str = "json") -> Workload:
         for column in range(width):
             node_id = f"l{layer}c{column}"
             fact = f"dag.l{layer}c{column}"
-            node = _action_node(node_id, layer * width + column, fact, join="any" if column % 2 == 0 else "all")
+            node = _action_node(
+                node_id, layer * width + column, fact, join="any" if column % 2 == 0 else "all"
+            )
             node["priority"] = column % 3
             nodes.append(node)
             if layer < half:
@@ -288,9 +324,23 @@ def layered(n: int, width: int = 10, fmt: str = "json") -> Workload:
             else:
                 edges.append({"from": f"l{layer - 1}c{column}", "to": node_id})
                 edges.append({"from": f"l{layer - 1}c{(column + 1) % width}", "to": node_id})
-    nodes.append({"id": "end", "kind": "terminal", "description": "Done", "join": "all", "terminalOutcome": "completed"})
+    nodes.append(
+        {
+            "id": "end",
+            "kind": "terminal",
+            "description": "Done",
+            "join": "all",
+            "terminalOutcome": "completed",
+        }
+    )
     edges.extend({"from": f"l{layers - 1}c{c}", "to": "end"} for c in range(width))
-    graph = {"schema": "agent-graph.graph.v1", "id": "dag", "entrypoints": {"default": "start"}, "nodes": nodes, "edges": edges}
+    graph = {
+        "schema": "agent-graph.graph.v1",
+        "id": "dag",
+        "entrypoints": {"default": "start"},
+        "nodes": nodes,
+        "edges": edges,
+    }
     extension = "json" if fmt == "json" else "yaml"
     files = _common_files()
     files[f"graphs/dag.{extension}"] = _graph_text(graph, fmt)
@@ -311,7 +361,12 @@ def fanout(n: int, fmt: str = "json") -> Workload:
                 "description": f"Approve {node_id}",
                 "reasonCode": "route.approve",
                 "priority": i % 7,
-                "gate": {"id": f"gate-{i}", "prompt": "Approve?", "authority": f"team.a{i % 4}", "delegatable": True},
+                "gate": {
+                    "id": f"gate-{i}",
+                    "prompt": "Approve?",
+                    "authority": f"team.a{i % 4}",
+                    "delegatable": True,
+                },
                 "inspectionAction": "actions/inspect.yaml",
                 "resolutionAction": "actions/resolve.yaml",
                 "resources": {"required": ["resources/procedure.md"]},
@@ -321,14 +376,33 @@ def fanout(n: int, fmt: str = "json") -> Workload:
         nodes.append(node)
         edges.append({"from": "start", "to": node_id})
         edges.append({"from": node_id, "to": "end"})
-    nodes.append({"id": "end", "kind": "terminal", "description": "Done", "join": "any", "terminalOutcome": "completed"})
-    graph = {"schema": "agent-graph.graph.v1", "id": "fan", "entrypoints": {"default": "start"}, "nodes": nodes, "edges": edges}
+    nodes.append(
+        {
+            "id": "end",
+            "kind": "terminal",
+            "description": "Done",
+            "join": "any",
+            "terminalOutcome": "completed",
+        }
+    )
+    graph = {
+        "schema": "agent-graph.graph.v1",
+        "id": "fan",
+        "entrypoints": {"default": "start"},
+        "nodes": nodes,
+        "edges": edges,
+    }
     extension = "json" if fmt == "json" else "yaml"
     files = _common_files()
     files[f"graphs/fan.{extension}"] = _graph_text(graph, fmt)
     files["provider.yaml"] = _manifest("bench.fanout", [f"graphs/fan.{extension}"])
     return Workload(
-        f"fanout-{n}", files, "fan", facts={"fan": {"start": True}}, authorities=["team.a1", "team.a3"], nodes=n
+        f"fanout-{n}",
+        files,
+        "fan",
+        facts={"fan": {"start": True}},
+        authorities=["team.a1", "team.a3"],
+        nodes=n,
     )
 
 
@@ -343,7 +417,13 @@ def _tree_graph(index: int, count: int, size: int) -> dict[str, Any]:
     nodes.append({"id": "end", "kind": "terminal", "terminalOutcome": "completed"})
     order.append("end")
     edges = [{"from": a, "to": b} for a, b in itertools.pairwise(order)]
-    return {"schema": "agent-graph.graph.v1", "id": f"g{index}", "entrypoints": {"default": order[0]}, "nodes": nodes, "edges": edges}
+    return {
+        "schema": "agent-graph.graph.v1",
+        "id": f"g{index}",
+        "entrypoints": {"default": order[0]},
+        "nodes": nodes,
+        "edges": edges,
+    }
 
 
 def nested(n: int, size: int = 10, fmt: str = "json") -> Workload:
@@ -408,7 +488,19 @@ def large_facts(size: int = 1_000_000, seed: int = 7, *, mixed: bool = False) ->
     from their code points, and integral floats such as ``12.0``.
     """
     rng = random.Random(seed)
-    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "release", "build", "check"]
+    words = [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "release",
+        "build",
+        "check",
+    ]
     records: dict[str, Any] = {}
     written = 0
     index = 0
@@ -424,7 +516,11 @@ def large_facts(size: int = 1_000_000, seed: int = 7, *, mixed: bool = False) ->
             "count": rng.randrange(1_000_000),
             "ok": rng.random() < 0.5,
             "tags": [rng.choice(words) for _ in range(3)],
-            "owner": {"name": rng.choice(words).title(), "team": rng.choice(words), "since": 2020 + index % 6},
+            "owner": {
+                "name": rng.choice(words).title(),
+                "team": rng.choice(words),
+                "since": 2020 + index % 6,
+            },
             "note": None if index % 3 else "needs a second look",
         }
         word = rng.choice(words)
@@ -499,7 +595,9 @@ def realistic() -> Workload:
         if runner == "command":
             action["command"] = f"make {action_id}"
         elif runner == "script":
-            action.update({"runtime": "python", "entry": f"scripts/{action_id}.py", "args": ["--release", "current"]})
+            action.update(
+                {"runtime": "python", "entry": f"scripts/{action_id}.py", "args": ["--release", "current"]}
+            )
             files[f"scripts/{action_id}.py"] = f"# {action_id}\nimport sys\nprint('ok', sys.argv[1:])\n"
         elif runner == "agent":
             action["skill"] = f"skills/{skill or 'writer'}/SKILL.md"
@@ -510,7 +608,10 @@ def realistic() -> Workload:
                     {
                         "$schema": "http://json-schema.org/draft-07/schema#",
                         "type": "object",
-                        "properties": {"release": {"type": "string"}, "notes": {"type": "array", "items": {"type": "string"}}},
+                        "properties": {
+                            "release": {"type": "string"},
+                            "notes": {"type": "array", "items": {"type": "string"}},
+                        },
                         "required": ["release"],
                     }
                 )
@@ -544,15 +645,36 @@ def realistic() -> Workload:
     def node_for(graph: str, node_id: str, kind: str, index: int) -> dict[str, Any]:
         code = f"route.{graph}.{node_id}"
         if kind == "terminal":
-            return {"id": node_id, "kind": "terminal", "description": "Released", "join": "any", "terminalOutcome": "completed"}
+            return {
+                "id": node_id,
+                "kind": "terminal",
+                "description": "Released",
+                "join": "any",
+                "terminalOutcome": "completed",
+            }
         if kind.startswith("subgraph:"):
-            return {"id": node_id, "kind": "subgraph", "description": f"Run the {node_id} stage", "graph": kind[9:], "entry": "default"}
+            return {
+                "id": node_id,
+                "kind": "subgraph",
+                "description": f"Run the {node_id} stage",
+                "graph": kind[9:],
+                "entry": "default",
+            }
         document = add_resource("diagnostic") if index % 4 == 0 else None
-        entry: dict[str, Any] = {"code": code, "kind": "route-reason", "summary": f"{node_id} has not happened yet."}
+        entry: dict[str, Any] = {
+            "code": code,
+            "kind": "route-reason",
+            "summary": f"{node_id} has not happened yet.",
+        }
         if document:
             entry["document"] = document
         codes.append(entry)
-        node: dict[str, Any] = {"id": node_id, "kind": kind, "description": node_id.replace("-", " ").capitalize(), "reasonCode": code}
+        node: dict[str, Any] = {
+            "id": node_id,
+            "kind": kind,
+            "description": node_id.replace("-", " ").capitalize(),
+            "reasonCode": code,
+        }
         if kind == "gate":
             node["kind"] = "gate"
             node["gate"] = {
@@ -571,7 +693,9 @@ def realistic() -> Workload:
             node["satisfiedBy"] = [{"path": f"{graph}.{node_id}.approved", "equals": True}]
             return node
         skill = skills[index % len(skills)]
-        effect = "read" if kind == "script" and index % 3 == 0 else ("external" if kind == "host" else "write")
+        effect = (
+            "read" if kind == "script" and index % 3 == 0 else ("external" if kind == "host" else "write")
+        )
         node["action"] = add_action(f"{graph}-{node_id}", {"agent": "agent"}.get(kind, kind), effect, skill)
         node["kind"] = "action"
         if index % 3 == 0:
@@ -606,7 +730,9 @@ def realistic() -> Workload:
         }
 
     main = stage_graph("release", "Cut, verify, approve and publish one release.", _realistic_stages())
-    main["nodes"].append({"id": "abandoned", "kind": "terminal", "description": "Abandoned", "terminalOutcome": "failed"})
+    main["nodes"].append(
+        {"id": "abandoned", "kind": "terminal", "description": "Abandoned", "terminalOutcome": "failed"}
+    )
     main["edges"].append({"from": "approve-plan", "to": "abandoned", "outcomes": ["failed"]})
     main["edges"].append({"from": "poll-ci", "to": "poll-ci", "kind": "repeat", "outcomes": ["partial"]})
     build = stage_graph(
@@ -649,7 +775,9 @@ def realistic() -> Workload:
                 "path": f"resources/data/matrix-{i}.json",
             }
         )
-        files[f"resources/data/matrix-{i}.json"] = _json({"platforms": ["linux", "macos", "windows"], "index": i})
+        files[f"resources/data/matrix-{i}.json"] = _json(
+            {"platforms": ["linux", "macos", "windows"], "index": i}
+        )
         extra_required.append(f"resources/data-{i}.yaml")
     files["resources/ci-status.yaml"] = to_yaml(
         {
@@ -661,7 +789,13 @@ def realistic() -> Workload:
         }
     )
     files["actions/materialize-ci-status.yaml"] = to_yaml(
-        {"schema": "agent-graph.action.v1", "id": "materialize-ci-status", "runner": "command", "effect": "read", "command": "ci status --json"}
+        {
+            "schema": "agent-graph.action.v1",
+            "id": "materialize-ci-status",
+            "runner": "command",
+            "effect": "read",
+            "command": "ci status --json",
+        }
     )
     files["resources/open-issues.yaml"] = to_yaml(
         {
@@ -670,7 +804,10 @@ def realistic() -> Workload:
             "kind": "context-view",
             "mediaType": "application/json",
             "materializer": "actions/materialize-open-issues.yaml",
-            "input": {"schema": "release.issue-query/v1", "value": {"milestone": "next", "labels": ["blocker"]}},
+            "input": {
+                "schema": "release.issue-query/v1",
+                "value": {"milestone": "next", "labels": ["blocker"]},
+            },
         }
     )
     files["actions/materialize-open-issues.yaml"] = to_yaml(
@@ -689,13 +826,20 @@ def realistic() -> Workload:
             "$schema": "http://json-schema.org/draft-07/schema#",
             "$id": "release.issue-query/v1",
             "type": "object",
-            "properties": {"milestone": {"type": "string"}, "labels": {"type": "array", "items": {"type": "string"}}},
+            "properties": {
+                "milestone": {"type": "string"},
+                "labels": {"type": "array", "items": {"type": "string"}},
+            },
             "required": ["milestone"],
             "additionalProperties": False,
         }
     )
     files["schemas/issue-list.schema.json"] = _json(
-        {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "release.issue-list/v1", "type": "array"}
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "$id": "release.issue-list/v1",
+            "type": "array",
+        }
     )
     extra_required += ["resources/ci-status.yaml", "resources/open-issues.yaml"]
     for node in main["nodes"]:
@@ -713,7 +857,18 @@ def realistic() -> Workload:
         "meta": {"version": "2.4.0", "branch": "release/2.4", "milestone": "2.4", "owner": "release-bot"},
         "repo": {"name": "acme/app", "default_branch": "main", "ci": "https://ci.example/acme/app"},
     }
-    done_release = ["intake", "triage", "plan", "freeze", "branch", "bump-version", "update-deps", "docs", "changelog", "assemble"]
+    done_release = [
+        "intake",
+        "triage",
+        "plan",
+        "freeze",
+        "branch",
+        "bump-version",
+        "update-deps",
+        "docs",
+        "changelog",
+        "assemble",
+    ]
     for node_id in done_release:
         _set_path(facts, f"release.{node_id}.done", True)
         _set_path(facts, f"release.{node_id}.at", "2026-11-01T10:00:00Z")
@@ -729,7 +884,15 @@ def realistic() -> Workload:
         "release/intake": "completed",
     }
     nodes = sum(len(g["nodes"]) for g in (main, build, verify))
-    return Workload("realistic", files, "release", facts=facts, outcomes=outcomes, authorities=["release.notes-review"], nodes=nodes)
+    return Workload(
+        "realistic",
+        files,
+        "release",
+        facts=facts,
+        outcomes=outcomes,
+        authorities=["release.notes-review"],
+        nodes=nodes,
+    )
 
 
 def count_facts(value: Any) -> int:

@@ -142,7 +142,9 @@ def calls(fn: Callable[[], Any], most: int) -> Sampler:
     return lambda budget, first: measure(fn, budget=budget, least=2, most=most, warm_up=0.2 if first else 0.0)
 
 
-def first_calls(load: Callable[[], Any], call: Callable[[Any], Any], count: int = 10, most: int = 40) -> Sampler:
+def first_calls(
+    load: Callable[[], Any], call: Callable[[Any], Any], count: int = 10, most: int = 40
+) -> Sampler:
     """A sampler of cold starts: per sample, ``load()`` afresh, then the mean seconds of the first ``count`` calls.
 
     ``call`` gets what ``load`` returned. Neither the load nor the collection
@@ -167,7 +169,9 @@ def first_calls(load: Callable[[], Any], call: Callable[[Any], Any], count: int 
     return sample
 
 
-def measure_interleaved(rows: Sequence[tuple[str, Sampler]], *, budget: float, rounds: int = 5) -> dict[str, list[float]]:
+def measure_interleaved(
+    rows: Sequence[tuple[str, Sampler]], *, budget: float, rounds: int = 5
+) -> dict[str, list[float]]:
     """Samples of several rows taken in interleaved rounds, ``budget`` seconds for each row in all.
 
     A burst of load from elsewhere on the machine then falls on one round of
@@ -209,7 +213,9 @@ def run_processes(
     command: Sequence[str], runs: int, env: dict[str, str] | None = None
 ) -> tuple[list[float], list[float], list[str]]:
     """Wall seconds, peak RSS (MiB) and the end of stdout of ``runs`` runs of ``command`` (after a warm-up run)."""
-    job = json.dumps({"command": list(command), "runs": runs, "env": dict(env if env is not None else os.environ)})
+    job = json.dumps(
+        {"command": list(command), "runs": runs, "env": dict(env if env is not None else os.environ)}
+    )
     done = subprocess.run([sys.executable, "-c", _HELPER, job], capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"{' '.join(command[:4])}… failed: {done.stderr[:1000]}")
@@ -241,7 +247,10 @@ def _unseen_states(facts: dict[str, Any]) -> Callable[[], dict[str, Any]]:
 
     def next_facts() -> dict[str, Any]:
         turn = next(turns)
-        return {key: dict(value, benchmark_turn=turn) if isinstance(value, dict) else value for key, value in facts.items()}
+        return {
+            key: dict(value, benchmark_turn=turn) if isinstance(value, dict) else value
+            for key, value in facts.items()
+        }
 
     return next_facts
 
@@ -267,7 +276,9 @@ class Suite:
 
     def add(self, result: Result) -> Result:
         self.results.append(result)
-        shown = f"{_fmt(result.median)} {result.unit} (min {_fmt(result.minimum)}, max {_fmt(result.maximum)})"
+        shown = (
+            f"{_fmt(result.median)} {result.unit} (min {_fmt(result.minimum)}, max {_fmt(result.maximum)})"
+        )
         print(f"  {result.label:<62} {shown}", file=sys.stderr, flush=True)
         return result
 
@@ -293,11 +304,23 @@ class Suite:
             "facts": generate.count_facts(workload.facts),
         }
         budget = self.budget()
-        self.add(Result("realistic.load", "load from source (no cache), 136 files", measure(
-            lambda: _loaded(ag.load_provider(manifest, cache=False)), budget=budget), target=150))
+        self.add(
+            Result(
+                "realistic.load",
+                "load from source (no cache), 136 files",
+                measure(lambda: _loaded(ag.load_provider(manifest, cache=False)), budget=budget),
+                target=150,
+            )
+        )
         ag.load_provider(manifest, cache=cache)
-        self.add(Result("realistic.load-cached", "load again, unchanged files (warm cache)", measure(
-            lambda: _loaded(ag.load_provider(manifest, cache=cache)), budget=budget), target=40))
+        self.add(
+            Result(
+                "realistic.load-cached",
+                "load again, unchanged files (warm cache)",
+                measure(lambda: _loaded(ag.load_provider(manifest, cache=cache)), budget=budget),
+                target=40,
+            )
+        )
         fresh = _fresh_states(workload.facts)
         unseen = _unseen_states(workload.facts)
         outcomes, authorities = workload.outcomes, workload.authorities
@@ -310,12 +333,24 @@ class Suite:
             return ag.evaluate(provider, graph, facts=unseen(), outcomes=outcomes, authorities=authorities)
 
         def route_new() -> Any:
-            return ag.route(provider, graph, facts=fresh(), outcomes=outcomes, authorities=authorities,
-                            workspace="/tmp/workspace")
+            return ag.route(
+                provider,
+                graph,
+                facts=fresh(),
+                outcomes=outcomes,
+                authorities=authorities,
+                workspace="/tmp/workspace",
+            )
 
         def route_unseen() -> Any:
-            return ag.route(provider, graph, facts=unseen(), outcomes=outcomes, authorities=authorities,
-                            workspace="/tmp/workspace")
+            return ag.route(
+                provider,
+                graph,
+                facts=unseen(),
+                outcomes=outcomes,
+                authorities=authorities,
+                workspace="/tmp/workspace",
+            )
 
         def cold_host() -> tuple[Any, Callable[[], dict[str, Any]]]:
             # The Provider as a host has it right after loading, and the states of its first turns.
@@ -323,33 +358,73 @@ class Suite:
 
         def evaluate_cold(loaded: tuple[Any, Callable[[], dict[str, Any]]]) -> Any:
             cold_provider, states = loaded
-            return ag.evaluate(cold_provider, graph, facts=states(), outcomes=outcomes, authorities=authorities)
+            return ag.evaluate(
+                cold_provider, graph, facts=states(), outcomes=outcomes, authorities=authorities
+            )
 
         most = 200 // 5  # samples per interleaved round
         rows: list[tuple[str, str, Sampler, float | None]] = [
-            ("realistic.evaluate", "evaluate, mid-workflow, a new state each call", calls(evaluate_new, most), 60),
-            ("realistic.evaluate-cold", "evaluate, cold host: first ten calls after a load (mean)",
-             first_calls(cold_host, evaluate_cold), None),
-            ("realistic.evaluate-unseen", "evaluate, every fact object new and different each call",
-             calls(evaluate_unseen, most), None),
+            (
+                "realistic.evaluate",
+                "evaluate, mid-workflow, a new state each call",
+                calls(evaluate_new, most),
+                60,
+            ),
+            (
+                "realistic.evaluate-cold",
+                "evaluate, cold host: first ten calls after a load (mean)",
+                first_calls(cold_host, evaluate_cold),
+                None,
+            ),
+            (
+                "realistic.evaluate-unseen",
+                "evaluate, every fact object new and different each call",
+                calls(evaluate_unseen, most),
+                None,
+            ),
             # The same state each call: answered from the evaluations remembered by revision.
-            ("realistic.evaluate-again", "evaluate, the same state again (answer remembered)",
-             calls(lambda: ag.evaluate(provider, graph, **state), most), 60),
+            (
+                "realistic.evaluate-again",
+                "evaluate, the same state again (answer remembered)",
+                calls(lambda: ag.evaluate(provider, graph, **state), most),
+                60,
+            ),
             ("realistic.route", "route, a new state each call (evaluates again)", calls(route_new, most), 80),
-            ("realistic.route-unseen", "route, every fact object new and different each call",
-             calls(route_unseen, most), None),
+            (
+                "realistic.route-unseen",
+                "route, every fact object new and different each call",
+                calls(route_unseen, most),
+                None,
+            ),
             # route() of the state evaluate() saw: the first call of a round evaluates, the others reuse it.
-            ("realistic.route-after", "route after evaluate of the same state (the usual pair)",
-             calls(lambda: ag.route(provider, graph, **state, workspace="/tmp/workspace"), most), 80),
+            (
+                "realistic.route-after",
+                "route after evaluate of the same state (the usual pair)",
+                calls(lambda: ag.route(provider, graph, **state, workspace="/tmp/workspace"), most),
+                80,
+            ),
         ]
         samples = measure_interleaved([(key, sampler) for key, _, sampler, _ in rows], budget=budget)
         for key, label, _, target in rows:
             self.add(Result(key, label, samples[key], unit="us", target=target))
         big = dict(workload.facts, **generate.large_facts())
         fresh_big = _fresh_states(big)
-        self.add(Result("realistic.evaluate-1mb", "evaluate with 1 MB of facts, a new state each call", measure(
-            lambda: ag.evaluate(provider, workload.graph, facts=fresh_big(), outcomes=outcomes, authorities=authorities),
-            budget=budget)))
+        self.add(
+            Result(
+                "realistic.evaluate-1mb",
+                "evaluate with 1 MB of facts, a new state each call",
+                measure(
+                    lambda: ag.evaluate(
+                        provider,
+                        workload.graph,
+                        facts=fresh_big(),
+                        outcomes=outcomes,
+                        authorities=authorities,
+                    ),
+                    budget=budget,
+                ),
+            )
+        )
 
     def canonical(self) -> None:
         import agent_graph as ag
@@ -357,11 +432,25 @@ class Suite:
         print("canonical JSON", file=sys.stderr)
         plain = generate.large_facts()
         mixed = generate.large_facts(mixed=True)
-        self.facts["canonical"] = {"plain": len(ag.canonical_json(plain)), "mixed": len(ag.canonical_json(mixed))}
-        self.add(Result("canonical.digest", "canonical JSON + digest, 1 MB facts (as parsed from JSON)", measure(
-            lambda: ag.digest_value(plain), budget=self.budget()), target=30))
-        self.add(Result("canonical.digest-mixed", "the same with capitalised keys and integral floats", measure(
-            lambda: ag.digest_value(mixed), budget=self.budget())))
+        self.facts["canonical"] = {
+            "plain": len(ag.canonical_json(plain)),
+            "mixed": len(ag.canonical_json(mixed)),
+        }
+        self.add(
+            Result(
+                "canonical.digest",
+                "canonical JSON + digest, 1 MB facts (as parsed from JSON)",
+                measure(lambda: ag.digest_value(plain), budget=self.budget()),
+                target=30,
+            )
+        )
+        self.add(
+            Result(
+                "canonical.digest-mixed",
+                "the same with capitalised keys and integral floats",
+                measure(lambda: ag.digest_value(mixed), budget=self.budget()),
+            )
+        )
 
     def scaling(self) -> None:
         """Growth with size."""
@@ -376,24 +465,68 @@ class Suite:
                 budget = self.budget(size)
                 least = 3 if size >= 100_000 else 5
                 nodes = workload.nodes
-                self.add(Result(f"{shape}.load", f"{shape} {size:,}: load from source", measure(
-                    lambda m=manifest: _loaded(ag.load_provider(m, cache=False)), budget=budget, least=least),
-                    unit="ms", size=nodes))
+                self.add(
+                    Result(
+                        f"{shape}.load",
+                        f"{shape} {size:,}: load from source",
+                        measure(
+                            lambda m=manifest: _loaded(ag.load_provider(m, cache=False)),
+                            budget=budget,
+                            least=least,
+                        ),
+                        unit="ms",
+                        size=nodes,
+                    )
+                )
                 ag.load_provider(manifest, cache=cache)
-                self.add(Result(f"{shape}.load-cached", f"{shape} {size:,}: load again (warm cache)", measure(
-                    lambda m=manifest, c=cache: _loaded(ag.load_provider(m, cache=c)), budget=budget, least=least),
-                    unit="ms", size=nodes))
+                self.add(
+                    Result(
+                        f"{shape}.load-cached",
+                        f"{shape} {size:,}: load again (warm cache)",
+                        measure(
+                            lambda m=manifest, c=cache: _loaded(ag.load_provider(m, cache=c)),
+                            budget=budget,
+                            least=least,
+                        ),
+                        unit="ms",
+                        size=nodes,
+                    )
+                )
                 provider = ag.load_provider(manifest, cache=cache)
                 fresh = _fresh_states(workload.facts)
                 state = {"outcomes": workload.outcomes, "authorities": workload.authorities}
                 evaluation = ag.evaluate(provider, workload.graph, facts=fresh(), **state)
-                self.add(Result(f"{shape}.evaluate", f"{shape} {size:,}: evaluate", measure(
-                    lambda p=provider, w=workload, f=fresh, s=state: ag.evaluate(p, w.graph, facts=f(), **s),
-                    budget=budget, least=least), unit="ms", size=nodes, extra={"status": evaluation.status_code}))
-                self.add(Result(f"{shape}.route", f"{shape} {size:,}: route the primary route", measure(
-                    lambda p=provider, w=workload, f=fresh, s=state: ag.route(p, w.graph, facts=f(), **s,
-                                                                              workspace="/tmp/workspace"),
-                    budget=budget, least=least), unit="ms", size=nodes))
+                self.add(
+                    Result(
+                        f"{shape}.evaluate",
+                        f"{shape} {size:,}: evaluate",
+                        measure(
+                            lambda p=provider, w=workload, f=fresh, s=state: ag.evaluate(
+                                p, w.graph, facts=f(), **s
+                            ),
+                            budget=budget,
+                            least=least,
+                        ),
+                        unit="ms",
+                        size=nodes,
+                        extra={"status": evaluation.status_code},
+                    )
+                )
+                self.add(
+                    Result(
+                        f"{shape}.route",
+                        f"{shape} {size:,}: route the primary route",
+                        measure(
+                            lambda p=provider, w=workload, f=fresh, s=state: ag.route(
+                                p, w.graph, facts=f(), **s, workspace="/tmp/workspace"
+                            ),
+                            budget=budget,
+                            least=least,
+                        ),
+                        unit="ms",
+                        size=nodes,
+                    )
+                )
                 del provider
                 gc.collect()
 
@@ -406,40 +539,86 @@ class Suite:
         floor_walls, _, _ = run_processes([python, "-c", "pass"], runs)
         self.add(Result("process.python", "python -c pass (interpreter start, for reference)", floor_walls))
         snippet = "import time; t = time.perf_counter(); import agent_graph; print(time.perf_counter() - t)"
-        self.add(Result("process.import", "import agent_graph", self._timed_snippet(snippet, runs), target=50))
+        self.add(
+            Result("process.import", "import agent_graph", self._timed_snippet(snippet, runs), target=50)
+        )
         snippet = (
             "import time; t = time.perf_counter(); import agent_graph as ag; ag.load_provider; ag.evaluate; "
             "ag.route; print(time.perf_counter() - t)"
         )
-        self.add(Result("process.import-core", "import agent_graph and its core (load, evaluate, route)",
-                        self._timed_snippet(snippet, runs)))
+        self.add(
+            Result(
+                "process.import-core",
+                "import agent_graph and its core (load, evaluate, route)",
+                self._timed_snippet(snippet, runs),
+            )
+        )
 
         workload = generate.realistic()
         manifest = self.write(workload)
         command = self._cli()
         outcomes = {k: v if isinstance(v, str) else v["outcome"] for k, v in workload.outcomes.items()}
-        evaluate = [*command, "--manifest", manifest, "--format", "json", "evaluate", workload.graph,
-                    "--facts", json.dumps(workload.facts), "--outcomes", json.dumps(outcomes),
-                    "--authority", *workload.authorities]
-        route = [*command, "--manifest", manifest, "--format", "json", "route", workload.graph,
-                 "--facts", json.dumps(workload.facts), "--outcomes", json.dumps(outcomes),
-                 "--authority", *workload.authorities, "--workspace", "/tmp/workspace"]
+        evaluate = [
+            *command,
+            "--manifest",
+            manifest,
+            "--format",
+            "json",
+            "evaluate",
+            workload.graph,
+            "--facts",
+            json.dumps(workload.facts),
+            "--outcomes",
+            json.dumps(outcomes),
+            "--authority",
+            *workload.authorities,
+        ]
+        route = [
+            *command,
+            "--manifest",
+            manifest,
+            "--format",
+            "json",
+            "route",
+            workload.graph,
+            "--facts",
+            json.dumps(workload.facts),
+            "--outcomes",
+            json.dumps(outcomes),
+            "--authority",
+            *workload.authorities,
+            "--workspace",
+            "/tmp/workspace",
+        ]
         warm = dict(os.environ, XDG_CACHE_HOME=str(self.workdir / "xdg"))
         blocked = self.workdir / "no-cache"
         blocked.write_text("a file where the cache directory would go\n")
         cold = dict(os.environ, XDG_CACHE_HOME=str(blocked / "x"))
         walls, peaks, _ = run_processes(evaluate, runs, warm)
-        self.add(Result("cli.evaluate", "agent-graph evaluate, 136-file Provider (warm cache): wall", walls, target=200))
+        self.add(
+            Result(
+                "cli.evaluate",
+                "agent-graph evaluate, 136-file Provider (warm cache): wall",
+                walls,
+                target=200,
+            )
+        )
         self.add(Result("cli.evaluate-rss", "agent-graph evaluate: peak RSS", peaks, unit="MiB", target=40))
         walls, peaks, _ = run_processes(evaluate, runs, cold)
         self.add(Result("cli.evaluate-nocache", "agent-graph evaluate, no cache: wall", walls))
-        self.add(Result("cli.evaluate-nocache-rss", "agent-graph evaluate, no cache: peak RSS", peaks, unit="MiB"))
+        self.add(
+            Result("cli.evaluate-nocache-rss", "agent-graph evaluate, no cache: peak RSS", peaks, unit="MiB")
+        )
         walls, _, _ = run_processes(route, runs, warm)
         self.add(Result("cli.route", "agent-graph route (warm cache): wall", walls))
         walls, _, _ = run_processes([*command, "--version"], runs, warm)
         self.add(Result("cli.version", "agent-graph --version (start-up floor)", walls))
-        self.facts["cli"] = " ".join(Path(part).name if index == 0 else part for index, part in enumerate(command))
-        self.facts["python"] = "a virtual environment's python" if sys.prefix != sys.base_prefix else sys.executable
+        self.facts["cli"] = " ".join(
+            Path(part).name if index == 0 else part for index, part in enumerate(command)
+        )
+        self.facts["python"] = (
+            "a virtual environment's python" if sys.prefix != sys.base_prefix else sys.executable
+        )
 
     def _timed_snippet(self, snippet: str, runs: int) -> list[float]:
         _, _, outputs = run_processes([sys.executable, "-c", snippet], runs)
@@ -474,7 +653,9 @@ def _machine() -> dict[str, str]:
         except Exception:
             versions[name] = "?"
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+        ).stdout.strip()
     except OSError:
         commit = ""
     return {
@@ -512,7 +693,11 @@ def render(suite: Suite, started: dict[str, Any], finished: dict[str, Any]) -> s
     ]
     targets = [
         ("realistic.evaluate", None, "`evaluate()`, 45-node Provider, ~40 facts, a new state each call"),
-        ("realistic.evaluate-cold", None, "`evaluate()`, the same on a cold host: the first ten calls after a load"),
+        (
+            "realistic.evaluate-cold",
+            None,
+            "`evaluate()`, the same on a cold host: the first ten calls after a load",
+        ),
         ("realistic.evaluate-again", None, "`evaluate()`, the same, state seen before"),
         ("chain.evaluate", 1_000, "`evaluate()`, 1,000-node chain, half satisfied"),
         ("chain.evaluate", 100_000, "`evaluate()`, 100,000-node chain, half satisfied"),
@@ -652,13 +837,21 @@ def _scaling(suite: Suite) -> list[str]:
         if not rows:
             continue
         sizes = sorted({r.size for r in rows if r.size is not None})
-        lines += [f"### {shape}", "", "| nodes | load (source) | load (cache) | evaluate | route | evaluate µs/node |",
-                  "|---|---|---|---|---|---|"]
+        lines += [
+            f"### {shape}",
+            "",
+            "| nodes | load (source) | load (cache) | evaluate | route | evaluate µs/node |",
+            "|---|---|---|---|---|---|",
+        ]
         for size in sizes:
             cells = []
             for metric in ("load", "load-cached", "evaluate", "route"):
                 found = next((r for r in rows if r.key == f"{shape}.{metric}" and r.size == size), None)
-                cells.append("" if found is None else f"{_fmt(found.median)} ({_fmt(found.minimum)}–{_fmt(found.maximum)})")
+                cells.append(
+                    ""
+                    if found is None
+                    else f"{_fmt(found.median)} ({_fmt(found.minimum)}–{_fmt(found.maximum)})"
+                )
             evaluation = next((r for r in rows if r.key == f"{shape}.evaluate" and r.size == size), None)
             per_node = "" if evaluation is None else _fmt(evaluation.median * 1000 / size)
             lines.append(f"| {size:,} | " + " | ".join(cells) + f" | {per_node} |")
@@ -688,10 +881,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT), help="where to write the report")
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
-        "--skip", default="", help="comma-separated groups to skip: realistic,canonical,scaling,processes,stores"
+        "--skip",
+        default="",
+        help="comma-separated groups to skip: realistic,canonical,scaling,processes,stores",
     )
     args = parser.parse_args(argv)
-    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [s for s in SIZES if not args.quick or s <= 10_000]
+    sizes = (
+        [int(s) for s in args.sizes.split(",")]
+        if args.sizes
+        else [s for s in SIZES if not args.quick or s <= 10_000]
+    )
     skip = {s for s in args.skip.split(",") if s}
 
     import agent_graph

@@ -26,7 +26,9 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=3.0, help="how long to fuzz (default 3)")
     parser.add_argument("--examples", type=int, default=200, help="examples per target call (default 200)")
-    parser.add_argument("--only", action="append", default=[], help="run only targets whose name contains TEXT")
+    parser.add_argument(
+        "--only", action="append", default=[], help="run only targets whose name contains TEXT"
+    )
     parser.add_argument("--list", action="store_true", help="list the targets and exit")
     return parser.parse_args(argv)
 
@@ -48,7 +50,11 @@ def _fixtures(directory: Path) -> dict[str, Any]:
     """Values for the pytest fixtures a property test asks for."""
     from tests import load_fixtures
 
-    return {"cli_provider": str(load_fixtures.write_tree(directory / "cli-provider", load_fixtures.base_documents()))}
+    return {
+        "cli_provider": str(
+            load_fixtures.write_tree(directory / "cli-provider", load_fixtures.base_documents())
+        )
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     findings: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="agent-graph-fuzz-") as scratch:
         fixtures = _fixtures(Path(scratch))
-        print(f"fuzzing {len(targets)} targets for {options.minutes:g} min, {options.examples} examples per call")
+        print(
+            f"fuzzing {len(targets)} targets for {options.minutes:g} min, {options.examples} examples per call"
+        )
         while time.monotonic() < deadline and len(findings) < len(targets):
             for name, function in targets.items():
                 if name in findings or time.monotonic() >= deadline:

@@ -32,9 +32,38 @@ FUZZ = settings(
 # ------------------------------------------------------------------ a small YAML grammar
 
 _PLAIN = st.sampled_from(
-    ["a", "b", "id", "schema", "main", "x y", "1", "-0", "0o17", "0x1F", "1_000", "1e400", ".inf", ".NaN", "~", "null",
-     "true", "yes", "2001-12-14", "<<", "'q'", '"d"', '"\\u00e9"', '"\\ud800"', '"\\x41"', "!!int '7'", "!!float 1",
-     "!!str 5", "!custom v", "9" * 40]
+    [
+        "a",
+        "b",
+        "id",
+        "schema",
+        "main",
+        "x y",
+        "1",
+        "-0",
+        "0o17",
+        "0x1F",
+        "1_000",
+        "1e400",
+        ".inf",
+        ".NaN",
+        "~",
+        "null",
+        "true",
+        "yes",
+        "2001-12-14",
+        "<<",
+        "'q'",
+        '"d"',
+        '"\\u00e9"',
+        '"\\ud800"',
+        '"\\x41"',
+        "!!int '7'",
+        "!!float 1",
+        "!!str 5",
+        "!custom v",
+        "9" * 40,
+    ]
 )
 _ANCHORS = st.sampled_from(["&a ", "&b ", ""])
 _ALIASES = st.sampled_from(["*a", "*b"])
@@ -61,7 +90,9 @@ def yaml_documents(draw: st.DrawFn) -> str:
     """Block mappings and sequences of flow values, with anchors, aliases, tags, comments and odd indentation."""
     lines: list[str] = []
     if draw(st.booleans()):
-        lines.append(draw(st.sampled_from(["%YAML 1.2", "---", "--- # start", "%TAG !e! tag:example.com,2000:"])))
+        lines.append(
+            draw(st.sampled_from(["%YAML 1.2", "---", "--- # start", "%TAG !e! tag:example.com,2000:"]))
+        )
     for _ in range(draw(st.integers(1, 8))):
         indent = " " * draw(st.sampled_from([0, 0, 2, 4, 1, 3]))
         key = draw(_PLAIN)
@@ -114,6 +145,7 @@ def test_front_matter_from_a_grammar(text: str) -> None:
 
 # ------------------------------------------------------------------ corpus mutations
 
+
 def _corpus_texts() -> list[bytes]:
     folder = Path(__file__).resolve().parents[1] / "tests" / "adversarial"
     return [p.read_bytes() for p in sorted(folder.iterdir()) if p.suffix in (".yaml", ".json")]
@@ -139,7 +171,9 @@ def test_providers_assembled_from_hostile_parts(data: st.DataObject) -> None:
     """A valid Provider with several files replaced by corpus files, grammar YAML or mangled originals."""
     documents: dict[str, Any] = load_fixtures.base_documents()
     corpus = _corpus_texts()
-    for relative in data.draw(st.lists(st.sampled_from(sorted(documents)), min_size=1, max_size=3, unique=True)):
+    for relative in data.draw(
+        st.lists(st.sampled_from(sorted(documents)), min_size=1, max_size=3, unique=True)
+    ):
         source = data.draw(st.integers(0, 2))
         if source == 0:
             documents[relative] = data.draw(st.sampled_from(corpus))
@@ -148,7 +182,9 @@ def test_providers_assembled_from_hostile_parts(data: st.DataObject) -> None:
         else:
             documents[relative] = data.draw(S.mangled_bytes(load_fixtures.render(documents[relative])))
     files = {
-        f"{load_fixtures.ROOT}/{path}": document if isinstance(document, (bytes, str)) else S.render_json(document)
+        f"{load_fixtures.ROOT}/{path}": document
+        if isinstance(document, (bytes, str))
+        else S.render_json(document)
         for path, document in documents.items()
     }
     try:
@@ -160,7 +196,14 @@ def test_providers_assembled_from_hostile_parts(data: st.DataObject) -> None:
         for entry in compiled.entrypoints:
             evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
-                ag.route(provider, graph_id, entry, candidate.route_id, revision=evaluation.revision, workspace="/w")
+                ag.route(
+                    provider,
+                    graph_id,
+                    entry,
+                    candidate.route_id,
+                    revision=evaluation.revision,
+                    workspace="/w",
+                )
 
 
 @FUZZ
@@ -171,6 +214,15 @@ def test_big_generated_providers_with_hostile_states(scenario: tuple[Any, ...], 
     provider = S.load_files(files)
     evaluation, candidates = evaluate_with_candidates(provider, S.MAIN, entry, facts, outcomes, authorities)
     for candidate in candidates:
-        route = ag.route(provider, S.MAIN, entry, candidate.route_id, facts=facts, outcomes=outcomes,
-                         authorities=authorities, revision=evaluation.revision, workspace="/w")
+        route = ag.route(
+            provider,
+            S.MAIN,
+            entry,
+            candidate.route_id,
+            facts=facts,
+            outcomes=outcomes,
+            authorities=authorities,
+            revision=evaluation.revision,
+            workspace="/w",
+        )
         assert route.route_id == candidate.route_id

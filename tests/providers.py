@@ -49,7 +49,13 @@ def _md(header: str, body: str = "Body.\n") -> str:
 
 
 STANDARD_FILES: dict[str, Any] = {
-    CMD: {"schema": "agent-graph.action.v1", "id": "cmd", "runner": "command", "effect": "write", "command": "make build"},
+    CMD: {
+        "schema": "agent-graph.action.v1",
+        "id": "cmd",
+        "runner": "command",
+        "effect": "write",
+        "command": "make build",
+    },
     PROVIDER_CMD: {
         "schema": "agent-graph.action.v1",
         "id": "provider-cmd",
@@ -58,7 +64,13 @@ STANDARD_FILES: dict[str, Any] = {
         "command": "ls -la",
         "cwd": "provider",
     },
-    HOST: {"schema": "agent-graph.action.v1", "id": "host", "runner": "host", "effect": "external", "handler": "host.publish"},
+    HOST: {
+        "schema": "agent-graph.action.v1",
+        "id": "host",
+        "runner": "host",
+        "effect": "external",
+        "handler": "host.publish",
+    },
     SCRIPT: {
         "schema": "agent-graph.action.v1",
         "id": "script",
@@ -112,7 +124,13 @@ STANDARD_FILES: dict[str, Any] = {
         "effect": "write",
         "skill": "skills/plain/SKILL.md",
     },
-    INSPECT: {"schema": "agent-graph.action.v1", "id": "inspect", "runner": "host", "effect": "read", "handler": "gate.inspect"},
+    INSPECT: {
+        "schema": "agent-graph.action.v1",
+        "id": "inspect",
+        "runner": "host",
+        "effect": "read",
+        "handler": "gate.inspect",
+    },
     APPLY: {
         "schema": "agent-graph.action.v1",
         "id": "apply",
@@ -120,7 +138,13 @@ STANDARD_FILES: dict[str, Any] = {
         "effect": "write",
         "command": "apply-decision --id 1",
     },
-    ACCEPT: {"schema": "agent-graph.action.v1", "id": "accept", "runner": "host", "effect": "write", "handler": "gate.accept"},
+    ACCEPT: {
+        "schema": "agent-graph.action.v1",
+        "id": "accept",
+        "runner": "host",
+        "effect": "write",
+        "handler": "gate.accept",
+    },
     "scripts/check.py": "print('ok')\n",
     "scripts/o'k.mjs": "console.log('ok')\n",
     "scripts/run.ts": "console.log('ok')\n",

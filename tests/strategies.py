@@ -39,7 +39,9 @@ huge_integers = st.builds(pow, st.just(10), st.sampled_from((5000, 20000)))
 EDGE_FLOATS = (0.0, -0.0, 1e21, 1e-7, 1.5e-7, 5e-324, 1.7976931348623157e308, 0.1, 123456789012345680000.0)
 
 any_text = st.text(
-    alphabet=st.one_of(st.characters(codec=None, exclude_categories=()), st.sampled_from("\ud800\udcff\udfff\x00")),
+    alphabet=st.one_of(
+        st.characters(codec=None, exclude_categories=()), st.sampled_from("\ud800\udcff\udfff\x00")
+    ),
     max_size=12,
 )
 """Text including lone surrogates, controls, NUL and astral characters."""
@@ -54,7 +56,6 @@ json_scalars = st.one_of(
     st.sampled_from(EDGE_FLOATS),
     any_text,
 )
-
 
 
 def _assemble(parts: tuple[list[Any], int, list[str]]) -> Any:
@@ -86,7 +87,9 @@ def _assemble(parts: tuple[list[Any], int, list[str]]) -> Any:
 
 
 json_values = st.tuples(
-    st.lists(json_scalars, max_size=6), st.integers(0, (1 << 18) - 1), st.lists(any_text, min_size=1, max_size=3)
+    st.lists(json_scalars, max_size=6),
+    st.integers(0, (1 << 18) - 1),
+    st.lists(any_text, min_size=1, max_size=3),
 ).map(_assemble)
 """Any value a host may hand over as JSON data (NaN, infinities and huge integers included), nested a few levels."""
 
@@ -133,8 +136,12 @@ def fact_checks(draw: st.DrawFn, min_size: int = 0) -> list[dict[str, Any]]:
 
 # Node flags, one bit each (integers shrink towards 0: no optional field).
 _SATISFIED, _RESOURCES, _DESCRIBED, _REQUIRES, _PRIORITY, _JOIN_ANY, _JOIN_ALL = (1 << i for i in range(7))
-_INSPECT, _RESOLVE, _DELEGATE, _SKIP, _DELEGATED_RESOLVE, _DELEGATED_RESOURCES = (1 << i for i in range(7, 13))
-_NODE_SPEC = st.tuples(st.integers(0, 9), st.integers(0, (1 << 13) - 1), st.integers(-3, 3), st.integers(0, 47))
+_INSPECT, _RESOLVE, _DELEGATE, _SKIP, _DELEGATED_RESOLVE, _DELEGATED_RESOURCES = (
+    1 << i for i in range(7, 13)
+)
+_NODE_SPEC = st.tuples(
+    st.integers(0, 9), st.integers(0, (1 << 13) - 1), st.integers(-3, 3), st.integers(0, 47)
+)
 _EDGE_SPEC = st.tuples(st.integers(0, 4), st.integers(0, 15), st.integers(0, 15), st.integers(0, 255))
 
 
@@ -147,7 +154,9 @@ def _outcome_list(mask: int) -> list[str] | None:
 
 
 @st.composite
-def graph_documents(draw: st.DrawFn, graph_id: str = MAIN, child: str | None = None, max_nodes: int = 8) -> dict[str, Any]:
+def graph_documents(
+    draw: st.DrawFn, graph_id: str = MAIN, child: str | None = None, max_nodes: int = 8
+) -> dict[str, Any]:
     """One valid ``agent-graph.graph.v1`` document; ``child`` lets Subgraph nodes call that Graph."""
     specs = draw(st.lists(_NODE_SPEC, min_size=2, max_size=max_nodes))
     count = len(specs)
@@ -156,7 +165,20 @@ def graph_documents(draw: st.DrawFn, graph_id: str = MAIN, child: str | None = N
         if kind_code == 9 and child:
             kinds.append("subgraph")
         else:
-            kinds.append(("action", "action", "action", "gate", "gate", "terminal", "terminal", "action", "gate", "action")[kind_code])
+            kinds.append(
+                (
+                    "action",
+                    "action",
+                    "action",
+                    "gate",
+                    "gate",
+                    "terminal",
+                    "terminal",
+                    "action",
+                    "gate",
+                    "action",
+                )[kind_code]
+            )
     if "terminal" not in kinds:
         kinds[-1] = "terminal"
     nodes: list[dict[str, Any]] = []
@@ -191,7 +213,10 @@ def graph_documents(draw: st.DrawFn, graph_id: str = MAIN, child: str | None = N
             if flags & _SATISFIED:
                 node["satisfiedBy"] = draw(fact_checks(min_size=1))
             if flags & _RESOURCES and flags & _PRIORITY:
-                node["resources"] = {"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]}
+                node["resources"] = {
+                    "required": ["resources/procedure.md"],
+                    "recommended": ["resources/checklist.md"],
+                }
             if flags & _DESCRIBED:
                 node["description"] = draw(st.text(min_size=1, max_size=8))  # "" gives label "" (see report)
         if flags & _REQUIRES:
@@ -271,7 +296,10 @@ def document_state_keys(files: Mapping[str, str | bytes]) -> list[str]:
     for node in documents[MAIN]["nodes"]:
         keys.append(f"{MAIN}/{node['id']}")
         if node["kind"] == "subgraph":
-            keys.extend(f"{MAIN}/{node['id']}>{node['graph']}/{inner['id']}" for inner in documents[node["graph"]]["nodes"])
+            keys.extend(
+                f"{MAIN}/{node['id']}>{node['graph']}/{inner['id']}"
+                for inner in documents[node["graph"]]["nodes"]
+            )
     return keys
 
 
@@ -364,7 +392,9 @@ def authority_lists(draw: st.DrawFn, hostile: bool = True) -> list[str]:
 
 
 @st.composite
-def scenarios(draw: st.DrawFn, hostile: bool = True, max_nodes: int = 8) -> tuple[dict[str, str | bytes], dict[str, Any], dict[str, Any], list[str], str]:
+def scenarios(
+    draw: st.DrawFn, hostile: bool = True, max_nodes: int = 8
+) -> tuple[dict[str, str | bytes], dict[str, Any], dict[str, Any], list[str], str]:
     """``(files, facts, outcomes, authorities, entry)`` for one evaluation."""
     files = draw(provider_files(max_nodes=max_nodes))
     facts = draw(facts_objects(hostile=hostile))
@@ -418,8 +448,10 @@ def fresh_text(taken: Any, prefix: str) -> str:
 
 def is_json_number(value: Any) -> bool:
     """A finite number (bools excluded)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and (
-        isinstance(value, int) or math.isfinite(value)
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and (isinstance(value, int) or math.isfinite(value))
     )
 
 
@@ -427,10 +459,54 @@ def is_json_number(value: Any) -> bool:
 
 
 YAML_FRAGMENTS = (
-    "&a", "*a", "<<: *a", "!!int", "!!str", "!!binary", "!foo", "? ", ": ", "- ", "[", "]", "{", "}", ",",
-    "---\n", "...\n", "%YAML 1.2\n", "%YAML 1.1\n", "%TAG ! tag:x,2000:\n", "|\n", ">-\n", "'", '"', "#",
-    "\t", "\n", "\r\n", "\r", "\x00", "\ufeff", "\u2028", "\x85", "\\u", "\\x", "~", "null", "true", "0o17",
-    "0x1F", ".inf", "-.nan", "1_000", "1e400", "-0", "9" * 30, "&b [*a, *a, *a]", "\ud800",
+    "&a",
+    "*a",
+    "<<: *a",
+    "!!int",
+    "!!str",
+    "!!binary",
+    "!foo",
+    "? ",
+    ": ",
+    "- ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "---\n",
+    "...\n",
+    "%YAML 1.2\n",
+    "%YAML 1.1\n",
+    "%TAG ! tag:x,2000:\n",
+    "|\n",
+    ">-\n",
+    "'",
+    '"',
+    "#",
+    "\t",
+    "\n",
+    "\r\n",
+    "\r",
+    "\x00",
+    "\ufeff",
+    "\u2028",
+    "\x85",
+    "\\u",
+    "\\x",
+    "~",
+    "null",
+    "true",
+    "0o17",
+    "0x1F",
+    ".inf",
+    "-.nan",
+    "1_000",
+    "1e400",
+    "-0",
+    "9" * 30,
+    "&b [*a, *a, *a]",
+    "\ud800",
 )
 
 
@@ -464,10 +540,12 @@ def mangled_bytes(draw: st.DrawFn, base: bytes) -> bytes:
             position = draw(st.integers(0, len(data) - 1))
             data[position] ^= 1 << draw(st.integers(0, 7))
         elif action == 1:
-            del data[draw(st.integers(0, len(data))):]
+            del data[draw(st.integers(0, len(data))) :]
         else:
             position = draw(st.integers(0, len(data)))
-            data[position:position] = draw(st.sampled_from((b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00", b"\xef\xbb\xbf")))
+            data[position:position] = draw(
+                st.sampled_from((b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00", b"\xef\xbb\xbf"))
+            )
     return bytes(data)
 
 

@@ -51,7 +51,9 @@ REPO = Path(__file__).resolve().parents[1]
 SECONDS = 5.0  # an answer later than this is a failure
 DEEP = 20_000
 BIG = 64 * 1024 * 1024
-POSIX = pytest.mark.skipif(not hasattr(os, "mkfifo") or not hasattr(signal, "setitimer"), reason="needs POSIX")
+POSIX = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not hasattr(signal, "setitimer"), reason="needs POSIX"
+)
 
 
 # ---------------------------------------------------------------- harness
@@ -92,7 +94,12 @@ def snapshot(root: Path) -> dict[str, tuple[Any, ...]]:
                 detail = os.readlink(path)
             elif stat.S_ISREG(info.st_mode) and info.st_size <= 1 << 20:
                 detail = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            entries[os.path.relpath(path, root)] = (stat.S_IFMT(info.st_mode), info.st_size, info.st_mtime_ns, detail)
+            entries[os.path.relpath(path, root)] = (
+                stat.S_IFMT(info.st_mode),
+                info.st_size,
+                info.st_mtime_ns,
+                detail,
+            )
     return entries
 
 
@@ -286,9 +293,13 @@ def test_twenty_thousand_levels_in_facts(root: Path) -> None:
     refused(["evaluate", "main", "--facts", "[" * DEEP + "]" * DEEP], root, "json-invalid", root.parent)
     refused(["route", "main", "--facts", deep], root, "json-invalid", root.parent)
     (root.parent / "deep.json").write_text(deep)
-    refused(["evaluate", "main", "--facts", f"@{root.parent / 'deep.json'}"], root, "parse-failed", root.parent)
+    refused(
+        ["evaluate", "main", "--facts", f"@{root.parent / 'deep.json'}"], root, "parse-failed", root.parent
+    )
     (root.parent / "deep.yaml").write_text(DEEP_TEXTS["block-sequences"])
-    refused(["evaluate", "main", "--facts", f"@{root.parent / 'deep.yaml'}"], root, "parse-failed", root.parent)
+    refused(
+        ["evaluate", "main", "--facts", f"@{root.parent / 'deep.yaml'}"], root, "parse-failed", root.parent
+    )
 
 
 def test_twenty_thousand_levels_of_facts_from_the_api() -> None:
@@ -316,8 +327,11 @@ def test_a_cyclic_fact_value_is_json_invalid() -> None:
 def test_a_chain_of_seven_hundred_subgraphs_evaluates_and_routes() -> None:
     depth = 700
     graphs = [
-        providers.graph_doc(f"g{i}", [providers.subgraph_node("s", f"g{i + 1}"), providers.terminal_node("t")],
-                            [providers.edge("s", "t")])
+        providers.graph_doc(
+            f"g{i}",
+            [providers.subgraph_node("s", f"g{i + 1}"), providers.terminal_node("t")],
+            [providers.edge("s", "t")],
+        )
         for i in range(depth - 1)
     ]
     graphs.append(providers.chain(f"g{depth - 1}", 2))
@@ -361,8 +375,15 @@ def test_a_64_mib_file_is_file_too_large(relative: str, root: Path) -> None:
 def test_a_64_mib_file_anywhere_else(root: Path) -> None:
     sparse(root.parent / "big.json")
     refused(["validate", "--manifest", str(root.parent / "big.json")], root, "file-too-large", root.parent)
-    refused(["evaluate", "main", "--facts", f"@{root.parent / 'big.json'}"], root, "file-too-large", root.parent)
-    refused(["evaluate", "main", "--outcomes", f"@{root.parent / 'big.json'}"], root, "file-too-large", root.parent)
+    refused(
+        ["evaluate", "main", "--facts", f"@{root.parent / 'big.json'}"], root, "file-too-large", root.parent
+    )
+    refused(
+        ["evaluate", "main", "--outcomes", f"@{root.parent / 'big.json'}"],
+        root,
+        "file-too-large",
+        root.parent,
+    )
     tested = cli(["test", str(root.parent / "big.json")], root)  # a test file's problem stays with that file
     assert tested.status == 1 and tested.err == ""
     (result,) = json.loads(tested.out)["results"]
@@ -371,8 +392,12 @@ def test_a_64_mib_file_anywhere_else(root: Path) -> None:
         "---\nname: s\nmetadata:\n  agent-graph: provider:acme/base\n  agent-graph.graph: main\n"
         "  agent-graph.entry: default\n---\n"
     )
-    refused(["inspect", "skill", "SKILL.md", "--registry", str(root.parent / "big.json")], root, "file-too-large",
-            root.parent)
+    refused(
+        ["inspect", "skill", "SKILL.md", "--registry", str(root.parent / "big.json")],
+        root,
+        "file-too-large",
+        root.parent,
+    )
 
 
 def test_a_huge_file_is_refused_before_it_is_read(root: Path) -> None:
@@ -392,7 +417,13 @@ def test_a_huge_file_is_refused_before_it_is_read(root: Path) -> None:
 
 
 def test_invalid_utf8_nul_bytes_and_duplicate_keys_in_each_structured_file(root: Path) -> None:
-    for relative in ("provider.yaml", "graphs/main.yaml", "actions/build.yaml", "codes.yaml", "resources/data.yaml"):
+    for relative in (
+        "provider.yaml",
+        "graphs/main.yaml",
+        "actions/build.yaml",
+        "codes.yaml",
+        "resources/data.yaml",
+    ):
         original = (root / relative).read_bytes()
         for data, code in (
             (b"schema: \xff\n" + original, "file-encoding-invalid"),
@@ -445,7 +476,9 @@ def test_a_fifo_where_a_file_is_expected(relative: str, root: Path) -> None:
 
 @POSIX
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
-@pytest.mark.parametrize("relative", ["provider.yaml", "graphs/main.yaml", "actions/build.yaml", "scripts/run.sh"])
+@pytest.mark.parametrize(
+    "relative", ["provider.yaml", "graphs/main.yaml", "actions/build.yaml", "scripts/run.sh"]
+)
 def test_a_device_where_a_file_is_expected(relative: str, device: str, root: Path) -> None:
     if not os.path.exists(device):
         pytest.skip(f"{device} is missing")
@@ -455,7 +488,9 @@ def test_a_device_where_a_file_is_expected(relative: str, device: str, root: Pat
 
 
 @POSIX
-def test_special_files_inside_a_skill_directory_are_not_part_of_the_provider(root: Path, tmp_path: Path) -> None:
+def test_special_files_inside_a_skill_directory_are_not_part_of_the_provider(
+    root: Path, tmp_path: Path
+) -> None:
     """Only regular files belong to a Skill directory: FIFOs, devices and links are skipped, never opened."""
     os.mkfifo(root / "skills/writer/pipe.md")
     (root / "skills/writer/zero.md").symlink_to("/dev/zero")
@@ -465,8 +500,12 @@ def test_special_files_inside_a_skill_directory_are_not_part_of_the_provider(roo
         provider = ag.load_provider(str(root / "provider.yaml"))
     relative = {provider.relative(f) for f in provider.files}
     assert {"skills/writer/SKILL.md", "skills/writer/style.md"} <= relative
-    assert not any(name.startswith(("skills/writer/pipe", "skills/writer/zero", "skills/writer/passwd",
-                                    "skills/writer/elsewhere")) for name in relative)
+    assert not any(
+        name.startswith(
+            ("skills/writer/pipe", "skills/writer/zero", "skills/writer/passwd", "skills/writer/elsewhere")
+        )
+        for name in relative
+    )
 
 
 @POSIX
@@ -482,13 +521,22 @@ def test_fifos_and_directories_given_on_the_command_line(root: Path) -> None:
         refused(["evaluate", "--state", str(path)], root, "file-read-failed", root.parent)
         refused(["route", "--state", str(path)], root, "file-read-failed", root.parent)
         refused(["run", "status", "--state", str(path)], root, "file-read-failed", root.parent)
-        refused(["run", "record", "main/build", "completed", "--state", str(path)], root, "file-read-failed", root.parent)
+        refused(
+            ["run", "record", "main/build", "completed", "--state", str(path)],
+            root,
+            "file-read-failed",
+            root.parent,
+        )
         refused(["run", "start", "main", "--state", str(path)], root, "run-target-exists", root.parent)
         refused(["route", "main", "--resource-receipts", f"@{path}"], root, "file-read-failed", root.parent)
         refused(["evaluate", "--skill", str(path)], root, "file-read-failed", root.parent)
         refused(["inspect", "skill", str(path)], root, "file-read-failed", root.parent)
-        refused(["run", "record", "main/build", "completed", "--state", "r.json", "--detail", f"@{path}"],
-                root, "file-read-failed", root.parent)
+        refused(
+            ["run", "record", "main/build", "completed", "--state", "r.json", "--detail", f"@{path}"],
+            root,
+            "file-read-failed",
+            root.parent,
+        )
 
 
 # ---------------------------------------------------------------- symbolic links out of the root
@@ -531,7 +579,9 @@ def test_a_relative_link_out_of_the_root(relative: str, root: Path, outside: Pat
     refused_everywhere(root, "path-symlink-outside-provider")
 
 
-@pytest.mark.parametrize("directory", ["actions", "skills/writer", "resources", "schemas", "graphs", "scripts"])
+@pytest.mark.parametrize(
+    "directory", ["actions", "skills/writer", "resources", "schemas", "graphs", "scripts"]
+)
 def test_a_linked_directory_out_of_the_root(directory: str, root: Path, outside: Path) -> None:
     replace_with_link(root / directory, outside / directory)
     refused_everywhere(root, "path-symlink-outside-provider")
@@ -564,10 +614,14 @@ REFERENCE_FIELDS: dict[str, Callable[[dict[str, Any], str], None]] = {
     "node action": lambda d, v: _node(d, "build").__setitem__("action", v),
     "node inspectionAction": lambda d, v: _node(d, "approve").__setitem__("inspectionAction", v),
     "node resolutionAction": lambda d, v: _node(d, "approve").__setitem__("resolutionAction", v),
-    "delegated resolutionAction": lambda d, v: _node(d, "approve")["delegated"].__setitem__("resolutionAction", v),
+    "delegated resolutionAction": lambda d, v: _node(d, "approve")["delegated"].__setitem__(
+        "resolutionAction", v
+    ),
     "node required resource": lambda d, v: _node(d, "build")["resources"].__setitem__("required", [v]),
     "node recommended resource": lambda d, v: _node(d, "build")["resources"].__setitem__("recommended", [v]),
-    "delegated resource": lambda d, v: _node(d, "approve")["delegated"]["resources"].__setitem__("required", [v]),
+    "delegated resource": lambda d, v: _node(d, "approve")["delegated"]["resources"].__setitem__(
+        "required", [v]
+    ),
     "action entry": lambda d, v: d["actions/run.yaml"].__setitem__("entry", v),
     "action inputSchema": lambda d, v: d["actions/run.yaml"].__setitem__("inputSchema", v),
     "action outputSchema": lambda d, v: d["actions/run.yaml"].__setitem__("outputSchema", v),
@@ -576,10 +630,19 @@ REFERENCE_FIELDS: dict[str, Callable[[dict[str, Any], str], None]] = {
     "file resource path": lambda d, v: d["resources/data.yaml"].__setitem__("path", v),
     "graph-action materializer": lambda d, v: d["resources/view.yaml"].__setitem__("materializer", v),
     "host-action materializer": lambda d, v: d["resources/report.yaml"].__setitem__("materializer", v),
-    "host materializer inputSchema": lambda d, v: d["actions/report-materializer.yaml"].__setitem__("inputSchema", v),
+    "host materializer inputSchema": lambda d, v: d["actions/report-materializer.yaml"].__setitem__(
+        "inputSchema", v
+    ),
 }
-ESCAPES = ["../outside/graphs/main.yaml", "/etc/passwd", "graphs/../../x.yaml", "C:/Windows/x.yaml", "C:\\x.yaml",
-           "./../x", ""]
+ESCAPES = [
+    "../outside/graphs/main.yaml",
+    "/etc/passwd",
+    "graphs/../../x.yaml",
+    "C:/Windows/x.yaml",
+    "C:\\x.yaml",
+    "./../x",
+    "",
+]
 
 
 @pytest.mark.parametrize("field", sorted(REFERENCE_FIELDS))
@@ -600,9 +663,14 @@ def test_paths_outside_the_schema_are_checked_by_containment() -> None:
     from agent_graph._load.loader import contained_path
 
     for reference in ("/etc/passwd", "C:\\x", "D:/x"):
-        raises("absolute-path-forbidden", lambda reference=reference: contained_path("/p", reference, "reference"))
+        raises(
+            "absolute-path-forbidden",
+            lambda reference=reference: contained_path("/p", reference, "reference"),
+        )
     for reference in ("..", "../x", "a/../../x", "a/b/../../../x"):
-        raises("path-outside-provider", lambda reference=reference: contained_path("/p", reference, "reference"))
+        raises(
+            "path-outside-provider", lambda reference=reference: contained_path("/p", reference, "reference")
+        )
     assert contained_path("/p", "a/../b", "reference") == "/p/b"
 
 
@@ -650,7 +718,12 @@ def test_ten_thousand_character_names_on_the_command_line(root: Path) -> None:
     refused(["code", "locate", LONG], root, "code-missing", root.parent)
     refused(["resource", "locate", LONG], root, "resource-missing", root.parent)
     refused(["run", "start", LONG, "--state", "r.json"], root, "graph-missing", root.parent)
-    refused(["evaluate", "main", "--outcomes", json.dumps({"main/build": LONG})], root, "outcome-invalid", root.parent)
+    refused(
+        ["evaluate", "main", "--outcomes", json.dumps({"main/build": LONG})],
+        root,
+        "outcome-invalid",
+        root.parent,
+    )
     refused(["evaluate", "main", "--entry", LONG], root, "entry-missing", root.parent)
 
 
@@ -700,7 +773,10 @@ def test_values_that_are_not_json_are_json_invalid() -> None:
 def test_bad_outcomes_authorities_graphs_and_workspaces() -> None:
     provider = load_fixtures.load(base_documents())
     for outcome in ({"outcome": [1]}, {"outcome": 5}, {"outcome": 10**5000}, None, 3):
-        raises("outcome-invalid", lambda outcome=outcome: ag.evaluate(provider, "main", outcomes={"main/build": outcome}))
+        raises(
+            "outcome-invalid",
+            lambda outcome=outcome: ag.evaluate(provider, "main", outcomes={"main/build": outcome}),
+        )
     for authorities in ("release", [1], [None], [10**5000]):
         raises("authorities-invalid", lambda a=authorities: ag.evaluate(provider, "main", authorities=a))
     for graph in (["main"], {}, 10**5000, None):
@@ -732,15 +808,34 @@ def test_non_ascii_file_names_sort_with_ascii_ones() -> None:
 def test_receipts_for_another_provider(root: Path) -> None:
     provider = ag.load_provider(str(root / "provider.yaml"))
     receipts = {"schema": "agent-graph.resource-read-receipts.v1", "provider": "acme/other", "receipts": []}
-    raises("resource-receipts-provider-mismatch", lambda: ag.route(provider, "main", receipts=receipts, workspace="/w"))
-    refused(["route", "main", "--resource-receipts", json.dumps(receipts)], root, "resource-receipts-provider-mismatch",
-            root.parent)
+    raises(
+        "resource-receipts-provider-mismatch",
+        lambda: ag.route(provider, "main", receipts=receipts, workspace="/w"),
+    )
+    refused(
+        ["route", "main", "--resource-receipts", json.dumps(receipts)],
+        root,
+        "resource-receipts-provider-mismatch",
+        root.parent,
+    )
     (root.parent / "receipts.json").write_text(json.dumps(receipts))
-    refused(["route", "main", "--resource-receipts", f"@{root.parent / 'receipts.json'}"], root,
-            "resource-receipts-provider-mismatch", root.parent)
+    refused(
+        ["route", "main", "--resource-receipts", f"@{root.parent / 'receipts.json'}"],
+        root,
+        "resource-receipts-provider-mismatch",
+        root.parent,
+    )
     bad = {"schema": "agent-graph.resource-read-receipts.v1", "provider": 10**5000, "receipts": []}
-    raises("resource-receipts-provider-mismatch", lambda: ag.route(provider, "main", receipts=bad, workspace="/w"))
-    refused(["route", "main", "--resource-receipts", '{"provider": "acme/base"}'], root, "schema-invalid", root.parent)
+    raises(
+        "resource-receipts-provider-mismatch",
+        lambda: ag.route(provider, "main", receipts=bad, workspace="/w"),
+    )
+    refused(
+        ["route", "main", "--resource-receipts", '{"provider": "acme/base"}'],
+        root,
+        "schema-invalid",
+        root.parent,
+    )
     raises("resource-receipts-invalid", lambda: ag.route(provider, "main", receipts=[1], workspace="/w"))  # type: ignore[arg-type]
 
 
@@ -749,7 +844,9 @@ def test_receipts_for_another_provider(root: Path) -> None:
 
 @pytest.fixture
 def run_file(root: Path) -> Path:
-    answer = cli(["run", "start", "main", "--state", "run.json", "--facts", '{"a": 1}', "--authority", "release"], root)
+    answer = cli(
+        ["run", "start", "main", "--state", "run.json", "--facts", '{"a": 1}', "--authority", "release"], root
+    )
     assert answer.status == 0, answer.err
     answer = cli(["run", "record", "main/build", "completed", "--state", "run.json"], root)
     assert answer.status == 0, answer.err
@@ -781,14 +878,27 @@ def _corruptions(good: bytes) -> dict[str, tuple[bytes, str, str]]:
         "not an object": (b"[]", "run-invalid", "schema-invalid"),
         "invalid utf-8": (good.replace(b'"main"', b'"\xff"', 1), "run-invalid", "file-encoding-invalid"),
         "nul byte": (good.replace(b'"main"', b'"ma\x00in"', 1), "run-invalid", "parse-failed"),
-        "wrong schema": (good.replace(b"agent-graph.run.v1", b"agent-graph.run.v2"), "run-invalid", "schema-invalid"),
-        "unknown outcome": (good.replace(b'"outcome": "completed"', b'"outcome": "done"'), "run-invalid",
-                            "schema-invalid"),
-        "deep facts": (good.replace(b'"facts": {', b'"facts": {"deep": ' + b"[" * DEEP + b"]" * DEEP + b",", 1),
-                       "run-invalid", "parse-failed"),
+        "wrong schema": (
+            good.replace(b"agent-graph.run.v1", b"agent-graph.run.v2"),
+            "run-invalid",
+            "schema-invalid",
+        ),
+        "unknown outcome": (
+            good.replace(b'"outcome": "completed"', b'"outcome": "done"'),
+            "run-invalid",
+            "schema-invalid",
+        ),
+        "deep facts": (
+            good.replace(b'"facts": {', b'"facts": {"deep": ' + b"[" * DEEP + b"]" * DEEP + b",", 1),
+            "run-invalid",
+            "parse-failed",
+        ),
         "alias bomb": ((CORPUS / "alias-billion-laughs.yaml").read_bytes(), "run-invalid", "parse-failed"),
-        "another provider": (good.replace(b'"acme/base"', b'"acme/other"'), "run-provider-mismatch",
-                             "run-provider-mismatch"),
+        "another provider": (
+            good.replace(b'"acme/base"', b'"acme/other"'),
+            "run-provider-mismatch",
+            "run-provider-mismatch",
+        ),
     }
 
 
@@ -812,7 +922,9 @@ def test_a_refused_run_write_leaves_no_lock_file(run_file: Path) -> None:
     lock = run_file.with_name("run.json.lock")
     if lock.exists():
         lock.unlink()
-    refused(["run", "record", "main/build", "completed", "--state", "run.json"], run_file.parent, "parse-failed")
+    refused(
+        ["run", "record", "main/build", "completed", "--state", "run.json"], run_file.parent, "parse-failed"
+    )
     assert not lock.exists()
 
 
@@ -835,17 +947,36 @@ def test_runs_that_are_directories_fifos_or_missing(root: Path) -> None:
     refused(["run", "start", "main", "--state", "dir.json"], root, "run-target-exists", root.parent)
     if hasattr(os, "mkfifo"):
         os.mkfifo(root / "fifo.json")
-        refused(["run", "record", "main/build", "completed", "--state", "fifo.json"], root, "file-read-failed", root.parent)
-        refused(["run", "resume", "--checkpoint", "fifo.json", "--state", "new.json"], root, "file-read-failed", root.parent)
+        refused(
+            ["run", "record", "main/build", "completed", "--state", "fifo.json"],
+            root,
+            "file-read-failed",
+            root.parent,
+        )
+        refused(
+            ["run", "resume", "--checkpoint", "fifo.json", "--state", "new.json"],
+            root,
+            "file-read-failed",
+            root.parent,
+        )
 
 
 def test_existing_targets_are_never_replaced(run_file: Path) -> None:
     root = run_file.parent
     (root / "taken.json").write_text("precious")
     refused(["run", "start", "main", "--state", "taken.json"], root, "run-target-exists", root.parent)
-    refused(["run", "checkpoint", "--state", "run.json", "--out", "taken.json"], root, "run-target-exists", root.parent)
-    refused(["run", "resume", "--checkpoint", "run.json", "--state", "taken.json"], root, "run-target-exists",
-            root.parent)
+    refused(
+        ["run", "checkpoint", "--state", "run.json", "--out", "taken.json"],
+        root,
+        "run-target-exists",
+        root.parent,
+    )
+    refused(
+        ["run", "resume", "--checkpoint", "run.json", "--state", "taken.json"],
+        root,
+        "run-target-exists",
+        root.parent,
+    )
     assert (root / "taken.json").read_text() == "precious"
 
 
@@ -931,7 +1062,10 @@ def test_a_missing_bundle_file(bundle: Path) -> None:
 def test_an_extra_or_missing_entry_in_the_bundle_file_list(bundle: Path) -> None:
     manifest_text = (bundle / "manifest.json").read_text()
     (bundle / "extra.txt").write_text("extra\n")
-    resign(bundle, lambda m: m["files"].append({"path": "extra.txt", "digest": digest_value_of(bundle / "extra.txt")}))
+    resign(
+        bundle,
+        lambda m: m["files"].append({"path": "extra.txt", "digest": digest_value_of(bundle / "extra.txt")}),
+    )
     refused_bundle(bundle, "bundle-files-mismatch")
     (bundle / "manifest.json").write_text(manifest_text)
     resign(bundle, lambda m: m.__setitem__("files", [f for f in m["files"] if f["path"] != "scripts/lib.sh"]))
@@ -959,8 +1093,14 @@ def test_an_unlisted_file_outside_the_provider_file_set_is_ignored(bundle: Path)
 def test_forged_bundle_manifests(bundle: Path) -> None:
     text = (bundle / "manifest.json").read_text()
     cases: list[tuple[Callable[[dict[str, Any]], None], str]] = [
-        (lambda m: m["files"].append({"path": "../outside.yaml", "digest": m["files"][0]["digest"]}), "schema-invalid"),
-        (lambda m: m["files"].append({"path": "/etc/passwd", "digest": m["files"][0]["digest"]}), "schema-invalid"),
+        (
+            lambda m: m["files"].append({"path": "../outside.yaml", "digest": m["files"][0]["digest"]}),
+            "schema-invalid",
+        ),
+        (
+            lambda m: m["files"].append({"path": "/etc/passwd", "digest": m["files"][0]["digest"]}),
+            "schema-invalid",
+        ),
         (lambda m: m.__setitem__("providerManifest", "../provider.yaml"), "schema-invalid"),
         (lambda m: m.__setitem__("providerManifest", "other.yaml"), "bundle-provider-unlisted"),
         (lambda m: m["provider"].__setitem__("id", "acme/other"), "bundle-provider-mismatch"),
@@ -1045,14 +1185,42 @@ BAD_ARGUMENTS: list[tuple[list[str], str]] = [
     (["run", "start", "main", "--state", "r.json", "--facts", "[]"], "json-object-required"),
     (["run", "start", "main", "--state", "r.json", "--entry", "nowhere"], "entry-missing"),
     (["resource", "materialize", "view.status", "--cache", "c", "--revision", "x"], "revision-invalid"),
-    (["resource", "materialize", "view.status", "--cache", "c", "--revision", "sha256:" + "0" * 64,
-      "--timeout-ms", "0"], "argument-invalid"),
-    (["resource", "materialize", "view.status", "--cache", "c", "--revision", "sha256:" + "0" * 64,
-      "--env", "1BAD=x"], "materializer-env-invalid"),
-    (["resource", "materialize", "policy.delegation", "--cache", "c", "--revision", "sha256:" + "0" * 64],
-     "resource-static"),
-    (["resource", "materialize", "report.weekly", "--cache", "c", "--revision", "sha256:" + "0" * 64],
-     "materializer-runner-invalid"),
+    (
+        [
+            "resource",
+            "materialize",
+            "view.status",
+            "--cache",
+            "c",
+            "--revision",
+            "sha256:" + "0" * 64,
+            "--timeout-ms",
+            "0",
+        ],
+        "argument-invalid",
+    ),
+    (
+        [
+            "resource",
+            "materialize",
+            "view.status",
+            "--cache",
+            "c",
+            "--revision",
+            "sha256:" + "0" * 64,
+            "--env",
+            "1BAD=x",
+        ],
+        "materializer-env-invalid",
+    ),
+    (
+        ["resource", "materialize", "policy.delegation", "--cache", "c", "--revision", "sha256:" + "0" * 64],
+        "resource-static",
+    ),
+    (
+        ["resource", "materialize", "report.weekly", "--cache", "c", "--revision", "sha256:" + "0" * 64],
+        "materializer-runner-invalid",
+    ),
     (["test", "missing-tests"], "test-path-missing"),
     (["build", "."], "build-output-overlaps-source"),
     (["validate", "--manifest", "missing.yaml"], "file-missing"),
@@ -1060,13 +1228,19 @@ BAD_ARGUMENTS: list[tuple[list[str], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("arguments", "code"), BAD_ARGUMENTS, ids=[" ".join(a)[:60] for a, _ in BAD_ARGUMENTS])
+@pytest.mark.parametrize(
+    ("arguments", "code"), BAD_ARGUMENTS, ids=[" ".join(a)[:60] for a, _ in BAD_ARGUMENTS]
+)
 def test_bad_command_lines(arguments: list[str], code: str, root: Path) -> None:
     refused(arguments, root, code, root.parent)
 
 
 def test_a_bad_format_is_refused_in_human_form(root: Path) -> None:
-    for arguments in (["validate", "--format", "xml"], ["--format=yaml", "validate"], ["validate", "--format", ""]):
+    for arguments in (
+        ["validate", "--format", "xml"],
+        ["--format=yaml", "validate"],
+        ["validate", "--format", ""],
+    ):
         out, err = io.StringIO(), io.StringIO()
         with chdir(root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), within():
             status = main(arguments)
@@ -1100,7 +1274,9 @@ def test_alias_budget_default_and_raised() -> None:
     fs = ag.MemoryFileSystem({"/m/provider.yaml": _aliases(150)})
     raises("parse-failed", lambda: ag.load_provider("/m/provider.yaml", fs=fs))
     raised = ag.Limits(max_alias_count=200)
-    raises("schema-invalid", lambda: ag.load_provider("/m/provider.yaml", fs=fs, limits=raised))  # parsed, then checked
+    raises(
+        "schema-invalid", lambda: ag.load_provider("/m/provider.yaml", fs=fs, limits=raised)
+    )  # parsed, then checked
 
 
 def _nested(depth: int) -> str:
@@ -1117,8 +1293,12 @@ def test_depth_limit_default_and_raised() -> None:
     raises("parse-failed", lambda: parse_json("[" * 513 + "]" * 513, "x.json"))
     fs = ag.MemoryFileSystem({"/m/provider.yaml": _nested(600)})
     raises("parse-failed", lambda: ag.load_provider("/m/provider.yaml", fs=fs))
-    raises("schema-invalid", lambda: ag.load_provider("/m/provider.yaml", fs=fs, limits=ag.Limits(max_depth=700)))
-    raises("parse-failed", lambda: ag.load_provider("/m/provider.yaml", fs=fs, limits=ag.Limits(max_depth=100)))
+    raises(
+        "schema-invalid", lambda: ag.load_provider("/m/provider.yaml", fs=fs, limits=ag.Limits(max_depth=700))
+    )
+    raises(
+        "parse-failed", lambda: ag.load_provider("/m/provider.yaml", fs=fs, limits=ag.Limits(max_depth=100))
+    )
 
 
 def test_file_size_limit_default_lowered_and_raised() -> None:
@@ -1141,7 +1321,9 @@ def test_node_limit_default_lowered_and_raised() -> None:
     files = providers.files_for([providers.chain("main", 12)])
     fs = ag.MemoryFileSystem(files)
     ag.load_provider(providers.MANIFEST, fs=fs, limits=ag.Limits(max_nodes=12))
-    raises("graph-too-large", lambda: ag.load_provider(providers.MANIFEST, fs=fs, limits=ag.Limits(max_nodes=11)))
+    raises(
+        "graph-too-large", lambda: ag.load_provider(providers.MANIFEST, fs=fs, limits=ag.Limits(max_nodes=11))
+    )
 
 
 def test_file_count_limit_lowered_and_raised() -> None:

@@ -20,12 +20,35 @@ PACKAGE = Path(agent_graph.__file__).resolve().parent
 LAYERS = ("_core", "_syntax", "_load", "_runtime", "_toolchain", "_cli")
 #: Standard-library modules the core may not import: no I/O, no clock, no environment, no processes.
 CORE_BANNED_MODULES = frozenset(
-    {"os", "io", "sys", "subprocess", "time", "datetime", "threading", "socket", "tempfile", "shutil",
-     "pathlib", "glob", "signal", "multiprocessing", "asyncio", "gc", "random", "uuid", "importlib",
-     "ruamel", "fastjsonschema", "builtins"}
+    {
+        "os",
+        "io",
+        "sys",
+        "subprocess",
+        "time",
+        "datetime",
+        "threading",
+        "socket",
+        "tempfile",
+        "shutil",
+        "pathlib",
+        "glob",
+        "signal",
+        "multiprocessing",
+        "asyncio",
+        "gc",
+        "random",
+        "uuid",
+        "importlib",
+        "ruamel",
+        "fastjsonschema",
+        "builtins",
+    }
 )
 #: Built-in calls the core may not make: file and console I/O, and code made at run time.
-CORE_BANNED_CALLS = frozenset({"open", "print", "input", "exec", "eval", "compile", "__import__", "breakpoint"})
+CORE_BANNED_CALLS = frozenset(
+    {"open", "print", "input", "exec", "eval", "compile", "__import__", "breakpoint"}
+)
 
 
 def _modules() -> dict[str, Path]:
@@ -73,7 +96,11 @@ def _layer(module: str) -> int | None:
 
 
 def test_the_folder_tree_is_the_layers() -> None:
-    flat = sorted(m for m in MODULES if m.count(".") == 1 and m.split(".")[1].startswith("_") and m.split(".")[1] not in LAYERS)
+    flat = sorted(
+        m
+        for m in MODULES
+        if m.count(".") == 1 and m.split(".")[1].startswith("_") and m.split(".")[1] not in LAYERS
+    )
     assert flat == ["agent_graph.__main__"], "private modules belong in a layer folder"
     for layer in LAYERS:
         assert f"agent_graph.{layer}" in MODULES
@@ -96,27 +123,41 @@ def test_the_core_does_no_io(module: str) -> None:
     path = MODULES[module]
     for target, line in _imports(module, path):
         top = target.split(".")[0]
-        assert top not in CORE_BANNED_MODULES, f"{module} (line {line}) imports {target}: the core does no I/O"
+        assert top not in CORE_BANNED_MODULES, (
+            f"{module} (line {line}) imports {target}: the core does no I/O"
+        )
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            assert node.func.id not in CORE_BANNED_CALLS, f"{module} (line {node.lineno}) calls {node.func.id}()"
+            assert node.func.id not in CORE_BANNED_CALLS, (
+                f"{module} (line {node.lineno}) calls {node.func.id}()"
+            )
         if isinstance(node, ast.Global):
-            pytest.fail(f"{module} (line {node.lineno}) rebinds a module global: caches belong to their owner")
+            pytest.fail(
+                f"{module} (line {node.lineno}) rebinds a module global: caches belong to their owner"
+            )
 
 
 def test_the_core_check_catches_a_banned_import(tmp_path: Path) -> None:
     """The checks above would fail on a core module that reads a file or the clock."""
     bad = tmp_path / "bad.py"
-    bad.write_text("import time\n\ndef f():\n    from os import path\n    return open(path.sep)\n", encoding="utf-8")
+    bad.write_text(
+        "import time\n\ndef f():\n    from os import path\n    return open(path.sep)\n", encoding="utf-8"
+    )
     imported = {target for target, _ in _imports("agent_graph._core.bad", bad)}
     assert {"time", "os"} <= imported
-    calls = {n.func.id for n in ast.walk(ast.parse(bad.read_text())) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    calls = {
+        n.func.id
+        for n in ast.walk(ast.parse(bad.read_text()))
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
     assert "open" in calls & CORE_BANNED_CALLS
 
 
 def test_there_are_no_import_cycles() -> None:
     graph = {
-        module: sorted({t for t, _ in _imports(module, path) if t in MODULES and t != module and t != "agent_graph"})
+        module: sorted(
+            {t for t, _ in _imports(module, path) if t in MODULES and t != module and t != "agent_graph"}
+        )
         for module, path in MODULES.items()
     }
     # Tarjan's strongly connected components, iteratively.
@@ -171,7 +212,7 @@ def test_public_names_are_listed_once_and_agree_with_the_type_checkers_view() ->
                 assert isinstance(statement, ast.ImportFrom)
                 for alias in statement.names:
                     assert alias.asname == alias.name, f"{alias.name} must be re-exported as itself"
-                    typed[alias.name] = (statement.module or "")
+                    typed[alias.name] = statement.module or ""
     exports = agent_graph._EXPORTS
     assert typed == exports
     assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", *exports])

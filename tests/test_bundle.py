@@ -159,7 +159,10 @@ STATES: list[dict[str, Any]] = [
     {"outcomes": {"main/write": "partial"}},
     {"outcomes": {"main/write": "completed"}},
     {"outcomes": {"main/write": "completed", "main/check>check/lint": "completed"}},
-    {"outcomes": {"main/write": "completed", "main/check>check/lint": "completed"}, "authorities": ["release"]},
+    {
+        "outcomes": {"main/write": "completed", "main/check>check/lint": "completed"},
+        "authorities": ["release"],
+    },
     {"outcomes": {"main/write": "completed", "main/check>check/lint": "failed"}},
 ]
 
@@ -181,7 +184,9 @@ def source(tmp_path: Path) -> ag.Provider:
 
 def _bundle_files(directory: Path) -> dict[str, bytes]:
     return {
-        path.relative_to(directory).as_posix(): path.read_bytes() for path in sorted(directory.rglob("*")) if path.is_file()
+        path.relative_to(directory).as_posix(): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
     }
 
 
@@ -224,7 +229,15 @@ def test_manifest_has_the_bundle_shape(source: ag.Provider, tmp_path: Path) -> N
         ids = [entry["id"] for entry in manifest[label]]
         assert ids == sorted(ids, key=collation_key), label
     assert [e["id"] for e in manifest["graphs"]] == ["check", "main"]
-    assert [e["id"] for e in manifest["actions"]] == ["apply", "inspect", "lint", "publish", "report", "status", "write"]
+    assert [e["id"] for e in manifest["actions"]] == [
+        "apply",
+        "inspect",
+        "lint",
+        "publish",
+        "report",
+        "status",
+        "write",
+    ]
     assert [e["id"] for e in manifest["resources"]] == [
         "guide.codes", "procedure.write", "schema.output", "view.report", "view.status",
     ]  # fmt: skip
@@ -292,7 +305,9 @@ def test_round_trip_gives_the_same_evaluation_and_route(source: ag.Provider, tmp
             if before.primary_route is None:
                 continue
             routes = [
-                ag.route(p, graph, entry, e.primary_route.route_id, revision=e.revision, workspace="/w", **state)  # type: ignore[union-attr]
+                ag.route(
+                    p, graph, entry, e.primary_route.route_id, revision=e.revision, workspace="/w", **state
+                )  # type: ignore[union-attr]
                 for p, e in ((source, before), (bundle, after))
             ]
             assert _relative_json(routes[1], bundle.root) == _relative_json(routes[0], source.root)
@@ -388,7 +403,10 @@ def test_an_existing_directory_that_is_not_a_bundle_is_kept(source: ag.Provider,
 
 
 def test_a_source_file_where_the_bundle_writes_its_own_is_refused(tmp_path: Path) -> None:
-    files = {**FULL_PROVIDER, "actions/inspect.yaml": FULL_PROVIDER["actions/inspect.yaml"] + "files: [manifest.json]\n"}
+    files = {
+        **FULL_PROVIDER,
+        "actions/inspect.yaml": FULL_PROVIDER["actions/inspect.yaml"] + "files: [manifest.json]\n",
+    }
     files["manifest.json"] = "{}\n"
     provider = ag.load_provider(str(write_tree(tmp_path / "src", files)))
     with pytest.raises(ag.AgentGraphError) as raised:
@@ -464,13 +482,18 @@ def test_any_change_to_the_manifest_breaks_its_digest(bundle_dir: Path) -> None:
 
 
 def test_a_resigned_file_list_must_still_match_the_provider(bundle_dir: Path) -> None:
-    _rewrite_manifest(bundle_dir, lambda m: m["files"].remove(next(f for f in m["files"] if f["path"] == "scripts/lint-rules.txt")))
+    _rewrite_manifest(
+        bundle_dir,
+        lambda m: m["files"].remove(next(f for f in m["files"] if f["path"] == "scripts/lint-rules.txt")),
+    )
     assert _load_code(bundle_dir) == "bundle-files-mismatch"
 
 
 def test_a_resigned_extra_file_is_rejected(bundle_dir: Path) -> None:
     (bundle_dir / "extra.txt").write_text("extra\n")
-    _rewrite_manifest(bundle_dir, lambda m: m["files"].append({"path": "extra.txt", "digest": digest_bytes(b"extra\n")}))
+    _rewrite_manifest(
+        bundle_dir, lambda m: m["files"].append({"path": "extra.txt", "digest": digest_bytes(b"extra\n")})
+    )
     assert _load_code(bundle_dir) == "bundle-files-mismatch"
 
 

@@ -44,8 +44,13 @@ def _snapshot(provider: ag.Provider) -> Any:
             "digest": provider.digest,
             "files": list(provider.files),
             "file_digests": dict(provider.file_digests),
-            "graphs": {gid: [g.digest, msgspec.to_builtins(g.definition)] for gid, g in provider.graphs.items()},
-            "actions": {k: [a.files, msgspec.to_builtins(a.route_action), msgspec.to_builtins(a.plan)] for k, a in provider.actions.items()},
+            "graphs": {
+                gid: [g.digest, msgspec.to_builtins(g.definition)] for gid, g in provider.graphs.items()
+            },
+            "actions": {
+                k: [a.files, msgspec.to_builtins(a.route_action), msgspec.to_builtins(a.plan)]
+                for k, a in provider.actions.items()
+            },
             "resources": {k: msgspec.to_builtins(r.location) for k, r in provider.resources.items()},
             "routes": {f"{g}/{n}": repr(v) for (g, n), v in provider.node_routes.items()},
             "codes": {k: msgspec.to_builtins(v) for k, v in provider.codes.items()},
@@ -62,7 +67,11 @@ class _Counting:
         self.headers = 0
         self.validated = 0
         self.inputs = 0
-        parse, header, validate = _loader.parse_structured, _loader.parse_front_matter, _loader._schema.validate
+        parse, header, validate = (
+            _loader.parse_structured,
+            _loader.parse_front_matter,
+            _loader._schema.validate,
+        )
         validate_input = _loader._schema.validate_with_schema
 
         def counting_parse(*args: Any, **kwargs: Any) -> Any:
@@ -109,7 +118,9 @@ def test_a_cached_load_gives_the_same_provider_and_evaluations(tmp_path: Path) -
     assert answers[0] == answers[1] == answers[2]
 
 
-@pytest.mark.parametrize("example", sorted(p.name for p in (REPO / "examples").iterdir() if (p / "provider.yaml").is_file()))
+@pytest.mark.parametrize(
+    "example", sorted(p.name for p in (REPO / "examples").iterdir() if (p / "provider.yaml").is_file())
+)
 def test_every_example_loads_the_same_from_the_cache(tmp_path: Path, example: str) -> None:
     manifest = str(REPO / "examples" / example / "provider.yaml")
     plain = load_provider(manifest, cache=False)
@@ -140,7 +151,9 @@ def test_a_host_action_input_is_checked_again_when_its_schema_changes(tmp_path: 
     assert raised.value.code == "host-action-input-invalid"
 
 
-def test_without_a_cache_every_load_parses_and_nothing_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_cache_every_load_parses_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     manifest = _write(tmp_path / "p", _provider_files())
     counts = _Counting(monkeypatch)
@@ -154,7 +167,9 @@ def test_without_a_cache_every_load_parses_and_nothing_is_written(tmp_path: Path
 # --------------------------------------------------------------------------- keyed by the bytes
 
 
-def test_a_changed_file_is_parsed_again_and_the_change_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_changed_file_is_parsed_again_and_the_change_is_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     files = _provider_files()
     manifest = _write(tmp_path / "p", files)
     cache = str(tmp_path / "cache")
@@ -213,7 +228,9 @@ def test_limits_are_part_of_the_key(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "flip", "empty", "swap", "format"])
-def test_damaged_entries_are_ignored_and_rewritten(tmp_path: Path, damage: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_damaged_entries_are_ignored_and_rewritten(
+    tmp_path: Path, damage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     manifest = _write(tmp_path / "p", _provider_files())
     cache = tmp_path / "cache"
     expected = _snapshot(load_provider(manifest, cache=False))
@@ -298,7 +315,9 @@ def test_values_msgpack_cannot_hold_are_parsed_every_time(tmp_path: Path) -> Non
 # --------------------------------------------------------------------------- where
 
 
-def test_the_default_directory_follows_the_platform_conventions(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_default_directory_follows_the_platform_conventions(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(_cache.sys, "platform", "linux")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_directory() == str(tmp_path / "xdg" / "agent-graph")

@@ -359,7 +359,12 @@ def test_test_command_keeps_going_past_broken_files(cli: Any, provider_dir: Path
     assert by_file["05-unknown-graph.yaml"]["error"]["code"] == "graph-missing"
     human = cli("test").out.splitlines()
     assert [line.split(" ", 1)[0] for line in human if not line.startswith(" ")] == [
-        "PASS", "ERROR", "ERROR", "FAIL", "ERROR", "1/5",
+        "PASS",
+        "ERROR",
+        "ERROR",
+        "FAIL",
+        "ERROR",
+        "1/5",
     ]
     assert human[1].startswith("ERROR tests/02-broken.yaml: parse-failed: ")
     assert human[-1] == "1/5 graph test(s) passed, 1 failed, 3 could not run"
@@ -397,7 +402,9 @@ def test_code_list_and_locate(cli: Any, provider_dir: Path) -> None:
     assert list(listing) == ["provider", "catalog", "codes"]
     assert listing["catalog"] == str(provider_dir / "codes.yaml")
     catalog = base_documents()["codes.yaml"]["codes"]
-    assert [item["code"] for item in listing["codes"]] == [entry["code"] for entry in catalog]  # the catalog's order
+    assert [item["code"] for item in listing["codes"]] == [
+        entry["code"] for entry in catalog
+    ]  # the catalog's order
     assert cli("inspect", "provider", "--format", "json").json()["codes"] == listing["codes"]
     located = cli("code", "locate", "route.main.build", "--format", "json").json()
     _schema.validate("code-location", located, "code")
@@ -422,7 +429,11 @@ def test_schema_list_path_extract(cli: Any, tmp_path: Path) -> None:
     assert list(listing) == ["root", "schemas"]
     names = listing["schemas"]
     assert {"provider", "graph", "action", "error", "inspect"} <= set(names)
-    assert {"resource-location-file", "resource-location-graph-action", "resource-location-host-action"} <= set(names)
+    assert {
+        "resource-location-file",
+        "resource-location-graph-action",
+        "resource-location-host-action",
+    } <= set(names)
     assert cli("schema", "list").out.splitlines() == names
     path = cli("schema", "path", "graph", "--format", "json").json()
     assert path == {"name": "graph", "path": str(Path(listing["root"]) / "graph.schema.json")}
@@ -433,9 +444,9 @@ def test_schema_list_path_extract(cli: Any, tmp_path: Path) -> None:
     written_one = cli("schema", "extract", "graph", "--output", str(target), "--format", "json").json()
     assert written_one == {"name": "graph", "path": str(target)}
     assert json.loads(target.read_text()) == extracted
-    assert cli("schema", "extract", "--output", str(target), "--format", "json").envelope()["error"]["code"] == (
-        "argument-invalid"
-    )
+    assert cli("schema", "extract", "--output", str(target), "--format", "json").envelope()["error"][
+        "code"
+    ] == ("argument-invalid")
     written = cli("schema", "extract", "--out", str(tmp_path / "out"), "--format", "json").json()
     assert written["state"] == "extracted"
     assert sorted(Path(item).name for item in written["files"]) == sorted(
@@ -703,7 +714,9 @@ def test_too_many_route_arguments(cli: Any, provider_dir: Path) -> None:
     assert error["code"] == "route-arguments-invalid"
 
 
-@pytest.mark.parametrize("revision", ["garbage", "sha256:" + "0" * 63, "sha256:" + "A" * 64, "SHA256:" + "0" * 64])
+@pytest.mark.parametrize(
+    "revision", ["garbage", "sha256:" + "0" * 63, "sha256:" + "A" * 64, "SHA256:" + "0" * 64]
+)
 def test_a_malformed_revision_is_revision_invalid(cli: Any, provider_dir: Path, revision: str) -> None:
     assert cli("route", "main", "--revision", revision, "--format", "json").envelope()["error"]["code"] == (
         "revision-invalid"
@@ -718,11 +731,15 @@ def test_a_revision_without_an_available_route_is_route_unavailable(cli: Any, pr
     evaluation = cli("evaluate", "main", "--outcomes", outcomes, "--format", "json").json()
     assert "primaryRoute" not in evaluation
     for revision in (evaluation["revision"], "sha256:" + "0" * 64):
-        error = cli("route", "main", "--outcomes", outcomes, "--revision", revision, "--format", "json").envelope()
+        error = cli(
+            "route", "main", "--outcomes", outcomes, "--revision", revision, "--format", "json"
+        ).envelope()
         assert error["error"]["code"] == "route-unavailable"
 
 
-def test_a_missing_default_manifest_suggests_the_option(cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_default_manifest_suggests_the_option(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     error = cli("validate", "--format", "json").envelope()["error"]
     assert error["code"] == "file-missing"

@@ -21,13 +21,17 @@ REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 DOC = REPO / "docs" / "host-integration.md"
 
-needs_weekly = pytest.mark.skipif(not WEEKLY.is_file(), reason="examples/weekly-report is not in this checkout")
+needs_weekly = pytest.mark.skipif(
+    not WEEKLY.is_file(), reason="examples/weekly-report is not in this checkout"
+)
 
 
 class Cli:
     """Runs the command line in-process in a working directory and decodes its JSON answers."""
 
-    def __init__(self, cwd: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(
+        self, cwd: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         self.cwd = cwd
         self.capsys = capsys
         monkeypatch.chdir(cwd)
@@ -55,22 +59,49 @@ def weekly(*args: str) -> list[str]:
 
 @needs_weekly
 def test_run_lifecycle_through_the_command_line(cli: Cli, tmp_path: Path) -> None:
-    run = cli(*weekly("run", "start", "report", "--state", "run.json", "--facts", '{"team":"web"}', "--authority", "b", "a"))
+    run = cli(
+        *weekly(
+            "run",
+            "start",
+            "report",
+            "--state",
+            "run.json",
+            "--facts",
+            '{"team":"web"}',
+            "--authority",
+            "b",
+            "a",
+        )
+    )
     assert run["schema"] == "agent-graph.run.v1" and run["provider"] == "examples/weekly-report"
-    assert run["workspace"] == str(tmp_path) and run["authorities"] == ["a", "b"] and run["facts"] == {"team": "web"}
+    assert (
+        run["workspace"] == str(tmp_path)
+        and run["authorities"] == ["a", "b"]
+        and run["facts"] == {"team": "web"}
+    )
     assert json.loads((tmp_path / "run.json").read_text("utf-8")) == run
 
-    recorded = cli("run", "record", "report/draft", "partial", "--state", "run.json", "--detail", '{"missing":["jira"]}')
+    recorded = cli(
+        "run", "record", "report/draft", "partial", "--state", "run.json", "--detail", '{"missing":["jira"]}'
+    )
     assert recorded["outcomes"]["report/draft"]["detail"] == {"missing": ["jira"]}
     assert recorded["events"][-1]["type"] == "node.outcome-recorded"
 
     facts = cli("run", "facts", "--state", "run.json", "--set", '{"report":{"digest":"sha256:1"}}')
     assert facts["facts"] == {"team": "web", "report": {"digest": "sha256:1"}}
-    replaced = cli("run", "facts", "--state", "run.json", "--set", '{"report":{"digest":"sha256:2"}}', "--replace")
+    replaced = cli(
+        "run", "facts", "--state", "run.json", "--set", '{"report":{"digest":"sha256:2"}}', "--replace"
+    )
     assert replaced["facts"] == {"report": {"digest": "sha256:2"}}
-    assert replaced["events"][-1] == {**replaced["events"][-1], "type": "facts.replaced", "detail": {"keys": ["report"]}}
+    assert replaced["events"][-1] == {
+        **replaced["events"][-1],
+        "type": "facts.replaced",
+        "detail": {"keys": ["report"]},
+    }
 
-    assert cli("run", "authority", "--state", "run.json", "--add", "report.publish", "--remove", "a")["authorities"] == [
+    assert cli("run", "authority", "--state", "run.json", "--add", "report.publish", "--remove", "a")[
+        "authorities"
+    ] == [
         "b",
         "report.publish",
     ]
@@ -79,7 +110,11 @@ def test_run_lifecycle_through_the_command_line(cli: Cli, tmp_path: Path) -> Non
     cli("run", "authority", "--state", "run.json", "--add", "report.publish")
 
     status = cli(*weekly("run", "status", "--state", "run.json"))
-    assert status["run"] == {"id": run["id"], "state": str(tmp_path / "run.json"), "updatedAt": status["run"]["updatedAt"]}
+    assert status["run"] == {
+        "id": run["id"],
+        "state": str(tmp_path / "run.json"),
+        "updatedAt": status["run"]["updatedAt"],
+    }
     assert status["evaluation"]["primaryRoute"]["node"] == "approve"
     assert status["evaluation"]["primaryRoute"]["availability"] == "immediate"
 
@@ -102,17 +137,27 @@ def test_run_lifecycle_through_the_command_line(cli: Cli, tmp_path: Path) -> Non
 def test_reference_spellings_of_checkpoint_and_resume(cli: Cli, tmp_path: Path) -> None:
     cli(*weekly("run", "start", "report", "--state", "run.json"))
     cli("run", "checkpoint", "--state", "run.json", "--to", "cp.json")
-    assert cli("run", "resume", "cp.json", "--state", "new.json")["events"][-1]["detail"] == {"checkpoint": "cp.json"}
+    assert cli("run", "resume", "cp.json", "--state", "new.json")["events"][-1]["detail"] == {
+        "checkpoint": "cp.json"
+    }
 
 
 @needs_weekly
 def test_targets_are_never_replaced(cli: Cli, tmp_path: Path) -> None:
     cli(*weekly("run", "start", "report", "--state", "run.json"))
     before = (tmp_path / "run.json").read_bytes()
-    assert cli(*weekly("run", "start", "report", "--state", "run.json"), status=1)["code"] == "run-target-exists"
+    assert (
+        cli(*weekly("run", "start", "report", "--state", "run.json"), status=1)["code"] == "run-target-exists"
+    )
     (tmp_path / "taken.json").write_text("{}", "utf-8")
-    assert cli("run", "checkpoint", "--state", "run.json", "--out", "taken.json", status=1)["code"] == "run-target-exists"
-    assert cli("run", "resume", "--checkpoint", "run.json", "--state", "taken.json", status=1)["code"] == "run-target-exists"
+    assert (
+        cli("run", "checkpoint", "--state", "run.json", "--out", "taken.json", status=1)["code"]
+        == "run-target-exists"
+    )
+    assert (
+        cli("run", "resume", "--checkpoint", "run.json", "--state", "taken.json", status=1)["code"]
+        == "run-target-exists"
+    )
     assert (tmp_path / "run.json").read_bytes() == before
     assert (tmp_path / "taken.json").read_text("utf-8") == "{}"
 
@@ -124,18 +169,28 @@ def test_run_authority_without_an_option_clears_as_the_reference_does(cli: Cli, 
         cli("run", "authority", "--state", "run.json", "--add", "c")
         assert cli("run", "authority", "--state", "run.json", *clearing)["authorities"] == []
     events = cli("run", "events", "--state", "run.json")["events"]
-    assert [e["detail"]["authorities"] for e in events if e["type"] == "authorities.updated"] == [[], ["c"], [], ["c"], []]
+    assert [e["detail"]["authorities"] for e in events if e["type"] == "authorities.updated"] == [
+        [],
+        ["c"],
+        [],
+        ["c"],
+        [],
+    ]
 
 
 def test_command_line_refusals(cli: Cli, tmp_path: Path) -> None:
     RunStore().start(str(tmp_path / "run.json"), "someone/else", "main")
-    assert cli("run", "record", "main/a", "done", "--state", "run.json", status=1)["code"] == "outcome-invalid"
+    assert (
+        cli("run", "record", "main/a", "done", "--state", "run.json", status=1)["code"] == "outcome-invalid"
+    )
     missing = cli("run", "record", "main/a", "completed", "--state", "absent.json", status=1)
     assert (missing["code"], missing["diagnostics"][0]["code"]) == ("file-read-failed", "run-missing")
-    assert cli("run", "record", "main/a", "completed", "--state", "run.json", "--detail", "{bad", status=1)["code"] == (
-        "json-invalid"
+    assert cli("run", "record", "main/a", "completed", "--state", "run.json", "--detail", "{bad", status=1)[
+        "code"
+    ] == ("json-invalid")
+    assert (
+        cli("run", "facts", "--state", "run.json", "--set", "[1]", status=1)["code"] == "json-object-required"
     )
-    assert cli("run", "facts", "--state", "run.json", "--set", "[1]", status=1)["code"] == "json-object-required"
     assert cli("run", "checkpoint", "--state", "run.json", status=1)["code"] == "argument-invalid"
     (tmp_path / "corrupt.json").write_text('{"schema": "agent-graph.run.v1"', "utf-8")
     assert cli("run", "events", "--state", "corrupt.json", status=1)["code"] == "parse-failed"
@@ -176,18 +231,32 @@ def test_the_default_manifest_in_the_working_directory_is_checked_too(
         "run-provider-mismatch"
     )
     cli("run", "start", "report", "--state", "own.json")
-    assert cli("run", "record", "report/draft", "completed", "--state", "own.json")["outcomes"]["report/draft"]
+    assert cli("run", "record", "report/draft", "completed", "--state", "own.json")["outcomes"][
+        "report/draft"
+    ]
 
 
 @needs_weekly
 def test_state_evaluation_merges_direct_input_for_that_call_only(cli: Cli, tmp_path: Path) -> None:
     digest = "sha256:" + "5" * 64
-    cli(*weekly("run", "start", "report", "--state", "run.json", "--facts", json.dumps({"report": {"digest": digest}})))
+    cli(
+        *weekly(
+            "run",
+            "start",
+            "report",
+            "--state",
+            "run.json",
+            "--facts",
+            json.dumps({"report": {"digest": digest}}),
+        )
+    )
     before = (tmp_path / "run.json").read_bytes()
     waiting = cli(*weekly("evaluate", "--state", "run.json"))
     assert waiting["statusCode"] == "waiting-user" and waiting["primaryRoute"]["node"] == "approve"
     delegated = cli(*weekly("evaluate", "--state", "run.json", "--authority", "report.publish"))
-    assert delegated["statusCode"] == "actionable" and delegated["primaryRoute"]["availability"] == "immediate"
+    assert (
+        delegated["statusCode"] == "actionable" and delegated["primaryRoute"]["availability"] == "immediate"
+    )
     # Direct facts replace the Run's top-level keys; direct outcomes win over recorded ones.
     again = cli(*weekly("evaluate", "--state", "run.json", "--facts", '{"report":{}}'))
     assert again["primaryRoute"]["node"] == "draft"
@@ -282,7 +351,7 @@ edges:
     "actions/look.yaml": "schema: agent-graph.action.v1\nid: look\nrunner: command\neffect: read\ncommand: 'true'\n",
     "actions/env.yaml": (
         "schema: agent-graph.action.v1\nid: env\nrunner: command\neffect: read\n"
-        "command: printf '%s|%s|%s|%s' \"$ACME_TOKEN\" \"$PASSED_THROUGH\" \"${NOT_PASSED-unset}\" \"$AGENT_GRAPH_INPUT\"\n"
+        'command: printf \'%s|%s|%s|%s\' "$ACME_TOKEN" "$PASSED_THROUGH" "${NOT_PASSED-unset}" "$AGENT_GRAPH_INPUT"\n'
     ),
     "actions/slow.yaml": "schema: agent-graph.action.v1\nid: slow\nrunner: command\neffect: read\ncommand: sleep 20\n",
     "resources/env.yaml": (
@@ -311,9 +380,12 @@ def test_resource_materialize_command(cli: Cli, tmp_path: Path, monkeypatch: pyt
     assert Path(location["filePath"]).read_text("utf-8") == 't0k|yes|unset|{"a":1}'
     assert Path(location["filePath"]).parent == tmp_path / "cache"
     assert location["digest"].startswith("sha256:") and location["digest"][7:] in location["filePath"]
-    assert cli("resource", "materialize", "view.env", "--cache", "cache", "--revision", "sha256:bad", status=1)[
-        "code"
-    ] == "revision-invalid"
+    assert (
+        cli("resource", "materialize", "view.env", "--cache", "cache", "--revision", "sha256:bad", status=1)[
+            "code"
+        ]
+        == "revision-invalid"
+    )
     assert cli("resource", "materialize", "view.env", "--cache", "c", "--revision", revision, "--env", "NOPE_UNSET",
                status=1)["code"] == "materializer-env-invalid"  # fmt: skip
     began = time.monotonic()
@@ -361,7 +433,9 @@ def _host(script: Path, cwd: Path, *args: str) -> list[str]:
 
 @needs_weekly
 @pytest.mark.skipif(sys.platform == "win32", reason="the example publishes with sh")
-def test_the_documented_host_loop_stops_at_the_user_gate_and_a_later_process_finishes_it(tmp_path: Path) -> None:
+def test_the_documented_host_loop_stops_at_the_user_gate_and_a_later_process_finishes_it(
+    tmp_path: Path,
+) -> None:
     script = tmp_path / "host.py"
     script.write_text(_host_loop_source(), "utf-8")
     first = _host(script, tmp_path)
@@ -403,16 +477,25 @@ def test_the_documented_host_loop_stops_at_the_user_gate_and_a_later_process_fin
 
 
 @needs_weekly
-def test_run_record_refuses_a_state_key_that_names_no_node_when_the_provider_is_at_hand(cli: Cli, tmp_path: Path) -> None:
+def test_run_record_refuses_a_state_key_that_names_no_node_when_the_provider_is_at_hand(
+    cli: Cli, tmp_path: Path
+) -> None:
     cli(*weekly("run", "start", "report", "--state", "run.json"))
     before = (tmp_path / "run.json").read_bytes()
     error = cli(*weekly("run", "record", "report/drfat", "completed", "--state", "run.json"), status=1)
     assert error["code"] == "state-key-unknown"
-    assert error["message"] == "State key report/drfat names no node of graph report (did you mean report/draft?)"
+    assert (
+        error["message"]
+        == "State key report/drfat names no node of graph report (did you mean report/draft?)"
+    )
     assert (tmp_path / "run.json").read_bytes() == before
-    assert cli(*weekly("run", "record", "report/draft", "completed", "--state", "run.json"))["outcomes"]["report/draft"]
+    assert cli(*weekly("run", "record", "report/draft", "completed", "--state", "run.json"))["outcomes"][
+        "report/draft"
+    ]
     # Without a Provider at hand the Run file alone decides, as the reference toolchain does.
-    assert cli("run", "record", "report/drfat", "completed", "--state", "run.json")["outcomes"]["report/drfat"]
+    assert cli("run", "record", "report/drfat", "completed", "--state", "run.json")["outcomes"][
+        "report/drfat"
+    ]
 
 
 def test_validate_warns_about_graph_tests_whose_state_names_no_node(cli: Cli, tmp_path: Path) -> None:
@@ -423,13 +506,18 @@ def test_validate_warns_about_graph_tests_whose_state_names_no_node(cli: Cli, tm
         "schema: agent-graph.test.v1\nname: typo\ngraph: main\nstate:\n  outcomes:\n    main/biuld: completed\n"
         "expect: {statusCode: actionable}\n"
     )
-    documents["tests/good.yaml"] = "schema: agent-graph.test.v1\nname: good\ngraph: main\nexpect: {statusCode: actionable}\n"
+    documents["tests/good.yaml"] = (
+        "schema: agent-graph.test.v1\nname: good\ngraph: main\nexpect: {statusCode: actionable}\n"
+    )
     documents["tests/broken.yaml"] = "schema: agent-graph.test.v1\nname: broken\n"
     write_tree(tmp_path, documents)
     answer = cli("validate")
     assert answer["state"] == "valid"
     warnings = {(d["code"], d["message"].split(":", 1)[0]) for d in answer["diagnostics"]}
-    assert warnings == {("state-key-unknown", "graph test tests/typo.yaml"), ("schema-invalid", "graph test tests/broken.yaml")}
+    assert warnings == {
+        ("state-key-unknown", "graph test tests/typo.yaml"),
+        ("schema-invalid", "graph test tests/broken.yaml"),
+    }
     assert all(d["severity"] == "warning" for d in answer["diagnostics"])
 
 

@@ -62,7 +62,9 @@ def test_subgraphs_as_links_only(provider: ag.Provider) -> None:
 
 
 def test_mermaid_overlay(provider: ag.Provider) -> None:
-    state = DiagramState(outcomes={"main/write": "completed", "main/check>check/lint": "completed"}, authorities=["release"])
+    state = DiagramState(
+        outcomes={"main/write": "completed", "main/check>check/lint": "completed"}, authorities=["release"]
+    )
     text = render_diagram(provider, "main", state=state)
     assert text.startswith("%% acme/full@1.2.0 · main#default · actionable\n")
     assert "= completed" in _node_line(text, "write")
@@ -84,21 +86,27 @@ def test_mermaid_overlay(provider: ag.Provider) -> None:
 
 def test_alternatives_are_marked(tmp_path: Path) -> None:
     files = dict(FULL_PROVIDER)
-    files["graphs/main.yaml"] = files["graphs/main.yaml"].replace(
-        "  - {id: done, kind: terminal, terminalOutcome: completed}",
-        "  - {id: side, kind: action, reasonCode: route.main.publish, action: actions/publish.yaml, priority: -1}\n"
-        "  - {id: done, kind: terminal, terminalOutcome: completed}",
-    ).replace("  - {from: write, to: check}", "  - {from: write, to: check}\n  - {from: write, to: side}")
+    files["graphs/main.yaml"] = (
+        files["graphs/main.yaml"]
+        .replace(
+            "  - {id: done, kind: terminal, terminalOutcome: completed}",
+            "  - {id: side, kind: action, reasonCode: route.main.publish, action: actions/publish.yaml, priority: -1}\n"
+            "  - {id: done, kind: terminal, terminalOutcome: completed}",
+        )
+        .replace("  - {from: write, to: check}", "  - {from: write, to: check}\n  - {from: write, to: side}")
+    )
     provider = ag.load_provider(str(write_tree(tmp_path, files)))
     state = DiagramState(outcomes={"main/write": "completed"})
     evaluation = ag.evaluate(provider, "main", outcomes={"main/write": "completed"})
-    assert evaluation.primary_route is not None and [r.node for r in evaluation.alternative_routes] == ["side"]
+    assert evaluation.primary_route is not None and [r.node for r in evaluation.alternative_routes] == [
+        "side"
+    ]
     text = render_diagram(provider, "main", state=state)
     side = next(line for line in text.splitlines() if line.startswith('  f0_n4["side'))
     assert "◇ alternative" in side
     assert "  style f0_n4 stroke:#6a1b9a,stroke-width:2px,stroke-dasharray:5 3" in text
     assert "▶ primary route" in text
-    assert "style=\"rounded,filled,dashed\"" in render_diagram(provider, "main", fmt="dot", state=state)
+    assert 'style="rounded,filled,dashed"' in render_diagram(provider, "main", fmt="dot", state=state)
 
 
 def test_labels_are_escaped() -> None:
@@ -108,7 +116,13 @@ def test_labels_are_escaped() -> None:
         "id": "end",
         "entrypoints": {"default": "end"},
         "nodes": [
-            {"id": "end", "kind": "action", "reasonCode": "route.x", "action": "a.yaml", "description": description},
+            {
+                "id": "end",
+                "kind": "action",
+                "reasonCode": "route.x",
+                "action": "a.yaml",
+                "description": description,
+            },
             {"id": "subgraph", "kind": "terminal", "terminalOutcome": "completed"},
         ],
         "edges": [{"from": "end", "to": "subgraph"}],
@@ -122,7 +136,7 @@ def test_labels_are_escaped() -> None:
     )
     provider = ag.load_provider("/p/provider.yaml", fs=fs)
     text = render_diagram(provider, "end")
-    assert 'Say #quot;hi#quot; #35;1 #lt;b#gt;x#lt;/b#gt; #96;c#96; \\n' in text
+    assert "Say #quot;hi#quot; #35;1 #lt;b#gt;x#lt;/b#gt; #96;c#96; \\n" in text
     assert '"' not in text.split('["', 1)[1].split('"]', 1)[0]
     dot = render_diagram(provider, "end", fmt="dot")
     assert 'Say \\"hi\\" #1 <b>x</b> `c` \\\\n' in dot
@@ -135,9 +149,13 @@ def test_dot_shapes_labels_and_clusters(provider: ag.Provider) -> None:
     text = render_diagram(provider, "main", fmt="dot")
     assert text.startswith('digraph "main" {\n')
     assert text.endswith("}\n")
-    assert re.search(r'f0_n0 \[label="write\\nWrite the draft\\naction", shape=box, style="rounded,filled"\];', text)
-    assert 'f0_n2 [label="review\\ngate · authority release", shape=diamond, margin=0, style="filled"];' in text
-    assert 'shape=box3d' in _node_line(text, "check")
+    assert re.search(
+        r'f0_n0 \[label="write\\nWrite the draft\\naction", shape=box, style="rounded,filled"\];', text
+    )
+    assert (
+        'f0_n2 [label="review\\ngate · authority release", shape=diamond, margin=0, style="filled"];' in text
+    )
+    assert "shape=box3d" in _node_line(text, "check")
     assert "peripheries=2" in _node_line(text, "done")
     assert 'f0_n0 -> f0_n0 [label="↻ repeat: partial", style=dashed, constraint=false];' in text
     assert 'f0_n2 -> f0_n3 [label="gatedBy: completed", style=bold];' in text
@@ -153,7 +171,9 @@ def test_dot_overlay(provider: ag.Provider) -> None:
     assert 'fontcolor="#9e9e9e"' in _node_line(text, "check")
     # The repeat re-armed the node: it is pending again, so no edge leaves it.
     assert 'f0_n0 -> f0_n0 [label="↻ repeat: partial", style=dashed, constraint=false];' in text
-    text = render_diagram(provider, "main", fmt="dot", state=DiagramState(outcomes={"main/write": "completed"}))
+    text = render_diagram(
+        provider, "main", fmt="dot", state=DiagramState(outcomes={"main/write": "completed"})
+    )
     assert 'f0_n0 -> f0_n1 [label="completed", color="#6a1b9a", penwidth=2.5];' in text
 
 
@@ -161,7 +181,10 @@ def test_dot_overlay(provider: ag.Provider) -> None:
 def test_graphviz_accepts_the_output(provider: ag.Provider) -> None:
     for state in (None, DiagramState(outcomes={"main/write": "completed"}, authorities=["release"])):
         result = subprocess.run(
-            ["dot", "-Tsvg"], input=render_diagram(provider, "main", fmt="dot", state=state), capture_output=True, text=True
+            ["dot", "-Tsvg"],
+            input=render_diagram(provider, "main", fmt="dot", state=state),
+            capture_output=True,
+            text=True,
         )
         assert result.returncode == 0 and not result.stderr, result.stderr
 
@@ -175,11 +198,17 @@ def test_settle_frame_follows_the_rules(provider: ag.Provider) -> None:
     assert settle_frame(provider, main, "nope", (), {}, {}, []) == {}
     settled = settle_frame(provider, main, "default", (), {}, {"main/write": "completed"}, [])
     assert settled == {"write": "completed", "check": "pending"}
-    settled = settle_frame(provider, main, "default", (), {}, {"main/write": "completed", "main/check>check/lint": "failed"}, [])
+    settled = settle_frame(
+        provider, main, "default", (), {}, {"main/write": "completed", "main/check>check/lint": "failed"}, []
+    )
     assert settled == {"write": "completed", "check": "failed", "failed": "failed"}
-    assert settle_frame(provider, main, "default", (), {}, {"main/write": "partial"}, []) == {"write": "pending"}
+    assert settle_frame(provider, main, "default", (), {}, {"main/write": "partial"}, []) == {
+        "write": "pending"
+    }
     check = provider.graphs["check"]
-    assert settle_frame(provider, check, "default", ("main/check",), {}, {"main/check>check/lint": "completed"}, []) == {
+    assert settle_frame(
+        provider, check, "default", ("main/check",), {}, {"main/check>check/lint": "completed"}, []
+    ) == {
         "lint": "completed",
         "ok": "completed",
     }
@@ -207,23 +236,39 @@ def test_settled_outcomes_agree_with_the_evaluator() -> None:
             provider, case["graph"], case["entry"], state.get("facts", {}), outcomes, authorities
         )
         graph = provider.graphs[case["graph"]]
-        settled = settle_frame(provider, graph, case["entry"], (), state.get("facts", {}), outcomes, authorities)
+        settled = settle_frame(
+            provider, graph, case["entry"], (), state.get("facts", {}), outcomes, authorities
+        )
         kinds = {node.id: node.kind for node in graph.nodes}
         terminals = sorted({o for n, o in settled.items() if kinds[n] == "terminal"})
         if evaluation.status_code == "complete":
             assert terminals == [evaluation.outcome]
         elif evaluation.status_code != "error":
-            pending = sorted(n for n, o in settled.items() if kinds[n] in ("action", "gate") and o in ("pending", "waiting-user"))
+            pending = sorted(
+                n
+                for n, o in settled.items()
+                if kinds[n] in ("action", "gate") and o in ("pending", "waiting-user")
+            )
             assert pending == sorted(c.node.id for c in candidates if not c.call_path)
             assert terminals == []
 
 
 def test_long_chains_are_drawn_without_recursion() -> None:
     count = 5000
-    nodes = [{"id": f"n{i}", "kind": "action", "reasonCode": "route.x", "action": "a.yaml"} for i in range(count)]
+    nodes = [
+        {"id": f"n{i}", "kind": "action", "reasonCode": "route.x", "action": "a.yaml"} for i in range(count)
+    ]
     nodes.append({"id": "done", "kind": "terminal", "terminalOutcome": "completed"})
-    edges = [{"from": f"n{i}", "to": f"n{i + 1}"} for i in range(count - 1)] + [{"from": f"n{count - 1}", "to": "done"}]
-    graph = {"schema": "agent-graph.graph.v1", "id": "long", "entrypoints": {"default": "n0"}, "nodes": nodes, "edges": edges}
+    edges = [{"from": f"n{i}", "to": f"n{i + 1}"} for i in range(count - 1)] + [
+        {"from": f"n{count - 1}", "to": "done"}
+    ]
+    graph = {
+        "schema": "agent-graph.graph.v1",
+        "id": "long",
+        "entrypoints": {"default": "n0"},
+        "nodes": nodes,
+        "edges": edges,
+    }
     fs = ag.MemoryFileSystem(
         {
             "/p/provider.yaml": "schema: agent-graph.provider.v1\nid: p\nversion: 1.0.0\ngraphs: [g.json]\n",
@@ -252,10 +297,26 @@ def test_cli_diagram(provider: ag.Provider, capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out == render_diagram(provider, "check", fmt="dot")
     assert _cli.main(["diagram", "main", "--format=dot", "--no-subgraphs", "--manifest", manifest]) == 0
     assert "cluster" not in capsys.readouterr().out
-    assert _cli.main(["diagram", "main", "--manifest", manifest, "--outcomes", '{"main/write": "completed"}', "--format", "json"]) == 0
+    assert (
+        _cli.main(
+            [
+                "diagram",
+                "main",
+                "--manifest",
+                manifest,
+                "--outcomes",
+                '{"main/write": "completed"}',
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     answer = json.loads(capsys.readouterr().out)
     assert (answer["graph"], answer["format"], answer["overlay"]) == ("main", "mermaid", True)
-    assert answer["diagram"] == render_diagram(provider, "main", state=DiagramState(outcomes={"main/write": "completed"}))
+    assert answer["diagram"] == render_diagram(
+        provider, "main", state=DiagramState(outcomes={"main/write": "completed"})
+    )
     assert _cli.main(["diagram", "main", "--evaluate", "--entry", "review", "--manifest", manifest]) == 0
     assert capsys.readouterr().out.startswith("%% acme/full@1.2.0 · main#review · waiting-user\n")
     assert _cli.main(["diagram", "ghost", "--manifest", manifest, "--format", "json"]) == 1

@@ -58,7 +58,9 @@ def listed(ev: ag.Evaluation) -> list[str]:
     return [r.node for r in routes]
 
 
-def evaluate(provider: ag.Provider, graph: str = "main", entry: str = "default", **state: Any) -> ag.Evaluation:
+def evaluate(
+    provider: ag.Provider, graph: str = "main", entry: str = "default", **state: Any
+) -> ag.Evaluation:
     return ag.evaluate(provider, graph, entry, **state)
 
 
@@ -74,17 +76,27 @@ def route_id(revision: str, graph: str, node: str, call_path: list[str]) -> str:
 
 # Reusable Providers ---------------------------------------------------------
 
-LINEAR = build(graph_doc("main", [action_node("a"), action_node("b"), terminal_node("t")], [edge("a", "b"), edge("b", "t")]))
+LINEAR = build(
+    graph_doc(
+        "main", [action_node("a"), action_node("b"), terminal_node("t")], [edge("a", "b"), edge("b", "t")]
+    )
+)
 
 CHILD = graph_doc("child", [action_node("x"), terminal_node("ct")], [edge("x", "ct")])
 WITH_CHILD = build(
-    graph_doc("main", [subgraph_node("s", "child"), action_node("after"), terminal_node("t")], [edge("s", "after"), edge("after", "t")]),
+    graph_doc(
+        "main",
+        [subgraph_node("s", "child"), action_node("after"), terminal_node("t")],
+        [edge("s", "after"), edge("after", "t")],
+    ),
     CHILD,
 )
 
 LEAF = graph_doc("leaf", [action_node("x"), terminal_node("lt")], [edge("x", "lt")])
 MID = graph_doc("mid", [subgraph_node("s2", "leaf"), terminal_node("mt")], [edge("s2", "mt")])
-NESTED = build(graph_doc("main", [subgraph_node("s1", "mid"), terminal_node("t")], [edge("s1", "t")]), MID, LEAF)
+NESTED = build(
+    graph_doc("main", [subgraph_node("s1", "mid"), terminal_node("t")], [edge("s1", "t")]), MID, LEAF
+)
 
 
 # §3 Identities and state keys ----------------------------------------------------------
@@ -135,7 +147,14 @@ def test_state_key_same_child_called_twice_has_separate_keys() -> None:
     )
     ev = evaluate(p, outcomes={"main/s1>child/x": "completed"})
     assert ev.primary_route is not None
-    r = ag.route(p, "main", "default", ev.primary_route.route_id, outcomes={"main/s1>child/x": "completed"}, workspace="/ws")
+    r = ag.route(
+        p,
+        "main",
+        "default",
+        ev.primary_route.route_id,
+        outcomes={"main/s1>child/x": "completed"},
+        workspace="/ws",
+    )
     assert list(r.call_path) == ["main/s2"] and r.after_action.record_node == "main/s2>child/x"
 
 
@@ -143,7 +162,9 @@ def test_outcome_record_counts_only_outcome() -> None:
     plain = evaluate(LINEAR, outcomes={"main/a": "completed"})
     record = evaluate(
         LINEAR,
-        outcomes={"main/a": {"outcome": "completed", "recordedAt": "2025-01-01T00:00:00.000Z", "detail": {"x": [1]}}},
+        outcomes={
+            "main/a": {"outcome": "completed", "recordedAt": "2025-01-01T00:00:00.000Z", "detail": {"x": [1]}}
+        },
     )
     assert wire(record) == wire(plain)
     assert listed(record) == ["b"]
@@ -154,11 +175,20 @@ def test_outcome_record_counts_only_outcome() -> None:
 
 def test_revision_changes_with_facts_outcomes_and_authorities() -> None:
     base = evaluate(LINEAR, facts={"a": 1}, outcomes={"main/a": "partial"}, authorities=["x"]).revision
-    assert evaluate(LINEAR, facts={"a": 2}, outcomes={"main/a": "partial"}, authorities=["x"]).revision != base
-    assert evaluate(LINEAR, facts={"a": 1, "b": None}, outcomes={"main/a": "partial"}, authorities=["x"]).revision != base
+    assert (
+        evaluate(LINEAR, facts={"a": 2}, outcomes={"main/a": "partial"}, authorities=["x"]).revision != base
+    )
+    assert (
+        evaluate(
+            LINEAR, facts={"a": 1, "b": None}, outcomes={"main/a": "partial"}, authorities=["x"]
+        ).revision
+        != base
+    )
     assert evaluate(LINEAR, facts={"a": 1}, outcomes={"main/a": "failed"}, authorities=["x"]).revision != base
     assert evaluate(LINEAR, facts={"a": 1}, outcomes={}, authorities=["x"]).revision != base
-    assert evaluate(LINEAR, facts={"a": 1}, outcomes={"main/a": "partial"}, authorities=["y"]).revision != base
+    assert (
+        evaluate(LINEAR, facts={"a": 1}, outcomes={"main/a": "partial"}, authorities=["y"]).revision != base
+    )
     assert evaluate(LINEAR, facts={"a": 1}, outcomes={"main/a": "partial"}, authorities=[]).revision != base
 
 
@@ -198,7 +228,14 @@ def test_revision_and_route_id_formulas() -> None:
     p = load(files)
     facts = {"k": [1, 2.5, None], "s": "é"}
     authorities = ["delta", "b", "alpha", "b", "Zulu", "c_1", "c-1"]
-    ev = ag.evaluate(p, "main", "default", facts=facts, outcomes={"main/zz": {"outcome": "partial", "recordedAt": "x"}}, authorities=authorities)
+    ev = ag.evaluate(
+        p,
+        "main",
+        "default",
+        facts=facts,
+        outcomes={"main/zz": {"outcome": "partial", "recordedAt": "x"}},
+        authorities=authorities,
+    )
     closure = [  # collation order: "notes.txt" sorts before "SKILL.md" (case is a tertiary difference)
         "actions/agent.yaml",
         "graphs/main.json",
@@ -237,8 +274,12 @@ def test_route_id_formula_inside_subgraphs() -> None:
 
 
 def test_revision_depends_on_entry_and_graph_identity() -> None:
-    g = graph_doc("main", [action_node("a"), action_node("b"), terminal_node("t")], [edge("a", "t"), edge("b", "t")],
-                  entrypoints={"default": "a", "other": "b"})
+    g = graph_doc(
+        "main",
+        [action_node("a"), action_node("b"), terminal_node("t")],
+        [edge("a", "t"), edge("b", "t")],
+        entrypoints={"default": "a", "other": "b"},
+    )
     p = build(g)
     assert evaluate(p).revision != evaluate(p, entry="other").revision
     assert build(g, version="9.9.9").graphs["main"].digest != p.graphs["main"].digest
@@ -254,17 +295,38 @@ def test_graph_digest_ignores_files_of_unrelated_graphs() -> None:
     main = graph_doc("main", [action_node("a"), terminal_node("t")], [edge("a", "t")])
     other = graph_doc("other", [action_node("h", "host"), terminal_node("t")], [edge("h", "t")])
     base = _revisions({}, main, other)
-    changed_action = _revisions({HOST: {"schema": "agent-graph.action.v1", "id": "host", "runner": "host",
-                                        "effect": "read", "handler": "other.handler"}}, main, other)
+    changed_action = _revisions(
+        {
+            HOST: {
+                "schema": "agent-graph.action.v1",
+                "id": "host",
+                "runner": "host",
+                "effect": "read",
+                "handler": "other.handler",
+            }
+        },
+        main,
+        other,
+    )
     assert changed_action["main"] == base["main"]
     assert changed_action["other"] != base["other"]
     other2 = dict(other, description="Now described.")
     changed_graph = _revisions({}, main, other2)
     assert changed_graph["main"] == base["main"] and changed_graph["other"] != base["other"]
     # The manifest is not part of any graph's closure (only the Provider's id and version are).
-    manifest_changed = _revisions({"provider.yaml": {"schema": "agent-graph.provider.v1", "id": PROVIDER_ID,
-                                                     "version": PROVIDER_VERSION, "description": "x",
-                                                     "graphs": ["graphs/main.json", "graphs/other.json"]}}, main, other)
+    manifest_changed = _revisions(
+        {
+            "provider.yaml": {
+                "schema": "agent-graph.provider.v1",
+                "id": PROVIDER_ID,
+                "version": PROVIDER_VERSION,
+                "description": "x",
+                "graphs": ["graphs/main.json", "graphs/other.json"],
+            }
+        },
+        main,
+        other,
+    )
     assert manifest_changed == base
 
 
@@ -274,8 +336,19 @@ def test_graph_digest_includes_subgraph_files() -> None:
     base = _revisions({}, main, child)
     described = _revisions({}, main, dict(child, description="changed"))
     assert described["main"] != base["main"] and described["child"] != base["child"]
-    host_changed = _revisions({HOST: {"schema": "agent-graph.action.v1", "id": "host", "runner": "host",
-                                      "effect": "read", "handler": "other.handler"}}, main, child)
+    host_changed = _revisions(
+        {
+            HOST: {
+                "schema": "agent-graph.action.v1",
+                "id": "host",
+                "runner": "host",
+                "effect": "read",
+                "handler": "other.handler",
+            }
+        },
+        main,
+        child,
+    )
     assert host_changed["main"] != base["main"]
 
 
@@ -338,49 +411,101 @@ def test_graph_missing_is_raised() -> None:
 
 
 def test_required_fact_missing_points_to_the_absolute_graph_file() -> None:
-    p = build(graph_doc("main", [action_node("a", requiresFacts=[{"path": "ready", "equals": True}]), terminal_node("t")],
-                        [edge("a", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a", requiresFacts=[{"path": "ready", "equals": True}]), terminal_node("t")],
+            [edge("a", "t")],
+        )
+    )
     ev = evaluate(p)
     assert ev.status_code == "blocked"
-    assert [(d.code, d.severity, d.path) for d in ev.diagnostics] == [("required-fact-missing", "error", MAIN_PATH)]
+    assert [(d.code, d.severity, d.path) for d in ev.diagnostics] == [
+        ("required-fact-missing", "error", MAIN_PATH)
+    ]
     assert evaluate(p, facts={"ready": True}).status_code == "actionable"
 
 
 def test_no_route_only_without_other_diagnostics() -> None:
-    p = build(graph_doc("main", [action_node("a"), action_node("b", requiresFacts=[{"path": "x", "exists": True}]),
-                                 terminal_node("t")], [edge("a", "b"), edge("b", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node("a"),
+                action_node("b", requiresFacts=[{"path": "x", "exists": True}]),
+                terminal_node("t"),
+            ],
+            [edge("a", "b"), edge("b", "t")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/a": "completed"})
     assert ev.status_code == "blocked" and codes(ev) == ["required-fact-missing"]
 
 
 def test_required_fact_missing_does_not_block_other_candidates() -> None:
-    p = build(graph_doc("main", [action_node("a"), action_node("b", requiresFacts=[{"path": "x", "exists": True}]),
-                                 action_node("c"), terminal_node("t", join="any")],
-                        [edge("a", "b"), edge("a", "c"), edge("b", "t"), edge("c", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node("a"),
+                action_node("b", requiresFacts=[{"path": "x", "exists": True}]),
+                action_node("c"),
+                terminal_node("t", join="any"),
+            ],
+            [edge("a", "b"), edge("a", "c"), edge("b", "t"), edge("c", "t")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/a": "completed"})
     assert ev.status_code == "actionable" and listed(ev) == ["c"] and codes(ev) == ["required-fact-missing"]
 
 
 def test_terminal_outcome_ambiguous() -> None:
-    p = build(graph_doc("main", [action_node("a"), terminal_node("ok", "skipped"), terminal_node("bad", "failed"),
-                                 action_node("pending-work")],
-                        [edge("a", "ok"), edge("a", "bad"), edge("a", "pending-work")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node("a"),
+                terminal_node("ok", "skipped"),
+                terminal_node("bad", "failed"),
+                action_node("pending-work"),
+            ],
+            [edge("a", "ok"), edge("a", "bad"), edge("a", "pending-work")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/a": "completed"})
-    assert ev.status_code == "error" and ev.outcome is None and ev.primary_route is None and ev.alternative_routes == ()
+    assert (
+        ev.status_code == "error"
+        and ev.outcome is None
+        and ev.primary_route is None
+        and ev.alternative_routes == ()
+    )
     (diagnostic,) = ev.diagnostics
-    assert (diagnostic.code, diagnostic.severity, diagnostic.path) == ("terminal-outcome-ambiguous", "error", MAIN_PATH)
+    assert (diagnostic.code, diagnostic.severity, diagnostic.path) == (
+        "terminal-outcome-ambiguous",
+        "error",
+        MAIN_PATH,
+    )
     assert diagnostic.detail == {"outcomes": ["failed", "skipped"]}
 
 
 def test_terminals_with_the_same_outcome_are_not_ambiguous() -> None:
-    p = build(graph_doc("main", [action_node("a"), terminal_node("t1", "partial"), terminal_node("t2", "partial")],
-                        [edge("a", "t1"), edge("a", "t2")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a"), terminal_node("t1", "partial"), terminal_node("t2", "partial")],
+            [edge("a", "t1"), edge("a", "t2")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/a": "completed"})
     assert (ev.status_code, ev.outcome, ev.diagnostics) == ("complete", "partial", ())
 
 
 def _fan(count: int) -> ag.Provider:
-    nodes = [action_node("start")] + [action_node(f"w{i}") for i in range(count)] + [terminal_node("t", join="any")]
+    nodes = (
+        [action_node("start")]
+        + [action_node(f"w{i}") for i in range(count)]
+        + [terminal_node("t", join="any")]
+    )
     edges = [edge("start", f"w{i}") for i in range(count)] + [edge(f"w{i}", "t") for i in range(count)]
     return build(graph_doc("main", nodes, edges))
 
@@ -389,7 +514,11 @@ def test_route_alternatives_truncated() -> None:
     ev = evaluate(_fan(6), outcomes={"main/start": "completed"})
     assert len(ev.alternative_routes) == 3
     (diagnostic,) = ev.diagnostics
-    assert (diagnostic.code, diagnostic.severity, diagnostic.path) == ("route-alternatives-truncated", "info", None)
+    assert (diagnostic.code, diagnostic.severity, diagnostic.path) == (
+        "route-alternatives-truncated",
+        "info",
+        None,
+    )
     assert diagnostic.detail == {"available": 5, "returned": 3}
     assert ev.status_code == "actionable"
 
@@ -404,7 +533,11 @@ def test_child_no_route_follows_the_parents_own_diagnostics() -> None:
     blocked_child = graph_doc("child", [action_node("x"), terminal_node("ct")], [edge("x", "ct")])
     main = graph_doc(
         "main",
-        [subgraph_node("s", "child"), action_node("b", requiresFacts=[{"path": "never", "exists": True}]), terminal_node("t")],
+        [
+            subgraph_node("s", "child"),
+            action_node("b", requiresFacts=[{"path": "never", "exists": True}]),
+            terminal_node("t"),
+        ],
         [edge("s", "b", "pending"), edge("b", "t")],
     )
     p = build(main, blocked_child)
@@ -425,29 +558,55 @@ def test_blocked_child_alone_gives_its_no_route() -> None:
 
 
 def _join(join: str) -> ag.Provider:
-    return build(graph_doc("main", [action_node("a"), action_node("b"), action_node("c", join=join), terminal_node("t")],
-                           [edge("a", "c"), edge("b", "c"), edge("c", "t")], entrypoints={"default": "a"}))
+    return build(
+        graph_doc(
+            "main",
+            [action_node("a"), action_node("b"), action_node("c", join=join), terminal_node("t")],
+            [edge("a", "c"), edge("b", "c"), edge("c", "t")],
+            entrypoints={"default": "a"},
+        )
+    )
 
 
 def test_join_all_needs_every_incoming_edge() -> None:
-    p = build(graph_doc("main", [action_node("a"), action_node("b"), action_node("c"), terminal_node("t")],
-                        [edge("a", "b"), edge("a", "c", "completed"), edge("b", "c"), edge("c", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a"), action_node("b"), action_node("c"), terminal_node("t")],
+            [edge("a", "b"), edge("a", "c", "completed"), edge("b", "c"), edge("c", "t")],
+        )
+    )
     assert listed(evaluate(p, outcomes={"main/a": "completed"})) == ["b"]
     assert listed(evaluate(p, outcomes={"main/a": "completed", "main/b": "completed"})) == ["c"]
 
 
 def test_join_any_needs_one_incoming_edge() -> None:
-    p = build(graph_doc("main", [action_node("a"), action_node("b"), action_node("c", join="any"), terminal_node("t")],
-                        [edge("a", "b"), edge("a", "c"), edge("b", "c"), edge("c", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a"), action_node("b"), action_node("c", join="any"), terminal_node("t")],
+            [edge("a", "b"), edge("a", "c"), edge("b", "c"), edge("c", "t")],
+        )
+    )
     assert sorted(listed(evaluate(p, outcomes={"main/a": "completed"}))) == ["b", "c"]
 
 
 def test_join_all_counts_edges_not_sources() -> None:
-    p = build(graph_doc("main", [action_node("a"), action_node("c"), terminal_node("t")],
-                        [edge("a", "c", "completed"), edge("a", "c", "partial"), edge("c", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a"), action_node("c"), terminal_node("t")],
+            [edge("a", "c", "completed"), edge("a", "c", "partial"), edge("c", "t")],
+        )
+    )
     assert evaluate(p, outcomes={"main/a": "completed"}).status_code == "blocked"
-    p_any = build(graph_doc("main", [action_node("a"), action_node("c", join="any"), terminal_node("t")],
-                            [edge("a", "c", "completed"), edge("a", "c", "partial"), edge("c", "t")]))
+    p_any = build(
+        graph_doc(
+            "main",
+            [action_node("a"), action_node("c", join="any"), terminal_node("t")],
+            [edge("a", "c", "completed"), edge("a", "c", "partial"), edge("c", "t")],
+        )
+    )
     assert listed(evaluate(p_any, outcomes={"main/a": "partial"})) == ["c"]
 
 
@@ -458,8 +617,13 @@ def test_join_all_with_an_unreached_source_is_not_reached() -> None:
 
 
 def test_edge_outcomes_default_to_completed() -> None:
-    p = build(graph_doc("main", [action_node("a"), action_node("b"), action_node("c"), terminal_node("t", join="any")],
-                        [edge("a", "b"), edge("a", "c", "partial"), edge("b", "t"), edge("c", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a"), action_node("b"), action_node("c"), terminal_node("t", join="any")],
+            [edge("a", "b"), edge("a", "c", "partial"), edge("b", "t"), edge("c", "t")],
+        )
+    )
     assert listed(evaluate(p, outcomes={"main/a": "completed"})) == ["b"]
     assert listed(evaluate(p, outcomes={"main/a": "partial"})) == ["c"]
     assert evaluate(p, outcomes={"main/a": "unverified"}).status_code == "blocked"
@@ -467,27 +631,55 @@ def test_edge_outcomes_default_to_completed() -> None:
 
 def test_edge_kinds_share_one_reachability_rule() -> None:
     for kind in ("flow", "consumes", "requires"):
-        p = build(graph_doc("main", [action_node("a"), action_node("b"), terminal_node("t")],
-                            [edge("a", "b", kind=kind), edge("b", "t", "partial", kind=kind)]))
+        p = build(
+            graph_doc(
+                "main",
+                [action_node("a"), action_node("b"), terminal_node("t")],
+                [edge("a", "b", kind=kind), edge("b", "t", "partial", kind=kind)],
+            )
+        )
         assert listed(evaluate(p, outcomes={"main/a": "completed"})) == ["b"]
         assert evaluate(p, outcomes={"main/a": "completed", "main/b": "partial"}).status_code == "complete"
-    p = build(graph_doc("main", [gate_node("g"), action_node("b"), terminal_node("t")],
-                        [edge("g", "b", kind="gatedBy"), edge("b", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [gate_node("g"), action_node("b"), terminal_node("t")],
+            [edge("g", "b", kind="gatedBy"), edge("b", "t")],
+        )
+    )
     assert listed(evaluate(p, outcomes={"main/g": "completed"})) == ["b"]
 
 
 def test_satisfied_by_gives_completed_without_a_record() -> None:
-    p = build(graph_doc("main", [action_node("a", satisfiedBy=[{"path": "done", "equals": True}]), action_node("b"),
-                                 terminal_node("t")], [edge("a", "b"), edge("b", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node("a", satisfiedBy=[{"path": "done", "equals": True}]),
+                action_node("b"),
+                terminal_node("t"),
+            ],
+            [edge("a", "b"), edge("b", "t")],
+        )
+    )
     assert listed(evaluate(p, facts={"done": True})) == ["b"]
     assert listed(evaluate(p, facts={"done": True}, outcomes={"main/a": "failed"})) == ["b"]
     assert listed(evaluate(p)) == ["a"]
 
 
 def _unverified_provider() -> ag.Provider:
-    return build(graph_doc("main", [action_node("a", satisfiedBy=[{"path": "done", "exists": True}]), action_node("check"),
-                                    action_node("next"), terminal_node("t", join="any")],
-                           [edge("a", "next"), edge("a", "check", "unverified"), edge("check", "t"), edge("next", "t")]))
+    return build(
+        graph_doc(
+            "main",
+            [
+                action_node("a", satisfiedBy=[{"path": "done", "exists": True}]),
+                action_node("check"),
+                action_node("next"),
+                terminal_node("t", join="any"),
+            ],
+            [edge("a", "next"), edge("a", "check", "unverified"), edge("check", "t"), edge("next", "t")],
+        )
+    )
 
 
 def test_recorded_completed_without_satisfied_by_match_is_unverified() -> None:
@@ -496,8 +688,17 @@ def test_recorded_completed_without_satisfied_by_match_is_unverified() -> None:
 
 
 def test_recorded_outcome_other_than_completed_is_kept_when_satisfied_by_fails() -> None:
-    p = build(graph_doc("main", [action_node("a", satisfiedBy=[{"path": "done", "exists": True}]), action_node("b"),
-                                 terminal_node("t")], [edge("a", "b", "partial"), edge("b", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node("a", satisfiedBy=[{"path": "done", "exists": True}]),
+                action_node("b"),
+                terminal_node("t"),
+            ],
+            [edge("a", "b", "partial"), edge("b", "t")],
+        )
+    )
     assert listed(evaluate(p, outcomes={"main/a": "partial"})) == ["b"]
 
 
@@ -512,8 +713,13 @@ def test_recorded_outcome_on_terminal_overrides_terminal_outcome() -> None:
 
 
 def test_reached_terminal_with_failing_requires_facts_is_blocked() -> None:
-    p = build(graph_doc("main", [action_node("a"), terminal_node("t", requiresFacts=[{"path": "ok", "exists": True}])],
-                        [edge("a", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a"), terminal_node("t", requiresFacts=[{"path": "ok", "exists": True}])],
+            [edge("a", "t")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/a": "completed"})
     assert (ev.status_code, ev.outcome) == ("complete", "blocked")
     assert codes(ev) == ["required-fact-missing"]
@@ -521,8 +727,17 @@ def test_reached_terminal_with_failing_requires_facts_is_blocked() -> None:
 
 
 def test_blocked_terminal_beside_another_terminal_is_ambiguous() -> None:
-    p = build(graph_doc("main", [action_node("a"), terminal_node("t1", requiresFacts=[{"path": "ok", "exists": True}]),
-                                 terminal_node("t2")], [edge("a", "t1"), edge("a", "t2")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node("a"),
+                terminal_node("t1", requiresFacts=[{"path": "ok", "exists": True}]),
+                terminal_node("t2"),
+            ],
+            [edge("a", "t1"), edge("a", "t2")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/a": "completed"})
     assert ev.status_code == "error"
     assert codes(ev) == ["required-fact-missing", "terminal-outcome-ambiguous"]
@@ -530,9 +745,20 @@ def test_blocked_terminal_beside_another_terminal_is_ambiguous() -> None:
 
 
 def test_requires_facts_is_checked_before_satisfied_by() -> None:
-    p = build(graph_doc("main", [action_node("a", requiresFacts=[{"path": "r", "exists": True}],
-                                             satisfiedBy=[{"path": "s", "exists": True}]), terminal_node("t")],
-                        [edge("a", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node(
+                    "a",
+                    requiresFacts=[{"path": "r", "exists": True}],
+                    satisfiedBy=[{"path": "s", "exists": True}],
+                ),
+                terminal_node("t"),
+            ],
+            [edge("a", "t")],
+        )
+    )
     ev = evaluate(p, facts={"s": 1})
     assert ev.status_code == "blocked" and codes(ev) == ["required-fact-missing"]
 
@@ -549,29 +775,48 @@ def test_subgraph_node_ignores_recorded_outcomes() -> None:
 
 def test_subgraph_node_cannot_carry_satisfied_by() -> None:
     # Why "a Subgraph node ignores satisfiedBy" needs no evaluation test: such a graph never loads.
-    main = graph_doc("main", [subgraph_node("s", "child", satisfiedBy=[{"path": "x", "exists": True}]), terminal_node("t")],
-                     [edge("s", "t")])
+    main = graph_doc(
+        "main",
+        [subgraph_node("s", "child", satisfiedBy=[{"path": "x", "exists": True}]), terminal_node("t")],
+        [edge("s", "t")],
+    )
     with pytest.raises(ag.AgentGraphError) as raised:
         build(main, CHILD)
     assert raised.value.code == "schema-invalid"
 
 
 def test_child_terminal_outcome_flows_to_the_parent_edge() -> None:
-    child = graph_doc("child", [action_node("x"), terminal_node("ok"), terminal_node("part", "partial")],
-                      [edge("x", "ok"), edge("x", "part", "partial")])
-    main = graph_doc("main", [subgraph_node("s", "child"), action_node("on-ok"), action_node("on-partial"),
-                              terminal_node("t", join="any")],
-                     [edge("s", "on-ok"), edge("s", "on-partial", "partial"), edge("on-ok", "t"), edge("on-partial", "t")])
+    child = graph_doc(
+        "child",
+        [action_node("x"), terminal_node("ok"), terminal_node("part", "partial")],
+        [edge("x", "ok"), edge("x", "part", "partial")],
+    )
+    main = graph_doc(
+        "main",
+        [
+            subgraph_node("s", "child"),
+            action_node("on-ok"),
+            action_node("on-partial"),
+            terminal_node("t", join="any"),
+        ],
+        [edge("s", "on-ok"), edge("s", "on-partial", "partial"), edge("on-ok", "t"), edge("on-partial", "t")],
+    )
     p = build(main, child)
     assert listed(evaluate(p, outcomes={"main/s>child/x": "completed"})) == ["on-ok"]
     assert listed(evaluate(p, outcomes={"main/s>child/x": "partial"})) == ["on-partial"]
 
 
 def test_child_error_makes_the_subgraph_node_failed() -> None:
-    child = graph_doc("child", [action_node("x"), terminal_node("a", "completed"), terminal_node("b", "skipped")],
-                      [edge("x", "a"), edge("x", "b")])
-    main = graph_doc("main", [subgraph_node("s", "child"), action_node("recover"), terminal_node("t")],
-                     [edge("s", "recover", "failed"), edge("recover", "t")])
+    child = graph_doc(
+        "child",
+        [action_node("x"), terminal_node("a", "completed"), terminal_node("b", "skipped")],
+        [edge("x", "a"), edge("x", "b")],
+    )
+    main = graph_doc(
+        "main",
+        [subgraph_node("s", "child"), action_node("recover"), terminal_node("t")],
+        [edge("s", "recover", "failed"), edge("recover", "t")],
+    )
     ev = evaluate(build(main, child), outcomes={"main/s>child/x": "completed"})
     assert listed(ev) == ["recover"] and ev.status_code == "actionable"
     # The child is not complete, so its diagnostics join the parent's.
@@ -581,25 +826,41 @@ def test_child_error_makes_the_subgraph_node_failed() -> None:
 
 def test_child_waiting_user_makes_the_subgraph_node_waiting_user() -> None:
     child = graph_doc("child", [gate_node("g"), terminal_node("ct")], [edge("g", "ct")])
-    main = graph_doc("main", [subgraph_node("s", "child"), action_node("meanwhile"), terminal_node("t")],
-                     [edge("s", "meanwhile", "waiting-user"), edge("meanwhile", "t")])
+    main = graph_doc(
+        "main",
+        [subgraph_node("s", "child"), action_node("meanwhile"), terminal_node("t")],
+        [edge("s", "meanwhile", "waiting-user"), edge("meanwhile", "t")],
+    )
     ev = evaluate(build(main, child))
     assert ev.status_code == "actionable"
     assert listed(ev) == ["meanwhile", "g"]
 
 
 def test_child_actionable_makes_the_subgraph_node_pending() -> None:
-    main = graph_doc("main", [subgraph_node("s", "child"), action_node("side"), terminal_node("t")],
-                     [edge("s", "side", "pending"), edge("side", "t")])
+    main = graph_doc(
+        "main",
+        [subgraph_node("s", "child"), action_node("side"), terminal_node("t")],
+        [edge("s", "side", "pending"), edge("side", "t")],
+    )
     ev = evaluate(build(main, CHILD))
     assert sorted(listed(ev)) == ["side", "x"]
 
 
 def test_complete_child_diagnostics_are_dropped() -> None:
-    child = graph_doc("child", [action_node("x"), action_node("side", requiresFacts=[{"path": "nope", "exists": True}]),
-                                terminal_node("ct")], [edge("x", "ct"), edge("x", "side")])
-    main = graph_doc("main", [subgraph_node("s", "child"), action_node("after"), terminal_node("t")],
-                     [edge("s", "after"), edge("after", "t")])
+    child = graph_doc(
+        "child",
+        [
+            action_node("x"),
+            action_node("side", requiresFacts=[{"path": "nope", "exists": True}]),
+            terminal_node("ct"),
+        ],
+        [edge("x", "ct"), edge("x", "side")],
+    )
+    main = graph_doc(
+        "main",
+        [subgraph_node("s", "child"), action_node("after"), terminal_node("t")],
+        [edge("s", "after"), edge("after", "t")],
+    )
     p = build(main, child)
     ev = evaluate(p, outcomes={"main/s>child/x": "completed"})
     assert listed(ev) == ["after"] and ev.diagnostics == ()
@@ -608,16 +869,22 @@ def test_complete_child_diagnostics_are_dropped() -> None:
 
 
 def test_subgraph_node_with_failing_requires_facts_is_blocked_without_its_child() -> None:
-    main = graph_doc("main", [subgraph_node("s", "child", requiresFacts=[{"path": "go", "exists": True}]), terminal_node("t")],
-                     [edge("s", "t")])
+    main = graph_doc(
+        "main",
+        [subgraph_node("s", "child", requiresFacts=[{"path": "go", "exists": True}]), terminal_node("t")],
+        [edge("s", "t")],
+    )
     ev = evaluate(build(main, CHILD))
     assert ev.status_code == "blocked" and codes(ev) == ["required-fact-missing"]
 
 
 def test_child_of_a_complete_parent_contributes_nothing_but_diagnostics_stay() -> None:
     # A parent that completes still lists diagnostics gathered from a non-complete child.
-    main = graph_doc("main", [action_node("a"), subgraph_node("s", "child"), terminal_node("t")],
-                     [edge("a", "s"), edge("a", "t")])
+    main = graph_doc(
+        "main",
+        [action_node("a"), subgraph_node("s", "child"), terminal_node("t")],
+        [edge("a", "s"), edge("a", "t")],
+    )
     ev = evaluate(build(main, CHILD), outcomes={"main/a": "completed", "main/s>child/x": "failed"})
     assert ev.status_code == "complete" and codes(ev) == ["no-route"]
 
@@ -626,30 +893,61 @@ def test_child_of_a_complete_parent_contributes_nothing_but_diagnostics_stay() -
 
 
 def test_repeat_edge_rearms_the_loop_which_stays_actionable() -> None:
-    p = build(graph_doc("main", [action_node("poll"), terminal_node("t")], [repeat("poll", "poll", "partial"), edge("poll", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("poll"), terminal_node("t")],
+            [repeat("poll", "poll", "partial"), edge("poll", "t")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/poll": "partial"})
     assert ev.status_code == "actionable" and listed(ev) == ["poll"]
     assert evaluate(p, outcomes={"main/poll": "completed"}).status_code == "complete"
 
 
 def test_repeat_rearm_happens_before_flow_edges_are_followed() -> None:
-    p = build(graph_doc("main", [action_node("poll"), action_node("after-partial"), terminal_node("t")],
-                        [repeat("poll", "poll", "partial"), edge("poll", "after-partial", "partial"), edge("after-partial", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("poll"), action_node("after-partial"), terminal_node("t")],
+            [
+                repeat("poll", "poll", "partial"),
+                edge("poll", "after-partial", "partial"),
+                edge("after-partial", "t"),
+            ],
+        )
+    )
     assert listed(evaluate(p, outcomes={"main/poll": "partial"})) == ["poll"]
 
 
 def test_repeat_rearms_an_earlier_node() -> None:
-    p = build(graph_doc("main", [action_node("draft"), action_node("review"), terminal_node("t")],
-                        [edge("draft", "review"), repeat("review", "draft", "failed"), edge("review", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("draft"), action_node("review"), terminal_node("t")],
+            [edge("draft", "review"), repeat("review", "draft", "failed"), edge("review", "t")],
+        )
+    )
     ev = evaluate(p, outcomes={"main/draft": "completed", "main/review": "failed"})
     assert listed(ev) == ["draft"]
 
 
 def test_node_first_reached_by_a_repeat_edge_is_pending_without_settling() -> None:
-    p = build(graph_doc("main", [action_node("a"), action_node("b", satisfiedBy=[{"path": "s", "exists": True}],
-                                                               requiresFacts=[{"path": "r", "exists": True}]),
-                                 terminal_node("t", join="any")],
-                        [repeat("a", "b", "partial"), edge("a", "t"), edge("b", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                action_node("a"),
+                action_node(
+                    "b",
+                    satisfiedBy=[{"path": "s", "exists": True}],
+                    requiresFacts=[{"path": "r", "exists": True}],
+                ),
+                terminal_node("t", join="any"),
+            ],
+            [repeat("a", "b", "partial"), edge("a", "t"), edge("b", "t")],
+        )
+    )
     ev = evaluate(p, facts={"s": 1}, outcomes={"main/a": "partial", "main/b": "completed"})
     assert listed(ev) == ["b"] and ev.diagnostics == ()
 
@@ -667,15 +965,25 @@ def test_repeat_edges_later_in_file_order_act_in_the_same_pass() -> None:
             action_node("q", requiresFacts=[{"path": "no", "exists": True}]),
             terminal_node("t", join="any"),
         ]
-        tail = [edge("w", "p", "pending"), edge("v", "q", "pending"), edge("p", "t"), edge("q", "t"), edge("x", "t")]
+        tail = [
+            edge("w", "p", "pending"),
+            edge("v", "q", "pending"),
+            edge("p", "t"),
+            edge("q", "t"),
+            edge("x", "t"),
+        ]
         return build(graph_doc("main", nodes, order + tail, entrypoints={"default": "x"}))
 
     def order_of(p: ag.Provider) -> list[str]:
         ev = evaluate(p, outcomes={"main/x": "partial"})
         return [d.message for d in ev.diagnostics]
 
-    same_pass = order_of(provider([repeat("x", "y", "partial"), repeat("y", "w", "pending"), repeat("x", "v", "partial")]))
-    next_pass = order_of(provider([repeat("y", "w", "pending"), repeat("x", "y", "partial"), repeat("x", "v", "partial")]))
+    same_pass = order_of(
+        provider([repeat("x", "y", "partial"), repeat("y", "w", "pending"), repeat("x", "v", "partial")])
+    )
+    next_pass = order_of(
+        provider([repeat("y", "w", "pending"), repeat("x", "y", "partial"), repeat("x", "v", "partial")])
+    )
     # Same pass: w and v are re-armed together, so p and q are reached in node order (p first).
     assert ["main/p" in m for m in same_pass] == [True, False]
     # Next pass: v is re-armed a pass before w, so q is reached (and settled) before p.
@@ -683,10 +991,20 @@ def test_repeat_edges_later_in_file_order_act_in_the_same_pass() -> None:
 
 
 def test_diagnostics_follow_reached_order_which_is_node_order_within_a_pass() -> None:
-    nodes = [action_node("a"), action_node("c", requiresFacts=[{"path": "no", "exists": True}]),
-             action_node("b", requiresFacts=[{"path": "no", "exists": True}]), terminal_node("t", join="any")]
-    p = build(graph_doc("main", nodes, [edge("a", "b"), edge("a", "c"), edge("b", "t"), edge("c", "t")],
-                        entrypoints={"default": "a"}))
+    nodes = [
+        action_node("a"),
+        action_node("c", requiresFacts=[{"path": "no", "exists": True}]),
+        action_node("b", requiresFacts=[{"path": "no", "exists": True}]),
+        terminal_node("t", join="any"),
+    ]
+    p = build(
+        graph_doc(
+            "main",
+            nodes,
+            [edge("a", "b"), edge("a", "c"), edge("b", "t"), edge("c", "t")],
+            entrypoints={"default": "a"},
+        )
+    )
     ev = evaluate(p, outcomes={"main/a": "completed"})
     assert ["main/c" in d.message for d in ev.diagnostics] == [True, False]
 
@@ -695,16 +1013,29 @@ def test_diagnostics_follow_reached_order_which_is_node_order_within_a_pass() ->
 
 
 def test_candidates_sorted_by_availability_then_priority_then_route_id() -> None:
-    nodes = [action_node("start"), gate_node("gate-high", priority=100), action_node("low", priority=-1),
-             action_node("high", priority=5), action_node("zero-a"), action_node("zero-b"), terminal_node("t", join="any")]
+    nodes = [
+        action_node("start"),
+        gate_node("gate-high", priority=100),
+        action_node("low", priority=-1),
+        action_node("high", priority=5),
+        action_node("zero-a"),
+        action_node("zero-b"),
+        terminal_node("t", join="any"),
+    ]
     work = ["gate-high", "low", "high", "zero-a", "zero-b"]
     p = build(graph_doc("main", nodes, [edge("start", n) for n in work] + [edge(n, "t") for n in work]))
     ev = evaluate(p, outcomes={"main/start": "completed"})
     zero = sorted(["zero-a", "zero-b"], key=lambda n: route_id(ev.revision, "main", n, []))
     assert listed(ev) == ["high", *zero, "low"]
     # The gate is the fifth candidate: route it by ID.
-    r = ag.route(p, "main", "default", route_id(ev.revision, "main", "gate-high", []),
-                 outcomes={"main/start": "completed"}, workspace="/ws")
+    r = ag.route(
+        p,
+        "main",
+        "default",
+        route_id(ev.revision, "main", "gate-high", []),
+        outcomes={"main/start": "completed"},
+        workspace="/ws",
+    )
     assert r.node == "gate-high" and r.availability == "requires-user"
     assert ev.diagnostics[0].detail == {"available": 4, "returned": 3}
 
@@ -717,22 +1048,57 @@ def test_route_id_breaks_priority_ties() -> None:
 
 def test_candidates_of_children_are_ranked_with_the_parents() -> None:
     child = graph_doc("child", [action_node("x", priority=3), terminal_node("ct")], [edge("x", "ct")])
-    main = graph_doc("main", [action_node("start"), subgraph_node("s", "child"), action_node("mine", priority=1),
-                              gate_node("ask"), terminal_node("t", join="any")],
-                     [edge("start", "s"), edge("start", "mine"), edge("start", "ask"), edge("s", "t"), edge("mine", "t"),
-                      edge("ask", "t")])
+    main = graph_doc(
+        "main",
+        [
+            action_node("start"),
+            subgraph_node("s", "child"),
+            action_node("mine", priority=1),
+            gate_node("ask"),
+            terminal_node("t", join="any"),
+        ],
+        [
+            edge("start", "s"),
+            edge("start", "mine"),
+            edge("start", "ask"),
+            edge("s", "t"),
+            edge("mine", "t"),
+            edge("ask", "t"),
+        ],
+    )
     ev = evaluate(build(main, child), outcomes={"main/start": "completed"})
     assert listed(ev) == ["x", "mine", "ask"]
-    assert [r.graph for r in (ev.primary_route, *ev.alternative_routes) if r is not None] == ["child", "main", "main"]
+    assert [r.graph for r in (ev.primary_route, *ev.alternative_routes) if r is not None] == [
+        "child",
+        "main",
+        "main",
+    ]
 
 
 def test_route_summary_shape_label_and_hint() -> None:
-    g = graph_doc("main", [action_node("a", description="Build it"), action_node("b"), terminal_node("t", join="any")],
-                  [edge("a", "t"), edge("b", "t")], entrypoints={"default": "a"})
+    g = graph_doc(
+        "main",
+        [action_node("a", description="Build it"), action_node("b"), terminal_node("t", join="any")],
+        [edge("a", "t"), edge("b", "t")],
+        entrypoints={"default": "a"},
+    )
     p = build(g, codes={"route.a": "A needs doing.", "route.b": "B needs doing."})
     summary = wire(evaluate(p))["primaryRoute"]
-    assert list(summary) == ["routeId", "graph", "node", "statusCode", "reasonCode", "hint", "availability", "label"]
-    assert (summary["label"], summary["hint"], summary["reasonCode"]) == ("Build it", "A needs doing.", "route.a")
+    assert list(summary) == [
+        "routeId",
+        "graph",
+        "node",
+        "statusCode",
+        "reasonCode",
+        "hint",
+        "availability",
+        "label",
+    ]
+    assert (summary["label"], summary["hint"], summary["reasonCode"]) == (
+        "Build it",
+        "A needs doing.",
+        "route.a",
+    )
     plain = wire(evaluate(build(g)))["primaryRoute"]
     assert "hint" not in plain and plain["label"] == "Build it"
     assert wire(evaluate(build(g), entry="default"))["primaryRoute"]["node"] == "a"
@@ -740,21 +1106,53 @@ def test_route_summary_shape_label_and_hint() -> None:
 
 def test_evaluation_field_order() -> None:
     full = wire(evaluate(_fan(6), outcomes={"main/start": "completed"}))
-    assert list(full) == ["schema", "provider", "graph", "entry", "revision", "statusCode", "primaryRoute",
-                          "alternativeRoutes", "diagnostics"]
+    assert list(full) == [
+        "schema",
+        "provider",
+        "graph",
+        "entry",
+        "revision",
+        "statusCode",
+        "primaryRoute",
+        "alternativeRoutes",
+        "diagnostics",
+    ]
     assert full["schema"] == "agent-graph.evaluation.v1" and full["provider"] == PROVIDER_ID
     assert list(full["diagnostics"][0]) == ["code", "severity", "message", "detail"]
     complete = wire(evaluate(LINEAR, outcomes={"main/a": "completed", "main/b": "completed"}))
-    assert list(complete) == ["schema", "provider", "graph", "entry", "revision", "statusCode", "outcome",
-                              "alternativeRoutes", "diagnostics"]
-    blocked = wire(evaluate(build(graph_doc("main", [action_node("a", requiresFacts=[{"path": "x", "exists": True}]),
-                                                     terminal_node("t")], [edge("a", "t")]))))
+    assert list(complete) == [
+        "schema",
+        "provider",
+        "graph",
+        "entry",
+        "revision",
+        "statusCode",
+        "outcome",
+        "alternativeRoutes",
+        "diagnostics",
+    ]
+    blocked = wire(
+        evaluate(
+            build(
+                graph_doc(
+                    "main",
+                    [action_node("a", requiresFacts=[{"path": "x", "exists": True}]), terminal_node("t")],
+                    [edge("a", "t")],
+                )
+            )
+        )
+    )
     assert list(blocked["diagnostics"][0]) == ["code", "severity", "message", "path"]
 
 
 def _gate(authority: str | None, delegatable: bool | None) -> ag.Provider:
-    return build(graph_doc("main", [gate_node("g", authority=authority, delegatable=delegatable), terminal_node("t")],
-                           [edge("g", "t")]))
+    return build(
+        graph_doc(
+            "main",
+            [gate_node("g", authority=authority, delegatable=delegatable), terminal_node("t")],
+            [edge("g", "t")],
+        )
+    )
 
 
 @pytest.mark.parametrize(
@@ -778,10 +1176,16 @@ def test_gate_delegated_only_when_delegatable_and_authority_named_and_present(
     assert ev.primary_route is not None
     if delegated:
         assert (ev.status_code, ev.primary_route.status_code, ev.primary_route.availability) == (
-            "actionable", "actionable", "immediate")
+            "actionable",
+            "actionable",
+            "immediate",
+        )
     else:
         assert (ev.status_code, ev.primary_route.status_code, ev.primary_route.availability) == (
-            "waiting-user", "waiting-user", "requires-user")
+            "waiting-user",
+            "waiting-user",
+            "requires-user",
+        )
     r = ag.route(p, "main", authorities=given, workspace="/ws")
     assert r.gate is not None and r.gate.resolution == ("session-authority" if delegated else "user")
 
@@ -794,7 +1198,9 @@ def test_recorded_waiting_user_on_an_action_keeps_it_actionable() -> None:
 def test_recorded_waiting_user_on_a_gate_keeps_it_a_candidate() -> None:
     p = _gate("release", True)
     assert evaluate(p, outcomes={"main/g": "waiting-user"}).status_code == "waiting-user"
-    assert evaluate(p, outcomes={"main/g": "waiting-user"}, authorities=["release"]).status_code == "actionable"
+    assert (
+        evaluate(p, outcomes={"main/g": "waiting-user"}, authorities=["release"]).status_code == "actionable"
+    )
 
 
 @pytest.mark.parametrize("recorded", ["partial", "failed", "skipped", "blocked", "unverified"])
@@ -808,9 +1214,21 @@ def test_recorded_pending_on_an_action_is_a_candidate() -> None:
 
 
 def test_authorities_do_not_satisfy_facts() -> None:
-    p = build(graph_doc("main", [gate_node("g", authority="release", delegatable=True,
-                                           requiresFacts=[{"path": "ready", "exists": True}]), terminal_node("t")],
-                        [edge("g", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [
+                gate_node(
+                    "g",
+                    authority="release",
+                    delegatable=True,
+                    requiresFacts=[{"path": "ready", "exists": True}],
+                ),
+                terminal_node("t"),
+            ],
+            [edge("g", "t")],
+        )
+    )
     ev = evaluate(p, authorities=["release"])
     assert ev.status_code == "blocked" and codes(ev) == ["required-fact-missing"]
 
@@ -824,8 +1242,9 @@ def passes(check: dict[str, Any], facts: Any) -> bool:
     """Whether ``check`` holds for ``facts`` (as the satisfiedBy of the entry action)."""
     key = json.dumps(check)
     if key not in _CHECK_PROVIDERS:
-        _CHECK_PROVIDERS[key] = build(graph_doc("main", [action_node("a", satisfiedBy=[check]), terminal_node("t")],
-                                                [edge("a", "t")]))
+        _CHECK_PROVIDERS[key] = build(
+            graph_doc("main", [action_node("a", satisfiedBy=[check]), terminal_node("t")], [edge("a", "t")])
+        )
     status = ag.evaluate(_CHECK_PROVIDERS[key], "main", "default", facts=facts).status_code
     assert status in ("complete", "actionable")
     return status == "complete"
@@ -928,8 +1347,21 @@ def test_fact_equals_never_matches_objects_or_arrays() -> None:
     assert passes(exists("o"), {"o": []})
 
 
-@pytest.mark.parametrize("name", ["constructor", "__class__", "__dict__", "__proto__", "toString", "hasOwnProperty", "keys",
-                                  "items", "get", "__len__"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "constructor",
+        "__class__",
+        "__dict__",
+        "__proto__",
+        "toString",
+        "hasOwnProperty",
+        "keys",
+        "items",
+        "get",
+        "__len__",
+    ],
+)
 def test_fact_only_own_keys_count(name: str) -> None:
     assert not passes(exists(name), {})
     assert passes(exists(name, False), {})
@@ -940,8 +1372,13 @@ def test_fact_only_own_keys_count(name: str) -> None:
 
 
 def test_fact_all_checks_must_pass() -> None:
-    p = build(graph_doc("main", [action_node("a", satisfiedBy=[exists("x"), equals("y", 2)]), terminal_node("t")],
-                        [edge("a", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("a", satisfiedBy=[exists("x"), equals("y", 2)]), terminal_node("t")],
+            [edge("a", "t")],
+        )
+    )
     assert evaluate(p, facts={"x": 1, "y": 2}).status_code == "complete"
     assert evaluate(p, facts={"x": 1, "y": 3}).status_code == "actionable"
     assert evaluate(p, facts={"y": 2}).status_code == "actionable"
@@ -953,20 +1390,38 @@ def test_fact_all_checks_must_pass() -> None:
 def test_hundred_thousand_node_chain_loads_and_evaluates() -> None:
     length = 100_000
     nodes: list[dict[str, Any]] = [
-        {"id": f"n{i}", "kind": "action", "reasonCode": "route.step", "action": "actions/cmd.yaml",
-         "satisfiedBy": [{"path": f"done.{i}", "exists": True}]}
+        {
+            "id": f"n{i}",
+            "kind": "action",
+            "reasonCode": "route.step",
+            "action": "actions/cmd.yaml",
+            "satisfiedBy": [{"path": f"done.{i}", "exists": True}],
+        }
         for i in range(length - 1)
     ]
     nodes.append({"id": f"n{length - 1}", "kind": "terminal", "terminalOutcome": "completed"})
     edges = [{"from": f"n{i}", "to": f"n{i + 1}"} for i in range(length - 1)]
-    document = {"schema": "agent-graph.graph.v1", "id": "main", "entrypoints": {"default": "n0"}, "nodes": nodes,
-                "edges": edges}
-    files = files_for([], standard=False, extra={
-        "provider.yaml": {"schema": "agent-graph.provider.v1", "id": PROVIDER_ID, "version": PROVIDER_VERSION,
-                          "graphs": ["graphs/main.json"]},
-        "graphs/main.json": json.dumps(document, separators=(",", ":")),
-        "actions/cmd.yaml": "schema: agent-graph.action.v1\nid: cmd\nrunner: command\neffect: write\ncommand: make\n",
-    })
+    document = {
+        "schema": "agent-graph.graph.v1",
+        "id": "main",
+        "entrypoints": {"default": "n0"},
+        "nodes": nodes,
+        "edges": edges,
+    }
+    files = files_for(
+        [],
+        standard=False,
+        extra={
+            "provider.yaml": {
+                "schema": "agent-graph.provider.v1",
+                "id": PROVIDER_ID,
+                "version": PROVIDER_VERSION,
+                "graphs": ["graphs/main.json"],
+            },
+            "graphs/main.json": json.dumps(document, separators=(",", ":")),
+            "actions/cmd.yaml": "schema: agent-graph.action.v1\nid: cmd\nrunner: command\neffect: write\ncommand: make\n",
+        },
+    )
     p = load(files)
     half = length // 2
     facts = {"done": {str(i): True for i in range(half)}}
@@ -991,7 +1446,9 @@ def naive_lookup(facts: Any, path: str) -> Any:
                 return _MISSING
             current = current[segment]
         elif isinstance(current, list):
-            canonical = segment.isascii() and segment.isdigit() and (segment == "0" or not segment.startswith("0"))
+            canonical = (
+                segment.isascii() and segment.isdigit() and (segment == "0" or not segment.startswith("0"))
+            )
             if not canonical or int(segment) >= len(current):
                 return _MISSING
             current = current[int(segment)]
@@ -1027,7 +1484,13 @@ def naive_all(facts: Any, checks: list[Mapping[str, Any]]) -> bool:
 
 
 class NaiveFrame:
-    def __init__(self, status: str, outcome: str | None, candidates: list[dict[str, Any]], diagnostics: list[dict[str, Any]]):
+    def __init__(
+        self,
+        status: str,
+        outcome: str | None,
+        candidates: list[dict[str, Any]],
+        diagnostics: list[dict[str, Any]],
+    ):
         self.status = status
         self.outcome = outcome
         self.candidates = candidates
@@ -1037,8 +1500,16 @@ class NaiveFrame:
 class Naive:
     """§5 done literally: whole passes over every reached node, every repeat edge and every node."""
 
-    def __init__(self, graphs: Mapping[str, dict[str, Any]], facts: Any, outcomes: Mapping[str, str],
-                 authorities: list[str], revision: str, hints: Mapping[str, str], paths: Mapping[str, str]):
+    def __init__(
+        self,
+        graphs: Mapping[str, dict[str, Any]],
+        facts: Any,
+        outcomes: Mapping[str, str],
+        authorities: list[str],
+        revision: str,
+        hints: Mapping[str, str],
+        paths: Mapping[str, str],
+    ):
         self.graphs = graphs
         self.paths = paths
         self.facts = facts
@@ -1066,7 +1537,9 @@ class Naive:
         # Step 2.
         reached: list[str] = [graph["entrypoints"][entry]]
         reached_set = set(reached)
-        incoming_of = {nid: [e for e in edges if e["to"] == nid and e.get("kind") != "repeat"] for nid in order}
+        incoming_of = {
+            nid: [e for e in edges if e["to"] == nid and e.get("kind") != "repeat"] for nid in order
+        }
         outcome: dict[str, str] = {}
         diagnostics: list[dict[str, Any]] = []
         children: dict[str, NaiveFrame] = {}
@@ -1149,7 +1622,11 @@ class Naive:
                 status, availability = "actionable", "immediate"
             elif node["kind"] == "gate":
                 gate = node["gate"]
-                if gate.get("delegatable") is True and "authority" in gate and gate["authority"] in self.authorities:
+                if (
+                    gate.get("delegatable") is True
+                    and "authority" in gate
+                    and gate["authority"] in self.authorities
+                ):
                     status, availability = "actionable", "immediate"
                 else:
                     status, availability = "waiting-user", "requires-user"
@@ -1172,22 +1649,32 @@ class Naive:
         # Step 4.
         terminal_outcomes = sorted({outcome[n] for n in reached if nodes[n]["kind"] == "terminal"})
         if len(terminal_outcomes) > 1:
-            diagnostics.append({"code": "terminal-outcome-ambiguous", "severity": "error", "path": path,
-                                "detail": {"outcomes": terminal_outcomes}})
+            diagnostics.append(
+                {
+                    "code": "terminal-outcome-ambiguous",
+                    "severity": "error",
+                    "path": path,
+                    "detail": {"outcomes": terminal_outcomes},
+                }
+            )
             return NaiveFrame("error", None, [], diagnostics)
         if len(terminal_outcomes) == 1:
             return NaiveFrame("complete", terminal_outcomes[0], [], diagnostics)
         # Step 5.
         candidates.sort(key=lambda c: (c["availability"] != "immediate", -c["priority"], c["routeId"]))
         if candidates:
-            status = "actionable" if any(c["availability"] == "immediate" for c in candidates) else "waiting-user"
+            status = (
+                "actionable" if any(c["availability"] == "immediate" for c in candidates) else "waiting-user"
+            )
             return NaiveFrame(status, None, candidates, diagnostics)
         if not diagnostics:
             diagnostics.append({"code": "no-route", "severity": "error"})
         return NaiveFrame("blocked", None, [], diagnostics)
 
 
-def naive_graph_digest(files: Mapping[str, str | bytes], graphs: Mapping[str, dict[str, Any]], gid: str) -> str:
+def naive_graph_digest(
+    files: Mapping[str, str | bytes], graphs: Mapping[str, dict[str, Any]], gid: str
+) -> str:
     """The closure digest for Graphs whose nodes use single-file Actions only."""
     closure: set[str] = set()
     pending, seen = [gid], set()
@@ -1204,23 +1691,47 @@ def naive_graph_digest(files: Mapping[str, str | bytes], graphs: Mapping[str, di
                 pending.append(node["graph"])
     # These paths use only [a-z0-9./], where collation order is plain order.
     assert all(c in "abcdefghijklmnopqrstuvwxyz0123456789./" for p in closure for c in p)
-    return ag.digest_value({
-        "provider": {"id": PROVIDER_ID, "version": PROVIDER_VERSION},
-        "graph": gid,
-        "files": [[p, file_digest(files[f"{ROOT}/{p}"])] for p in sorted(closure)],
-    })
+    return ag.digest_value(
+        {
+            "provider": {"id": PROVIDER_ID, "version": PROVIDER_VERSION},
+            "graph": gid,
+            "files": [[p, file_digest(files[f"{ROOT}/{p}"])] for p in sorted(closure)],
+        }
+    )
 
 
-def naive_evaluate(files: Mapping[str, str | bytes], graphs: Mapping[str, dict[str, Any]], hints: Mapping[str, str],
-                   gid: str, entry: str, facts: Any, outcomes: Mapping[str, Any], authorities: list[str]) -> dict[str, Any]:
+def naive_evaluate(
+    files: Mapping[str, str | bytes],
+    graphs: Mapping[str, dict[str, Any]],
+    hints: Mapping[str, str],
+    gid: str,
+    entry: str,
+    facts: Any,
+    outcomes: Mapping[str, Any],
+    authorities: list[str],
+) -> dict[str, Any]:
     normalized = {k: (v if isinstance(v, str) else v["outcome"]) for k, v in outcomes.items()}
     authority_list = sorted(set(authorities))
-    revision = ag.digest_value({"provider": naive_graph_digest(files, graphs, gid), "graphId": gid, "entry": entry,
-                                "facts": facts, "outcomes": normalized, "authorities": authority_list})
+    revision = ag.digest_value(
+        {
+            "provider": naive_graph_digest(files, graphs, gid),
+            "graphId": gid,
+            "entry": entry,
+            "facts": facts,
+            "outcomes": normalized,
+            "authorities": authority_list,
+        }
+    )
     paths = {g: f"{ROOT}/{graph_path(g)}" for g in graphs}
     frame = Naive(graphs, facts, normalized, authority_list, revision, hints, paths).frame(gid, entry, (), ())
-    result: dict[str, Any] = {"schema": "agent-graph.evaluation.v1", "provider": PROVIDER_ID, "graph": gid,
-                              "entry": entry, "revision": revision, "statusCode": frame.status}
+    result: dict[str, Any] = {
+        "schema": "agent-graph.evaluation.v1",
+        "provider": PROVIDER_ID,
+        "graph": gid,
+        "entry": entry,
+        "revision": revision,
+        "statusCode": frame.status,
+    }
     if frame.outcome is not None:
         result["outcome"] = frame.outcome
     candidates = [{k: v for k, v in c.items() if k != "priority"} for c in frame.candidates]
@@ -1229,8 +1740,13 @@ def naive_evaluate(files: Mapping[str, str | bytes], graphs: Mapping[str, dict[s
     result["alternativeRoutes"] = candidates[1:4]
     diagnostics = list(frame.diagnostics)
     if len(candidates) - 1 > 3:
-        diagnostics.append({"code": "route-alternatives-truncated", "severity": "info",
-                            "detail": {"available": len(candidates) - 1, "returned": 3}})
+        diagnostics.append(
+            {
+                "code": "route-alternatives-truncated",
+                "severity": "info",
+                "detail": {"available": len(candidates) - 1, "returned": 3},
+            }
+        )
     result["diagnostics"] = diagnostics
     result["allCandidates"] = candidates
     return result
@@ -1240,8 +1756,19 @@ def naive_evaluate(files: Mapping[str, str | bytes], graphs: Mapping[str, dict[s
 
 VALUES: list[Any] = [0, -0.0, 1, 1.0, 2, True, False, None, "x", "1"]
 CHECK_PATHS = ["f.a", "f.b", "flag", "items.0.x", "items.1.x", "f.a.b", "items.01.x", "f", "items.length"]
-EDGE_OUTCOMES: list[tuple[str, ...]] = [(), (), (), ("completed",), ("partial",), ("failed", "unverified"), ("pending",),
-                                        ("waiting-user",), ("skipped", "completed"), ("blocked",), ("partial", "failed")]
+EDGE_OUTCOMES: list[tuple[str, ...]] = [
+    (),
+    (),
+    (),
+    ("completed",),
+    ("partial",),
+    ("failed", "unverified"),
+    ("pending",),
+    ("waiting-user",),
+    ("skipped", "completed"),
+    ("blocked",),
+    ("partial", "failed"),
+]
 
 
 def random_check(rng: random.Random) -> dict[str, Any]:
@@ -1306,13 +1833,25 @@ def random_graph(
         if kind == "action":
             nodes.append(action_node(nid, rng.choice(["cmd", "host"]), **extra))
         elif kind == "gate":
-            nodes.append(gate_node(nid, authority=rng.choice([None, "rel", "ops"]),
-                                   delegatable=rng.choice([None, True, True, False]), **extra))
+            nodes.append(
+                gate_node(
+                    nid,
+                    authority=rng.choice([None, "rel", "ops"]),
+                    delegatable=rng.choice([None, True, True, False]),
+                    **extra,
+                )
+            )
         elif kind == "terminal":
-            nodes.append(terminal_node(nid, rng.choice(["completed", "completed", "failed", "partial", "skipped"]), **extra))
+            nodes.append(
+                terminal_node(
+                    nid, rng.choice(["completed", "completed", "failed", "partial", "skipped"]), **extra
+                )
+            )
         else:
             child_id = rng.choice(sorted(children))
-            nodes.append(subgraph_node(nid, child_id, rng.choice(sorted(children[child_id]["entrypoints"])), **extra))
+            nodes.append(
+                subgraph_node(nid, child_id, rng.choice(sorted(children[child_id]["entrypoints"])), **extra)
+            )
     edges: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
 
@@ -1340,8 +1879,9 @@ def random_graph(
     targets = [n for n in ids if kinds[n] in ("action", "gate")]
     for _ in range(rng.choice([0, 1, 2, 3, 4])):
         if sources and targets:
-            add(repeat(rng.choice(sources), rng.choice(targets),
-                       *rng.sample(OUTCOMES, rng.choice([1, 1, 2]))))
+            add(
+                repeat(rng.choice(sources), rng.choice(targets), *rng.sample(OUTCOMES, rng.choice([1, 1, 2])))
+            )
     rng.shuffle(edges)
     entrypoints = {"default": topo[0]}
     if rng.random() < 0.4:
@@ -1383,8 +1923,14 @@ def random_case(seed: int) -> dict[str, Any]:
         gid, nid = key.rsplit(">", 1)[-1].split("/")
         early = ranks[gid][nid] < cut
         if rng.random() < (0.85 if early else 0.15):
-            value = "completed" if early and rng.random() < 0.8 else rng.choice((*OUTCOMES, "completed", "partial"))
-            outcomes[key] = value if rng.random() < 0.7 else {"outcome": value, "recordedAt": "2025-01-01T00:00:00.000Z"}
+            value = (
+                "completed"
+                if early and rng.random() < 0.8
+                else rng.choice((*OUTCOMES, "completed", "partial"))
+            )
+            outcomes[key] = (
+                value if rng.random() < 0.7 else {"outcome": value, "recordedAt": "2025-01-01T00:00:00.000Z"}
+            )
     if rng.random() < 0.1:
         outcomes["main/unknown"] = "completed"
     entry = rng.choice(sorted(graphs["main"]["entrypoints"]))
@@ -1395,31 +1941,71 @@ def random_case(seed: int) -> dict[str, Any]:
         authorities.append(authorities[0])
     ordered = [graphs[g] for g in graph_ids]
     files = files_for(ordered, codes=hints or None)
-    return {"files": files, "graphs": graphs, "hints": hints, "entry": entry, "facts": random_facts(rng),
-            "outcomes": outcomes, "authorities": authorities}
+    return {
+        "files": files,
+        "graphs": graphs,
+        "hints": hints,
+        "entry": entry,
+        "facts": random_facts(rng),
+        "outcomes": outcomes,
+        "authorities": authorities,
+    }
 
 
 def strip_messages(evaluation: dict[str, Any]) -> dict[str, Any]:
     result = dict(evaluation)
-    result["diagnostics"] = [{k: v for k, v in d.items() if k != "message"} for d in evaluation["diagnostics"]]
+    result["diagnostics"] = [
+        {k: v for k, v in d.items() if k != "message"} for d in evaluation["diagnostics"]
+    ]
     return result
 
 
 def compare_with_naive(case: dict[str, Any], graph: str = "main") -> None:
     provider = load(case["files"])
-    expected = naive_evaluate(case["files"], case["graphs"], case["hints"], graph, case["entry"], case["facts"],
-                              case["outcomes"], case["authorities"])
+    expected = naive_evaluate(
+        case["files"],
+        case["graphs"],
+        case["hints"],
+        graph,
+        case["entry"],
+        case["facts"],
+        case["outcomes"],
+        case["authorities"],
+    )
     every = expected.pop("allCandidates")
-    got = strip_messages(wire(ag.evaluate(provider, graph, case["entry"], facts=case["facts"], outcomes=case["outcomes"],
-                                          authorities=case["authorities"])))
+    got = strip_messages(
+        wire(
+            ag.evaluate(
+                provider,
+                graph,
+                case["entry"],
+                facts=case["facts"],
+                outcomes=case["outcomes"],
+                authorities=case["authorities"],
+            )
+        )
+    )
     # Same fields, same values, same order (json.dumps keeps insertion order).
     assert json.dumps(got) == json.dumps(expected)
     # Every candidate, listed or not, routes by its ID to the same place.
     for candidate in every[4:]:
-        r = ag.route(provider, graph, case["entry"], candidate["routeId"], facts=case["facts"], outcomes=case["outcomes"],
-                     authorities=case["authorities"], revision=expected["revision"], workspace="/ws")
+        r = ag.route(
+            provider,
+            graph,
+            case["entry"],
+            candidate["routeId"],
+            facts=case["facts"],
+            outcomes=case["outcomes"],
+            authorities=case["authorities"],
+            revision=expected["revision"],
+            workspace="/ws",
+        )
         assert (r.graph, r.node, r.status_code, r.availability) == (
-            candidate["graph"], candidate["node"], candidate["statusCode"], candidate["availability"])
+            candidate["graph"],
+            candidate["node"],
+            candidate["statusCode"],
+            candidate["availability"],
+        )
 
 
 @pytest.mark.parametrize("seed", range(200))
@@ -1433,13 +2019,26 @@ def test_differential_cases_cover_every_status_and_diagnostic() -> None:
     found: set[str] = set()
     for seed in range(200):
         case = random_case(seed)
-        ev = naive_evaluate(case["files"], case["graphs"], case["hints"], "main", case["entry"], case["facts"],
-                            case["outcomes"], case["authorities"])
+        ev = naive_evaluate(
+            case["files"],
+            case["graphs"],
+            case["hints"],
+            "main",
+            case["entry"],
+            case["facts"],
+            case["outcomes"],
+            case["authorities"],
+        )
         statuses.add(ev["statusCode"])
         found.update(d["code"] for d in ev["diagnostics"])
     assert statuses == {"actionable", "waiting-user", "blocked", "complete", "error"}
-    assert found >= {"required-fact-missing", "no-route", "entry-missing", "terminal-outcome-ambiguous",
-                     "route-alternatives-truncated"}
+    assert found >= {
+        "required-fact-missing",
+        "no-route",
+        "entry-missing",
+        "terminal-outcome-ambiguous",
+        "route-alternatives-truncated",
+    }
 
 
 def layered_case(seed: int, layers: int = 40, width: int = 25) -> dict[str, Any]:
@@ -1468,12 +2067,19 @@ def layered_case(seed: int, layers: int = 40, width: int = 25) -> dict[str, Any]
     for layer in range(layers - 1):
         for target in layer_ids[layer + 1]:
             for source in rng.sample(layer_ids[layer], rng.randint(1, 3)):
-                edges.append(edge(source, target, *rng.choice([(), (), (), ("partial",), ("completed", "partial")])))
+                edges.append(
+                    edge(source, target, *rng.choice([(), (), (), ("partial",), ("completed", "partial")]))
+                )
     for _ in range(30):
         layer = rng.randrange(layers - 1)
         target_layer = rng.randrange(layer + 1)
-        edges.append(repeat(rng.choice(layer_ids[layer]), rng.choice(layer_ids[target_layer]),
-                            rng.choice(["failed", "unverified", "skipped"])))
+        edges.append(
+            repeat(
+                rng.choice(layer_ids[layer]),
+                rng.choice(layer_ids[target_layer]),
+                rng.choice(["failed", "unverified", "skipped"]),
+            )
+        )
     unique: dict[str, dict[str, Any]] = {}
     for e in edges:
         unique.setdefault(json.dumps(e, sort_keys=True), e)
@@ -1486,9 +2092,18 @@ def layered_case(seed: int, layers: int = 40, width: int = 25) -> dict[str, Any]
     outcomes: dict[str, Any] = {}
     for nid, node in nodes_by_id.items():
         if node["kind"] == "action" and rng.random() < 0.93:
-            outcomes[f"main/{nid}"] = rng.choice(["completed"] * 12 + ["partial", "partial", "failed", "unverified", "skipped"])
-    return {"files": files_for([graph]), "graphs": {"main": graph}, "hints": {}, "entry": "default",
-            "facts": random_facts(rng), "outcomes": outcomes, "authorities": ["rel"] if rng.random() < 0.5 else []}
+            outcomes[f"main/{nid}"] = rng.choice(
+                ["completed"] * 12 + ["partial", "partial", "failed", "unverified", "skipped"]
+            )
+    return {
+        "files": files_for([graph]),
+        "graphs": {"main": graph},
+        "hints": {},
+        "entry": "default",
+        "facts": random_facts(rng),
+        "outcomes": outcomes,
+        "authorities": ["rel"] if rng.random() < 0.5 else [],
+    }
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -1514,25 +2129,50 @@ def test_naive_evaluator_agrees_with_the_toolchain_vectors(vectors: Path) -> Non
         paths = {gid: g.path for gid, g in p.graphs.items()}
         state = case["state"]
         facts, authorities = state.get("facts", {}), sorted(set(state.get("authorities", [])))
-        outcomes = {k: (v if isinstance(v, str) else v["outcome"]) for k, v in state.get("outcomes", {}).items()}
-        revision = ag.digest_value({"provider": p.graphs[case["graph"]].digest, "graphId": case["graph"],
-                                    "entry": case["entry"], "facts": facts, "outcomes": outcomes,
-                                    "authorities": authorities})
+        outcomes = {
+            k: (v if isinstance(v, str) else v["outcome"]) for k, v in state.get("outcomes", {}).items()
+        }
+        revision = ag.digest_value(
+            {
+                "provider": p.graphs[case["graph"]].digest,
+                "graphId": case["graph"],
+                "entry": case["entry"],
+                "facts": facts,
+                "outcomes": outcomes,
+                "authorities": authorities,
+            }
+        )
         hints = {code: entry.summary for code, entry in p.codes.items()}
-        frame = Naive(graphs, facts, outcomes, authorities, revision, hints, paths).frame(case["graph"], case["entry"], (), ())
+        frame = Naive(graphs, facts, outcomes, authorities, revision, hints, paths).frame(
+            case["graph"], case["entry"], (), ()
+        )
         candidates = [{k: v for k, v in c.items() if k != "priority"} for c in frame.candidates]
         diagnostics = list(frame.diagnostics)
         if len(candidates) - 1 > 3:
-            diagnostics.append({"code": "route-alternatives-truncated", "severity": "info",
-                                "detail": {"available": len(candidates) - 1, "returned": 3}})
-        got = {"revision": revision, "statusCode": frame.status, "outcome": frame.outcome,
-               "primaryRoute": candidates[0] if candidates else None, "alternativeRoutes": candidates[1:4],
-               "diagnostics": diagnostics}
+            diagnostics.append(
+                {
+                    "code": "route-alternatives-truncated",
+                    "severity": "info",
+                    "detail": {"available": len(candidates) - 1, "returned": 3},
+                }
+            )
+        got = {
+            "revision": revision,
+            "statusCode": frame.status,
+            "outcome": frame.outcome,
+            "primaryRoute": candidates[0] if candidates else None,
+            "alternativeRoutes": candidates[1:4],
+            "diagnostics": diagnostics,
+        }
         recorded = json.loads(json.dumps(case["evaluation"]).replace("{root}", str(manifest.parent)))
-        expected = {"revision": recorded["revision"], "statusCode": recorded["statusCode"],
-                    "outcome": recorded.get("outcome"), "primaryRoute": recorded.get("primaryRoute"),
-                    "alternativeRoutes": recorded["alternativeRoutes"],
-                    "diagnostics": [{k: v for k, v in d.items() if k != "message"} for d in recorded["diagnostics"]]}
+        expected = {
+            "revision": recorded["revision"],
+            "statusCode": recorded["statusCode"],
+            "outcome": recorded.get("outcome"),
+            "primaryRoute": recorded.get("primaryRoute"),
+            "alternativeRoutes": recorded["alternativeRoutes"],
+            "diagnostics": [{k: v for k, v in d.items() if k != "message"} for d in recorded["diagnostics"]],
+        }
         assert got == expected, (case["manifest"], case["graph"], case["entry"])
         checked += 1
     assert checked > 0

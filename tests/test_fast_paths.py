@@ -110,7 +110,9 @@ def _yaml_files() -> list[Path]:
     found = []
     for root in roots:
         if root.is_dir():
-            found.extend(p for p in sorted(root.rglob("*")) if p.suffix in (".yaml", ".yml", ".md") and p.is_file())
+            found.extend(
+                p for p in sorted(root.rglob("*")) if p.suffix in (".yaml", ".yml", ".md") and p.is_file()
+            )
     return found
 
 
@@ -167,10 +169,15 @@ def test_the_realistic_benchmark_provider_reads_the_same() -> None:
         ("a: 'it''s' # c\n", {"a": "it's"}),
         ('a: "x # y"\n', {"a": "x # y"}),
         ("a: [x, 'y, z', 1]\n", {"a": ["x", "y, z", 1]}),
-        ("e: { from: a, to: b, outcomes: [x, y] }\n", {"e": {"from": "a", "to": "b", "outcomes": ["x", "y"]}}),
+        (
+            "e: { from: a, to: b, outcomes: [x, y] }\n",
+            {"e": {"from": "a", "to": "b", "outcomes": ["x", "y"]}},
+        ),
         ("a: []\nb: {}\nc: [ ]\n", {"a": [], "b": {}, "c": []}),
-        ("a: ~\nb: null\nc: true\nd: yes\ne: 0o17\nf: 017\ng: 0x1F\nh: 1_000\n",
-         {"a": None, "b": None, "c": True, "d": "yes", "e": 15, "f": 17, "g": 31, "h": "1_000"}),
+        (
+            "a: ~\nb: null\nc: true\nd: yes\ne: 0o17\nf: 017\ng: 0x1F\nh: 1_000\n",
+            {"a": None, "b": None, "c": True, "d": "yes", "e": 15, "f": 17, "g": 31, "h": "1_000"},
+        ),
         ("a: -1\nb: .5\nc: 1e3\nd: -0\n", {"a": -1, "b": 0.5, "c": 1000, "d": -0.0}),
         ("url: https://example.com/x:y\n", {"url": "https://example.com/x:y"}),
         ("release/check>quality/test: failed\n", {"release/check>quality/test": "failed"}),
@@ -248,12 +255,74 @@ def test_deep_documents_and_low_depth_limits_go_to_the_full_reader() -> None:
 
 _KEYS = ["a", "b", "id", "on", "yes", "y", "a/b", "x>y", "$s", "a.b", "_", "a-b", "e5", "inf", "Null", "true"]
 _SCALARS = [
-    "x", "hello world", "-1", "1", "0", "-0", "0.0", "1e3", "0o17", "0x1F", "017", "1_000", ".inf", "-.inf",
-    ".nan", "~", "null", "True", "'it''s'", '"b"', '"a # b"', "'x' #c", '"y"#c', "a #b", "a#b", "a: b", "x:",
-    "http://x.y/z", "[a, b]", "[]", "{}", "{a: 1}", "{a: 1, b: [c, 'd']}", "[a,]", "[a, [b, [c, [d]]]]",
-    "{ a: }", "[a:b]", "- x", "-", "&a x", "*a", "!!str x", "|", ">", ":x", "?x", "@x", "é", "\u00a0x", "日本",
-    "---", "...", "--x", '["a, b", c]', "{from: a, to: b, outcomes: [x]}", "# c", "'open", '"open', "a ' b",
-    "[a b]", "[a , b ]", "{ a: b , c: d }", "[-1]", "{a: [1, {b: 2}]}", "x y: z", "2026-01-01", "+1", "0.10",
+    "x",
+    "hello world",
+    "-1",
+    "1",
+    "0",
+    "-0",
+    "0.0",
+    "1e3",
+    "0o17",
+    "0x1F",
+    "017",
+    "1_000",
+    ".inf",
+    "-.inf",
+    ".nan",
+    "~",
+    "null",
+    "True",
+    "'it''s'",
+    '"b"',
+    '"a # b"',
+    "'x' #c",
+    '"y"#c',
+    "a #b",
+    "a#b",
+    "a: b",
+    "x:",
+    "http://x.y/z",
+    "[a, b]",
+    "[]",
+    "{}",
+    "{a: 1}",
+    "{a: 1, b: [c, 'd']}",
+    "[a,]",
+    "[a, [b, [c, [d]]]]",
+    "{ a: }",
+    "[a:b]",
+    "- x",
+    "-",
+    "&a x",
+    "*a",
+    "!!str x",
+    "|",
+    ">",
+    ":x",
+    "?x",
+    "@x",
+    "é",
+    "\u00a0x",
+    "日本",
+    "---",
+    "...",
+    "--x",
+    '["a, b", c]',
+    "{from: a, to: b, outcomes: [x]}",
+    "# c",
+    "'open",
+    '"open',
+    "a ' b",
+    "[a b]",
+    "[a , b ]",
+    "{ a: b , c: d }",
+    "[-1]",
+    "{a: [1, {b: 2}]}",
+    "x y: z",
+    "2026-01-01",
+    "+1",
+    "0.10",
 ]
 
 
@@ -263,11 +332,15 @@ def _document(rng: random.Random) -> str:
         indent = " " * rng.choice([0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 6])
         kind = rng.random()
         if kind < 0.45:
-            line = f"{indent}{rng.choice(_KEYS)}:" + rng.choice(["", " ", "  "]) + (
-                rng.choice(_SCALARS) if rng.random() < 0.7 else ""
+            line = (
+                f"{indent}{rng.choice(_KEYS)}:"
+                + rng.choice(["", " ", "  "])
+                + (rng.choice(_SCALARS) if rng.random() < 0.7 else "")
             )
         elif kind < 0.75:
-            item = rng.choice(_SCALARS) if rng.random() < 0.6 else f"{rng.choice(_KEYS)}: {rng.choice(_SCALARS)}"
+            item = (
+                rng.choice(_SCALARS) if rng.random() < 0.6 else f"{rng.choice(_KEYS)}: {rng.choice(_SCALARS)}"
+            )
             line = f"{indent}-" + rng.choice([" ", "  ", ""]) + (item if rng.random() < 0.8 else "")
         elif kind < 0.85:
             line = indent + rng.choice(_SCALARS)
@@ -296,8 +369,21 @@ _EXACT_INTEGERS = re.compile(r"[0-9]{16}|-0(?![0-9.eE])")
 
 @pytest.mark.parametrize(
     "text",
-    ["1234567890123456", "123456789012345", "-0", "-0.5", "-01", "[-0]", "-0e1", "1-0", "x" * 3 + "9" * 16,
-     "\ud800" + "1" * 16, "é1234567890123456", "", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦"],
+    [
+        "1234567890123456",
+        "123456789012345",
+        "-0",
+        "-0.5",
+        "-01",
+        "[-0]",
+        "-0e1",
+        "1-0",
+        "x" * 3 + "9" * 16,
+        "\ud800" + "1" * 16,
+        "é1234567890123456",
+        "",
+        "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦",
+    ],
 )
 def test_the_exact_integer_scan_agrees_with_its_regular_expression(text: str) -> None:
     assert _needs_exact_integers(text) == (_EXACT_INTEGERS.search(text) is not None)
@@ -311,7 +397,17 @@ def test_the_exact_integer_scan_agrees_on_generated_text(text: str) -> None:
 
 def test_the_fast_path_refuses_exactly_the_characters_it_cannot_read() -> None:
     """Tab, CR, NEL, other controls, U+2028/U+2029, surrogates, the BOM and U+FFFE/U+FFFF go to the full reader."""
-    refused = {*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000), 0xFEFF, 0xFFFE, 0xFFFF}
+    refused = {
+        *range(0x00, 0x0A),
+        *range(0x0B, 0x20),
+        *range(0x7F, 0xA0),
+        0x2028,
+        0x2029,
+        *range(0xD800, 0xE000),
+        0xFEFF,
+        0xFFFE,
+        0xFFFF,
+    }
     for code in [*range(0x10000), 0x10000, 0x1F600, 0x10FFFF]:
         assert (_SIMPLE_UNSAFE.search(chr(code)) is not None) == (code in refused), hex(code)
 
@@ -342,7 +438,10 @@ def _general_path(value: Any) -> bytes:
         [[[[["deep"]]]]],
         {"l": ["a", {"k": "v", "K": "w"}]},
         {"one": {"a_b": 1}, "two": {"a-b": 2}},  # keys that would clash, in different objects
-        {"one": {"ab": 1, "a\x01b": 2}, "two": {"a\x01b": 1, "ab": 2}},  # collation-equal keys keep their own order
+        {
+            "one": {"ab": 1, "a\x01b": 2},
+            "two": {"a\x01b": 1, "ab": 2},
+        },  # collation-equal keys keep their own order
         {"outer": {"a1": 1, "a_b": 2}},
     ],
 )
@@ -393,7 +492,11 @@ def test_canonical_json_fast_and_general_paths_agree_on_generated_values(value: 
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.text(alphabet="abcxyz_0129", min_size=1, max_size=6), st.floats(min_value=1e-4, max_value=1e15)))
+@given(
+    st.dictionaries(
+        st.text(alphabet="abcxyz_0129", min_size=1, max_size=6), st.floats(min_value=1e-4, max_value=1e15)
+    )
+)
 def test_plain_floats_print_the_same_through_msgspec(value: dict[str, float]) -> None:
     assert _canonical_bytes(value) == _general_path(value)
 
@@ -411,8 +514,14 @@ def _revision_text(facts: Any) -> tuple[bytes, bool]:
 
 
 def _state_text(facts: Any) -> bytes:
-    state = {"provider": "sha256:p", "graphId": "main", "entry": "default", "facts": facts,
-             "outcomes": {"main/a": "completed"}, "authorities": ["ops"]}
+    state = {
+        "provider": "sha256:p",
+        "graphId": "main",
+        "entry": "default",
+        "facts": facts,
+        "outcomes": {"main/a": "completed"},
+        "authorities": ["ops"],
+    }
     return _general_path(state)
 
 
@@ -456,7 +565,10 @@ def test_a_fact_value_changed_in_place_is_read_again() -> None:
     facts["release"]["items"] = {2, 1}  # a set: not JSON at all
     with pytest.raises(TypeError):
         _revision_text(facts)
-    facts["release"]["items"] = [1, 2.0]  # an integral float prints as 1 in canonical JSON, not as msgspec does
+    facts["release"]["items"] = [
+        1,
+        2.0,
+    ]  # an integral float prints as 1 in canonical JSON, not as msgspec does
     assert _revision_text(facts) == (_state_text(facts), False)
     facts["release"]["items"] = [float("nan"), 2]  # null in canonical JSON, like None, but not None
     assert _revision_text({"release": {"items": [None, 2], "name": "x"}})[1]
@@ -546,15 +658,25 @@ def _route_id_by_definition(revision: str, graph: str, node: str, call_path: lis
         ("lone", "\ud800", ["\udc00x"]),
     ],
 )
-def test_route_ids_are_the_digest_of_their_canonical_token(graph: str, node: str, call_path: list[str]) -> None:
+def test_route_ids_are_the_digest_of_their_canonical_token(
+    graph: str, node: str, call_path: list[str]
+) -> None:
     revision = "sha256:" + "ab" * 32
-    assert make_route_id(revision, graph, node, call_path) == _route_id_by_definition(revision, graph, node, call_path)
+    assert make_route_id(revision, graph, node, call_path) == _route_id_by_definition(
+        revision, graph, node, call_path
+    )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=8), st.text(max_size=8), st.text(max_size=8), st.lists(st.text(max_size=6), max_size=3))
-def test_route_ids_match_their_definition_on_generated_names(revision: str, graph: str, node: str, call_path: list[str]) -> None:
-    assert make_route_id(revision, graph, node, call_path) == _route_id_by_definition(revision, graph, node, call_path)
+@given(
+    st.text(max_size=8), st.text(max_size=8), st.text(max_size=8), st.lists(st.text(max_size=6), max_size=3)
+)
+def test_route_ids_match_their_definition_on_generated_names(
+    revision: str, graph: str, node: str, call_path: list[str]
+) -> None:
+    assert make_route_id(revision, graph, node, call_path) == _route_id_by_definition(
+        revision, graph, node, call_path
+    )
 
 
 # --------------------------------------------------------------------------- remembered evaluations
@@ -598,7 +720,9 @@ def test_the_same_state_gives_the_remembered_answer_which_is_the_computed_one() 
         ({"x": None, "z": 2**53 + 1}, {"x": None, "z": float(2**53 + 1)}),
     ],
 )
-def test_states_that_share_a_revision_but_not_a_value_are_each_evaluated(left: dict[str, Any], right: dict[str, Any]) -> None:
+def test_states_that_share_a_revision_but_not_a_value_are_each_evaluated(
+    left: dict[str, Any], right: dict[str, Any]
+) -> None:
     provider = _state_provider()
     one = ag.evaluate(provider, "main", facts=left)
     two = ag.evaluate(provider, "main", facts=right)
@@ -615,7 +739,9 @@ def test_a_provider_sharing_compiled_graphs_does_not_see_another_providers_answe
     first = ag.evaluate(provider, "main", facts={})
     assert first.primary_route is not None and first.primary_route.hint == "Check x."
     entry = provider.codes["route.check"]
-    other = dataclasses.replace(provider, codes={**provider.codes, "route.check": msgspec.structs.replace(entry, summary="Other.")})
+    other = dataclasses.replace(
+        provider, codes={**provider.codes, "route.check": msgspec.structs.replace(entry, summary="Other.")}
+    )
     again = ag.evaluate(other, "main", facts={})
     assert again.primary_route is not None and again.primary_route.hint == "Other."
 
@@ -688,10 +814,15 @@ def test_a_wide_fan_out_ranks_every_alternative_as_before() -> None:
     from agent_graph._core.evaluate import _candidate_rank, evaluate_with_candidates
 
     for authorities in ([], ["a"]):
-        evaluation, candidates = evaluate_with_candidates(provider, "fan", facts={"go": True}, authorities=authorities)
+        evaluation, candidates = evaluate_with_candidates(
+            provider, "fan", facts={"go": True}, authorities=authorities
+        )
         assert candidates == sorted(candidates, key=_candidate_rank)
         assert len(candidates) == 200
-        assert evaluation.primary_route is not None and evaluation.primary_route.route_id == candidates[0].route_id
+        assert (
+            evaluation.primary_route is not None
+            and evaluation.primary_route.route_id == candidates[0].route_id
+        )
 
 
 def test_evaluating_and_loading_leave_the_garbage_collector_alone() -> None:

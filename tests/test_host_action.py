@@ -102,7 +102,9 @@ def location(provider: ag.Provider, tmp_path: Path) -> HostActionLocation:
 
 
 def expected_input_digest() -> str:
-    text = json.dumps({"handler": HANDLER, "input": {"schema": INPUT_SCHEMA, "value": INPUT_VALUE}}, separators=(",", ":"))
+    text = json.dumps(
+        {"handler": HANDLER, "input": {"schema": INPUT_SCHEMA, "value": INPUT_VALUE}}, separators=(",", ":")
+    )
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -120,7 +122,10 @@ def inline_result(**changes: Any) -> dict[str, Any]:
 
 def resource_result() -> dict[str, Any]:
     result = inline_result()
-    result["output"] = {"schema": OUTPUT_SCHEMA, "resource": {"ref": "blob://reports/w05", "digest": "sha256:" + "c" * 64}}
+    result["output"] = {
+        "schema": OUTPUT_SCHEMA,
+        "resource": {"ref": "blob://reports/w05", "digest": "sha256:" + "c" * 64},
+    }
     return result
 
 
@@ -134,7 +139,9 @@ def expect(code: str, location: Any, result: Any, **options: Any) -> AgentGraphE
 # ---------------------------------------------------------------- loading and the location
 
 
-def test_the_route_gives_the_host_a_complete_location(location: HostActionLocation, provider: ag.Provider) -> None:
+def test_the_route_gives_the_host_a_complete_location(
+    location: HostActionLocation, provider: ag.Provider
+) -> None:
     wire = json.loads(msgspec.json.encode(location))
     assert wire["materialize"] == {
         "handler": HANDLER,
@@ -225,7 +232,9 @@ def test_wrong_handler(location: HostActionLocation) -> None:
 
 
 def test_wrong_input_digest(location: HostActionLocation) -> None:
-    other = ag.digest_value({"handler": HANDLER, "input": {"schema": INPUT_SCHEMA, "value": {"week": "2026-W06"}}})
+    other = ag.digest_value(
+        {"handler": HANDLER, "input": {"schema": INPUT_SCHEMA, "value": {"week": "2026-W06"}}}
+    )
     expect("host-action-input-digest-mismatch", location, inline_result(input_digest=other))
 
 
@@ -241,14 +250,20 @@ def test_wrong_output_schema_identity(location: HostActionLocation) -> None:
     "output",
     [
         {"schema": OUTPUT_SCHEMA},
-        {"schema": OUTPUT_SCHEMA, "inline": {"title": "x"}, "resource": {"ref": "r", "digest": "sha256:" + "a" * 64}},
+        {
+            "schema": OUTPUT_SCHEMA,
+            "inline": {"title": "x"},
+            "resource": {"ref": "r", "digest": "sha256:" + "a" * 64},
+        },
     ],
 )
 def test_both_or_neither_of_inline_and_resource(location: HostActionLocation, output: Any) -> None:
     expect("host-action-output-exactly-one", location, inline_result(output=output))
 
 
-def test_inline_value_invalid_against_the_output_schema(location: HostActionLocation, provider: ag.Provider) -> None:
+def test_inline_value_invalid_against_the_output_schema(
+    location: HostActionLocation, provider: ag.Provider
+) -> None:
     bad = inline_result(output={"schema": OUTPUT_SCHEMA, "inline": {"items": "not a list"}})
     error = expect("host-action-output-inline-invalid", location, bad, provider=provider)
     assert error.diagnostics  # one per violation
@@ -279,7 +294,9 @@ def test_checks_run_in_the_documented_order(location: HostActionLocation) -> Non
 def test_read_receipt_of_an_inline_result(location: HostActionLocation, provider: ag.Provider) -> None:
     receipt = host_action_read_receipt(location, inline_result(), provider=provider)
     assert receipt == ReadReceipt(
-        id="report.weekly", digest=ag.digest_value({"title": "Week 5", "items": []}), revision=location.revision
+        id="report.weekly",
+        digest=ag.digest_value({"title": "Week 5", "items": []}),
+        revision=location.revision,
     )
 
 

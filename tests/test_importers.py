@@ -70,7 +70,9 @@ def test_import_skill_copies_binds_and_wraps_it(provider_root: Path, tmp_path: P
 
 def test_import_keeps_the_authored_manifest_and_catalog(provider_root: Path, tmp_path: Path) -> None:
     manifest = provider_root / "provider.yaml"
-    manifest.write_text("# my Provider\n" + manifest.read_text().replace("graphs:\n", "graphs:  # listed by hand\n"))
+    manifest.write_text(
+        "# my Provider\n" + manifest.read_text().replace("graphs:\n", "graphs:  # listed by hand\n")
+    )
     codes = provider_root / "codes.yaml"
     codes.write_text("# reasons\n" + codes.read_text())
     import_skill(str(_legacy_skill(tmp_path)), str(provider_root), "legacy")
@@ -82,7 +84,11 @@ def test_import_keeps_the_authored_manifest_and_catalog(provider_root: Path, tmp
 
 def test_a_flow_style_graph_list_is_extended(provider_root: Path, tmp_path: Path) -> None:
     manifest = provider_root / "provider.yaml"
-    manifest.write_text(manifest.read_text().replace("graphs:\n  - graphs/main.yaml\n", "graphs: [graphs/main.yaml]  # flow\n"))
+    manifest.write_text(
+        manifest.read_text().replace(
+            "graphs:\n  - graphs/main.yaml\n", "graphs: [graphs/main.yaml]  # flow\n"
+        )
+    )
     import_skill(str(_legacy_skill(tmp_path)), str(provider_root))
     assert "graphs: [graphs/main.yaml, graphs/deploy-it.yaml]  # flow\n" in manifest.read_text()
     ag.load_provider(str(manifest))
@@ -113,7 +119,9 @@ def test_import_refuses_to_replace_anything(provider_root: Path, tmp_path: Path)
 
 
 def test_import_skill_records_what_it_replaced_and_skipped(provider_root: Path, tmp_path: Path) -> None:
-    skill = _legacy_skill(tmp_path, front="description: Old.\nmetadata:\n  agent-graph: provider:old\n  owner: me\n")
+    skill = _legacy_skill(
+        tmp_path, front="description: Old.\nmetadata:\n  agent-graph: provider:old\n  owner: me\n"
+    )
     os.symlink("/etc/hostname", skill.parent / "link")
     import_skill(str(skill), str(provider_root))
     copied = provider_root / "skills" / "deploy-it"
@@ -167,7 +175,11 @@ def test_a_skill_directory_holding_the_provider_is_refused(tmp_path: Path) -> No
 
 def test_import_scripts_makes_a_sequential_graph(provider_root: Path, tmp_path: Path) -> None:
     sources = []
-    for name, body in (("inspect.sh", "echo inspect\n"), ("package.py", "print(1)\n"), ("publish.mjs", "1\n")):
+    for name, body in (
+        ("inspect.sh", "echo inspect\n"),
+        ("package.py", "print(1)\n"),
+        ("publish.mjs", "1\n"),
+    ):
         path = tmp_path / name
         path.write_text(body)
         sources.append(str(path))
@@ -181,14 +193,25 @@ def test_import_scripts_makes_a_sequential_graph(provider_root: Path, tmp_path: 
     provider = ag.load_provider(str(provider_root / "provider.yaml"))
     graph = provider.graphs["package-flow"].definition
     assert [n.id for n in graph.nodes] == ["step-1", "step-2", "step-3", "done"]
-    assert [(e.from_, e.to) for e in graph.edges] == [("step-1", "step-2"), ("step-2", "step-3"), ("step-3", "done")]
-    runners = {a.definition.id: (a.definition.runtime, a.definition.effect) for a in provider.actions.values()}
+    assert [(e.from_, e.to) for e in graph.edges] == [
+        ("step-1", "step-2"),
+        ("step-2", "step-3"),
+        ("step-3", "done"),
+    ]
+    runners = {
+        a.definition.id: (a.definition.runtime, a.definition.effect) for a in provider.actions.values()
+    }
     assert runners["package-flow.step-1"] == ("shell", "write")
     assert runners["package-flow.step-2"] == ("python", "write")
     assert runners["package-flow.step-3"] == ("node", "write")
     evaluation = ag.evaluate(provider, "package-flow", outcomes={"package-flow/step-1": "completed"})
     assert evaluation.primary_route is not None and evaluation.primary_route.node == "step-2"
-    route = ag.route(provider, "package-flow", route_id=evaluation.primary_route.route_id, outcomes={"package-flow/step-1": "completed"})
+    route = ag.route(
+        provider,
+        "package-flow",
+        route_id=evaluation.primary_route.route_id,
+        outcomes={"package-flow/step-1": "completed"},
+    )
     assert route.command_plan[0].command == f"python3 '{copied / '02-package.py'}'"  # type: ignore[union-attr]
     report = (provider_root / "IMPORT_REPORT.md").read_text()
     assert "## Scripts package-flow" in report and "effect `write`" in report
@@ -265,7 +288,9 @@ def test_import_workflow_keeps_dependencies(provider_root: Path, tmp_path: Path)
     )  # fmt: skip
     done = graph.nodes[-1]
     assert (done.kind, done.join) == ("terminal", "all")
-    effects = {a.definition.id: (a.definition.command, a.definition.effect) for a in provider.actions.values()}
+    effects = {
+        a.definition.id: (a.definition.command, a.definition.effect) for a in provider.actions.values()
+    }
     assert effects["release.start"] == ("true", "read")
     assert effects["release.build"] == ("npm run build", "write")
     assert effects["release.publish"] == ("npm publish", "external")
@@ -299,7 +324,11 @@ def test_import_workflow_json_and_id_from_file_name(provider_root: Path, tmp_pat
         ("steps: [{id: a, command: x, dependsOn: b}]\n", "workflow-invalid", "dependsOn"),
         ("steps: [{id: a, command: x, effect: delete}]\n", "workflow-invalid", "effect"),
         ("steps: [{id: a, command: x}, {id: a, command: y}]\n", "workflow-step-duplicate", "unique"),
-        ("steps: [{id: A b, command: x}, {id: a-b, command: y}]\n", "workflow-step-id-collision", "normalization"),
+        (
+            "steps: [{id: A b, command: x}, {id: a-b, command: y}]\n",
+            "workflow-step-id-collision",
+            "normalization",
+        ),
         ("steps: [{id: Done, command: x}]\n", "workflow-step-id-reserved", "start or done"),
         ("steps: [{id: a, command: x, dependsOn: [ghost]}]\n", "workflow-dependency-missing", "ghost"),
         (
@@ -322,7 +351,9 @@ def test_import_workflow_rejects_bad_workflows(
 
 
 def test_a_long_dependency_chain_is_checked_without_recursion(provider_root: Path, tmp_path: Path) -> None:
-    steps = [{"id": f"s{i}", "command": "true", **({"dependsOn": [f"s{i - 1}"]} if i else {})} for i in range(3000)]
+    steps = [
+        {"id": f"s{i}", "command": "true", **({"dependsOn": [f"s{i - 1}"]} if i else {})} for i in range(3000)
+    ]
     steps[0]["dependsOn"] = ["s2999"]
     with pytest.raises(ag.AgentGraphError) as raised:
         import_workflow(_workflow(tmp_path, json.dumps({"steps": steps}), "w.json"), str(provider_root))

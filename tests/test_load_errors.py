@@ -256,7 +256,10 @@ def test_absolute_or_escaping_graph_reference_is_schema_invalid(bad: str) -> Non
     assert len(error.diagnostics) == 1
     assert error.diagnostics[0].code in PATH_RULES
     assert error.diagnostics[0].detail["pointer"] == "/graphs/1"
-    assert "provider.yaml:" in error.diagnostics[0].message and "relative to the Provider root" in error.diagnostics[0].message
+    assert (
+        "provider.yaml:" in error.diagnostics[0].message
+        and "relative to the Provider root" in error.diagnostics[0].message
+    )
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,10 @@ def write_provider(root: Path, materializers: Mapping[str, Mapping[str, Any]]) -
     resources = ["resources/procedure.md", "resources/host-view.json"]
     for rid, fields in materializers.items():
         action = {k: v for k, v in fields.items() if k != "mediaType"}
-        _dump(root / "actions" / f"m-{rid}.json", {"schema": "agent-graph.action.v1", "id": f"m-{rid}", "effect": "read", **action})
+        _dump(
+            root / "actions" / f"m-{rid}.json",
+            {"schema": "agent-graph.action.v1", "id": f"m-{rid}", "effect": "read", **action},
+        )
         _dump(
             root / "resources" / f"{rid}.json",
             {
@@ -51,7 +54,10 @@ def write_provider(root: Path, materializers: Mapping[str, Mapping[str, Any]]) -
             },
         )
         resources.append(f"resources/{rid}.json")
-    _dump(root / "provider.yaml", f"schema: agent-graph.provider.v1\nid: {PROVIDER_ID}\nversion: 1.0.0\ngraphs: [graphs/main.json]\n")
+    _dump(
+        root / "provider.yaml",
+        f"schema: agent-graph.provider.v1\nid: {PROVIDER_ID}\nversion: 1.0.0\ngraphs: [graphs/main.json]\n",
+    )
     _dump(
         root / "graphs" / "main.json",
         {
@@ -71,7 +77,16 @@ def write_provider(root: Path, materializers: Mapping[str, Mapping[str, Any]]) -
             "edges": [{"from": "inspect", "to": "done"}],
         },
     )
-    _dump(root / "actions" / "inspect.json", {"schema": "agent-graph.action.v1", "id": "inspect", "runner": "command", "effect": "read", "command": "true"})
+    _dump(
+        root / "actions" / "inspect.json",
+        {
+            "schema": "agent-graph.action.v1",
+            "id": "inspect",
+            "runner": "command",
+            "effect": "read",
+            "command": "true",
+        },
+    )
     _dump(root / "resources" / "procedure.md", "---\nid: procedure.main\nkind: procedure\n---\nRead me.\n")
     _dump(
         root / "actions" / "host.json",
@@ -154,7 +169,7 @@ def wait_gone(pid: int, seconds: float = 3.0) -> bool:
 
 
 def test_output_is_cached_by_content_with_its_receipt(tmp_path: Path) -> None:
-    provider = load(tmp_path, {"context.status": command('printf \'{"ok":true}\'')})
+    provider = load(tmp_path, {"context.status": command("printf '{\"ok\":true}'")})
     location = run(provider, "context.status", tmp_path)
     content = b'{"ok":true}'
     hexdigest = hashlib.sha256(content).hexdigest()
@@ -186,7 +201,11 @@ def test_output_is_cached_by_content_with_its_receipt(tmp_path: Path) -> None:
 def test_equal_content_shares_a_file_and_other_content_does_not(tmp_path: Path) -> None:
     provider = load(
         tmp_path,
-        {"view.a": command("echo '\"same\"'"), "view.b": command("echo '\"same\"'"), "view.c": command("echo 1")},
+        {
+            "view.a": command("echo '\"same\"'"),
+            "view.b": command("echo '\"same\"'"),
+            "view.c": command("echo 1"),
+        },
     )
     a = run(provider, "view.a", tmp_path)
     b = run(provider, "resources/view.b.json", tmp_path)  # by Provider-relative path
@@ -220,7 +239,16 @@ def test_a_markdown_view_is_stored_as_md(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "revision",
-    ["", "sha256:", "sha256:" + "AB" * 32, "sha256:" + "ab" * 31, "sha256:" + "ab" * 33, "ab" * 32, "sha1:" + "ab" * 32, " sha256:" + "ab" * 32],
+    [
+        "",
+        "sha256:",
+        "sha256:" + "AB" * 32,
+        "sha256:" + "ab" * 31,
+        "sha256:" + "ab" * 33,
+        "ab" * 32,
+        "sha1:" + "ab" * 32,
+        " sha256:" + "ab" * 32,
+    ],
 )
 def test_revision_must_be_a_sha256_digest(tmp_path: Path, revision: str) -> None:
     marker = tmp_path / "ran"
@@ -276,7 +304,9 @@ def test_environment_is_minimal_plus_host_variables_plus_agent_graph(
 
 
 def test_input_defaults_to_json_null(tmp_path: Path) -> None:
-    provider = load(tmp_path, {"view.input": command('printf %s "$AGENT_GRAPH_INPUT"', mediaType="text/plain")})
+    provider = load(
+        tmp_path, {"view.input": command('printf %s "$AGENT_GRAPH_INPUT"', mediaType="text/plain")}
+    )
     assert Path(run(provider, "view.input", tmp_path).file_path).read_text("utf-8") == "null"
 
 
@@ -290,7 +320,9 @@ def test_invalid_host_variables_are_refused(tmp_path: Path) -> None:
 
 
 def test_command_runner_runs_under_sh_c(tmp_path: Path) -> None:
-    provider = load(tmp_path, {"view.sh": command('printf "%s|" "$0"; echo a b | tr a-z A-Z', mediaType="text/plain")})
+    provider = load(
+        tmp_path, {"view.sh": command('printf "%s|" "$0"; echo a b | tr a-z A-Z', mediaType="text/plain")}
+    )
     assert Path(run(provider, "view.sh", tmp_path).file_path).read_text("utf-8") == "sh|A B\n"
 
 
@@ -330,8 +362,16 @@ def test_working_directory_follows_cwd(tmp_path: Path) -> None:
             "view.root": command("pwd", mediaType="text/plain", cwd="provider"),
         },
     )
-    here = Path(run(provider, "view.ws", tmp_path, workspace=str(workspace)).file_path).read_text("utf-8").strip()
-    root = Path(run(provider, "view.root", tmp_path, workspace=str(workspace)).file_path).read_text("utf-8").strip()
+    here = (
+        Path(run(provider, "view.ws", tmp_path, workspace=str(workspace)).file_path)
+        .read_text("utf-8")
+        .strip()
+    )
+    root = (
+        Path(run(provider, "view.root", tmp_path, workspace=str(workspace)).file_path)
+        .read_text("utf-8")
+        .strip()
+    )
     assert os.path.realpath(here) == os.path.realpath(workspace)
     assert os.path.realpath(root) == os.path.realpath(provider.root)
 
@@ -353,7 +393,9 @@ def test_non_zero_exit_is_materializer_failed_and_writes_nothing(tmp_path: Path)
 
 def test_timeout_kills_the_materializer_and_its_children(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
-    provider = load(tmp_path, {"view.slow": command(f"sleep 30 & echo $! > '{pid_file}'; echo started; wait")})
+    provider = load(
+        tmp_path, {"view.slow": command(f"sleep 30 & echo $! > '{pid_file}'; echo started; wait")}
+    )
     began = time.monotonic()
     expect_error("materializer-timeout", lambda: run(provider, "view.slow", tmp_path, timeout=0.5))
     assert time.monotonic() - began < 10
@@ -390,10 +432,13 @@ def test_output_limit_kills_and_writes_nothing(tmp_path: Path) -> None:
             "view.flood": command(f"sleep 30 & echo $! > '{pid_file}'; head -c 5000 /dev/zero; sleep 30"),
         },
     )
-    expect_error("materializer-output-limit", lambda: run(provider, "view.big", tmp_path, max_output_bytes=1000))
+    expect_error(
+        "materializer-output-limit", lambda: run(provider, "view.big", tmp_path, max_output_bytes=1000)
+    )
     began = time.monotonic()
     expect_error(
-        "materializer-output-limit", lambda: run(provider, "view.flood", tmp_path, max_output_bytes=1000, timeout=20)
+        "materializer-output-limit",
+        lambda: run(provider, "view.flood", tmp_path, max_output_bytes=1000, timeout=20),
     )
     assert time.monotonic() - began < 10  # stopped at the limit, not at the timeout
     assert wait_gone(int(pid_file.read_text().strip()))
@@ -401,7 +446,9 @@ def test_output_limit_kills_and_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_output_exactly_at_the_limit_is_accepted(tmp_path: Path) -> None:
-    provider = load(tmp_path, {"view.edge": command("head -c 1000 /dev/zero", mediaType="application/octet-stream")})
+    provider = load(
+        tmp_path, {"view.edge": command("head -c 1000 /dev/zero", mediaType="application/octet-stream")}
+    )
     location = run(provider, "view.edge", tmp_path, max_output_bytes=1000)
     assert Path(location.file_path).stat().st_size == 1000 and location.file_path.endswith(".bin")
 
@@ -409,7 +456,10 @@ def test_output_exactly_at_the_limit_is_accepted(tmp_path: Path) -> None:
 def test_error_limit_kills_and_writes_nothing(tmp_path: Path) -> None:
     provider = load(tmp_path, {"view.noisy": command("echo fine; head -c 50000 /dev/zero >&2; sleep 30")})
     began = time.monotonic()
-    expect_error("materializer-error-limit", lambda: run(provider, "view.noisy", tmp_path, max_error_bytes=1000, timeout=20))
+    expect_error(
+        "materializer-error-limit",
+        lambda: run(provider, "view.noisy", tmp_path, max_error_bytes=1000, timeout=20),
+    )
     assert time.monotonic() - began < 10
     assert cache_files(tmp_path) == []
 
@@ -424,7 +474,9 @@ def test_default_limits_are_the_documented_ones() -> None:
 
 def test_route_revision_materializes_the_selected_view(tmp_path: Path) -> None:
     """The revision a route carries is the one the materializer receives and the location keeps."""
-    provider = load(tmp_path, {"view.rev": command('printf %s "$AGENT_GRAPH_REVISION"', mediaType="text/plain")})
+    provider = load(
+        tmp_path, {"view.rev": command('printf %s "$AGENT_GRAPH_REVISION"', mediaType="text/plain")}
+    )
     route = ag.route(provider, "main", workspace=str(tmp_path))
     dynamic = next(loc for loc in route.resources.recommended if loc.id == "view.rev")
     location = run(provider, dynamic.materialize.resource_id, tmp_path, revision=dynamic.revision)

@@ -115,7 +115,13 @@ expect:
 """,
 }
 
-MIGRATED = {"provider.yaml", "resources/notes-schema.yaml", "resources/status.json", "resources/policy.yml", "resources/codes.yaml"}
+MIGRATED = {
+    "provider.yaml",
+    "resources/notes-schema.yaml",
+    "resources/status.json",
+    "resources/policy.yml",
+    "resources/codes.yaml",
+}
 
 
 @pytest.fixture
@@ -147,7 +153,12 @@ def test_dry_run_reports_every_change_and_writes_nothing(legacy: Path) -> None:
     assert {(c.path, c.field, c.before, c.after) for c in report.changes} == {
         ("provider.yaml", "compatibility.agentGraph", "^0.2.0", "^0.3.0"),
         ("resources/notes-schema.yaml", "schema", "agent-graph.resource.v1", "agent-graph.resource.file.v1"),
-        ("resources/status.json", "schema", "agent-graph.resource.v1", "agent-graph.resource.graph-action.v1"),
+        (
+            "resources/status.json",
+            "schema",
+            "agent-graph.resource.v1",
+            "agent-graph.resource.graph-action.v1",
+        ),
         ("resources/policy.yml", "schema", "agent-graph.resource.v1", "agent-graph.resource.file.v1"),
         ("resources/codes.yaml", "schema", "agent-graph.resource.v1", "agent-graph.resource.file.v1"),
     }
@@ -179,10 +190,13 @@ def test_migrate_keeps_comments_and_layout(legacy: Path) -> None:
     migrate_provider(str(legacy))
     root = legacy.parent
     expected_notes = PROVIDER_02["resources/notes-schema.yaml"].replace(
-        "schema: agent-graph.resource.v1   # 0.2 protocol", "schema: agent-graph.resource.file.v1   # 0.2 protocol"
+        "schema: agent-graph.resource.v1   # 0.2 protocol",
+        "schema: agent-graph.resource.file.v1   # 0.2 protocol",
     )
     assert (root / "resources" / "notes-schema.yaml").read_text() == expected_notes
-    assert (root / "resources" / "policy.yml").read_text().startswith("schema: 'agent-graph.resource.file.v1'\n")
+    assert (
+        (root / "resources" / "policy.yml").read_text().startswith("schema: 'agent-graph.resource.file.v1'\n")
+    )
     assert (root / "resources" / "status.json").read_text() == PROVIDER_02["resources/status.json"].replace(
         "agent-graph.resource.v1", "agent-graph.resource.graph-action.v1"
     )
@@ -206,7 +220,9 @@ def test_a_range_that_already_admits_03_is_kept(legacy: Path) -> None:
 
 def test_a_descriptor_that_cannot_be_migrated_stops_everything(legacy: Path) -> None:
     bad = legacy.parent / "resources" / "status.json"
-    bad.write_text(bad.read_text().replace('"materializer": "actions/status.yaml"', '"path": "resources/policy.txt"'))
+    bad.write_text(
+        bad.read_text().replace('"materializer": "actions/status.yaml"', '"path": "resources/policy.txt"')
+    )
     before = _snapshot(legacy.parent)
     with pytest.raises(ag.AgentGraphError) as raised:
         migrate_provider(str(legacy))
@@ -226,7 +242,9 @@ def test_a_missing_graph_stops_everything(legacy: Path) -> None:
 
 def test_a_layout_the_edit_does_not_know_is_rewritten_whole(legacy: Path) -> None:
     odd = legacy.parent / "resources" / "notes-schema.yaml"
-    odd.write_text("{schema: agent-graph.resource.v1, id: schema.notes, kind: schema,\n mediaType: application/schema+json, path: schemas/notes.schema.json}\n")
+    odd.write_text(
+        "{schema: agent-graph.resource.v1, id: schema.notes, kind: schema,\n mediaType: application/schema+json, path: schemas/notes.schema.json}\n"
+    )
     migrate_provider(str(legacy))
     ag.load_provider(str(legacy))
     assert odd.read_text().startswith("schema: agent-graph.resource.file.v1\nid: schema.notes\n")
@@ -242,7 +260,10 @@ def test_cli_migrate(legacy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _snapshot(legacy.parent) == before
     assert _cli.main(["--manifest", str(legacy), "migrate"]) == 0
     out = capsys.readouterr().out
-    assert "Changed resources/status.json: schema agent-graph.resource.v1 → agent-graph.resource.graph-action.v1" in out
+    assert (
+        "Changed resources/status.json: schema agent-graph.resource.v1 → agent-graph.resource.graph-action.v1"
+        in out
+    )
     assert _cli.main(["--manifest", str(legacy), "validate"]) == 0
     capsys.readouterr()
     assert _cli.main(["--manifest", str(legacy), "test"]) == 0

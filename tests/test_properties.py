@@ -85,7 +85,10 @@ def shape(provider: ag.Provider, scenario: tuple[Any, ...], **changes: Any) -> t
     return (
         evaluation.status_code,
         evaluation.outcome,
-        sorted((c.graph.id, c.node.id, c.call_path, c.status_code, c.availability, c.resolution or "") for c in candidates),
+        sorted(
+            (c.graph.id, c.node.id, c.call_path, c.status_code, c.availability, c.resolution or "")
+            for c in candidates
+        ),
         tuple((d.code, d.severity) for d in evaluation.diagnostics),
     )
 
@@ -117,7 +120,9 @@ def test_routes_are_ranked_and_listed_as_specified(scenario: tuple[Any, ...]) ->
     evaluation, candidates = evaluate_with_candidates(provider, S.MAIN, entry, facts, outcomes, authorities)
     ranks = [(0 if c.availability == "immediate" else 1, -c.node.priority, c.route_id) for c in candidates]
     assert ranks == sorted(ranks)
-    listed = ([evaluation.primary_route] if evaluation.primary_route else []) + list(evaluation.alternative_routes)
+    listed = ([evaluation.primary_route] if evaluation.primary_route else []) + list(
+        evaluation.alternative_routes
+    )
     assert [r.route_id for r in listed] == [c.route_id for c in candidates[:4]]
     assert len({c.route_id for c in candidates}) == len(candidates)
     truncated = [d for d in evaluation.diagnostics if d.code == "route-alternatives-truncated"]
@@ -134,7 +139,9 @@ def test_routes_are_ranked_and_listed_as_specified(scenario: tuple[Any, ...]) ->
 
 @PROPERTY
 @given(S.scenarios(), st.integers(0, 50))
-def test_revision_ignores_key_order_authority_order_and_record_details(scenario: tuple[Any, ...], seed: int) -> None:
+def test_revision_ignores_key_order_authority_order_and_record_details(
+    scenario: tuple[Any, ...], seed: int
+) -> None:
     provider = S.load_files(scenario[0])
     _files, facts, outcomes, authorities, _entry = scenario
     # Keys equal under collation (they differ only in ignorable characters, such as "" and "\x1f")
@@ -142,7 +149,8 @@ def test_revision_ignores_key_order_authority_order_and_record_details(scenario:
     assume(not S.has_collation_ties(facts))
     base = evaluate(provider, scenario)
     plain = {
-        key: value["outcome"] if isinstance(value, dict) else value for key, value in reversed(list(outcomes.items()))
+        key: value["outcome"] if isinstance(value, dict) else value
+        for key, value in reversed(list(outcomes.items()))
     }
     recorded = {
         key: {"outcome": value, "recordedAt": "2020-02-02T00:00:00.000Z", "detail": {"seed": seed}}
@@ -163,7 +171,9 @@ def test_revision_ignores_key_order_authority_order_and_record_details(scenario:
 
 @PROPERTY
 @given(S.scenarios(), st.data())
-def test_revision_changes_with_any_fact_outcome_or_authority(scenario: tuple[Any, ...], data: st.DataObject) -> None:
+def test_revision_changes_with_any_fact_outcome_or_authority(
+    scenario: tuple[Any, ...], data: st.DataObject
+) -> None:
     provider = S.load_files(scenario[0])
     _files, facts, outcomes, authorities, _entry = scenario
     base = evaluate(provider, scenario).revision
@@ -201,19 +211,39 @@ def test_every_offered_route_resolves_at_its_revision_and_no_other(scenario: tup
     state = {"facts": facts, "outcomes": outcomes, "authorities": authorities}
     for candidate in candidates:
         route = ag.route(
-            provider, S.MAIN, entry, candidate.route_id, revision=evaluation.revision, workspace=WORKSPACE, **state
+            provider,
+            S.MAIN,
+            entry,
+            candidate.route_id,
+            revision=evaluation.revision,
+            workspace=WORKSPACE,
+            **state,
         )
         assert route.route_id == candidate.route_id
         assert route.revision == evaluation.revision
-        assert (route.graph, route.node, route.call_path) == (candidate.graph.id, candidate.node.id, candidate.call_path)
+        assert (route.graph, route.node, route.call_path) == (
+            candidate.graph.id,
+            candidate.node.id,
+            candidate.call_path,
+        )
         assert route.after_action.record_node == candidate.state_key
         assert route.diagnostics == ()
         _schema.validate("route", route.to_json(), "route")
         with pytest.raises(ag.AgentGraphError) as stale:
-            ag.route(provider, S.MAIN, entry, candidate.route_id, revision=OTHER_REVISION, workspace=WORKSPACE, **state)
+            ag.route(
+                provider,
+                S.MAIN,
+                entry,
+                candidate.route_id,
+                revision=OTHER_REVISION,
+                workspace=WORKSPACE,
+                **state,
+            )
         assert stale.value.code == "route-revision-stale"
     if evaluation.primary_route is not None:
-        primary = ag.route(provider, S.MAIN, entry, None, revision=evaluation.revision, workspace=WORKSPACE, **state)
+        primary = ag.route(
+            provider, S.MAIN, entry, None, revision=evaluation.revision, workspace=WORKSPACE, **state
+        )
         assert primary.route_id == evaluation.primary_route.route_id
     else:
         with pytest.raises(ag.AgentGraphError) as none_left:
@@ -232,16 +262,34 @@ def test_a_route_of_an_earlier_state_is_stale_after_recording(scenario: tuple[An
     before = evaluate(provider, scenario)
     if before.primary_route is None:
         return
-    route = ag.route(provider, S.MAIN, entry, before.primary_route.route_id, revision=before.revision,
-                     facts=facts, outcomes=outcomes, authorities=authorities, workspace=WORKSPACE)
+    route = ag.route(
+        provider,
+        S.MAIN,
+        entry,
+        before.primary_route.route_id,
+        revision=before.revision,
+        facts=facts,
+        outcomes=outcomes,
+        authorities=authorities,
+        workspace=WORKSPACE,
+    )
     key = route.after_action.record_node
     current = outcomes.get(key)
     if isinstance(current, dict):
         current = current["outcome"]
     recorded = {**outcomes, key: "failed" if current == "completed" else "completed"}
     with pytest.raises(ag.AgentGraphError) as stale:
-        ag.route(provider, S.MAIN, entry, route.route_id, revision=before.revision,
-                 facts=facts, outcomes=recorded, authorities=authorities, workspace=WORKSPACE)
+        ag.route(
+            provider,
+            S.MAIN,
+            entry,
+            route.route_id,
+            revision=before.revision,
+            facts=facts,
+            outcomes=recorded,
+            authorities=authorities,
+            workspace=WORKSPACE,
+        )
     assert stale.value.code == "route-revision-stale"
 
 
@@ -273,7 +321,9 @@ def test_recorded_completed_without_its_facts_is_never_completed(scenario: tuple
         claimed = shape(provider, scenario, outcomes={**outcomes, key: "completed"})
         assert claimed == shape(provider, scenario, outcomes={**outcomes, key: "unverified"})
     claimed_all = shape(provider, scenario, outcomes={**outcomes, **{key: "completed" for key in unmet}})
-    assert claimed_all == shape(provider, scenario, outcomes={**outcomes, **{key: "unverified" for key in unmet}})
+    assert claimed_all == shape(
+        provider, scenario, outcomes={**outcomes, **{key: "unverified" for key in unmet}}
+    )
 
 
 def _satisfying(facts: dict[str, Any], node: Any) -> dict[str, Any]:
@@ -290,7 +340,9 @@ def _satisfying(facts: dict[str, Any], node: Any) -> dict[str, Any]:
 
 @PROPERTY
 @given(S.scenarios(hostile=False), st.sampled_from(S.OUTCOMES), st.integers(0, 20))
-def test_satisfying_facts_win_over_any_recorded_outcome(scenario: tuple[Any, ...], outcome: str, pick: int) -> None:
+def test_satisfying_facts_win_over_any_recorded_outcome(
+    scenario: tuple[Any, ...], outcome: str, pick: int
+) -> None:
     provider = S.load_files(scenario[0])
     facts, outcomes = scenario[1], scenario[2]
     candidates = _satisfied_by_nodes(provider)
@@ -298,8 +350,12 @@ def test_satisfying_facts_win_over_any_recorded_outcome(scenario: tuple[Any, ...
         return
     facts = _satisfying(facts, candidates[pick % len(candidates)][1])
     met = [key for key, node in candidates if facts_match(facts, node.satisfied)]
-    without = shape(provider, scenario, facts=facts, outcomes={k: v for k, v in outcomes.items() if k not in met})
-    assert without == shape(provider, scenario, facts=facts, outcomes={**outcomes, **{key: outcome for key in met}})
+    without = shape(
+        provider, scenario, facts=facts, outcomes={k: v for k, v in outcomes.items() if k not in met}
+    )
+    assert without == shape(
+        provider, scenario, facts=facts, outcomes={**outcomes, **{key: outcome for key in met}}
+    )
 
 
 def test_a_single_claimed_step_is_not_complete_without_its_fact() -> None:
@@ -309,7 +365,10 @@ def test_a_single_claimed_step_is_not_complete_without_its_fact() -> None:
     provider = build(
         graph_doc(
             "main",
-            [action_node("build", satisfiedBy=[{"path": "build.digest", "exists": True}]), terminal_node("done")],
+            [
+                action_node("build", satisfiedBy=[{"path": "build.digest", "exists": True}]),
+                terminal_node("done"),
+            ],
             [edge("build", "done")],
         )
     )
@@ -339,7 +398,16 @@ def test_evaluate_and_route_raise_only_agent_graph_errors(
     with only_agent_graph_errors():
         ag.evaluate(provider, graph, entry, facts=facts, outcomes=outcomes, authorities=authorities)
     with only_agent_graph_errors():
-        ag.route(provider, graph, entry, None, facts=facts, outcomes=outcomes, authorities=authorities, workspace=WORKSPACE)
+        ag.route(
+            provider,
+            graph,
+            entry,
+            None,
+            facts=facts,
+            outcomes=outcomes,
+            authorities=authorities,
+            workspace=WORKSPACE,
+        )
 
 
 @PROPERTY
@@ -349,8 +417,16 @@ def test_read_receipts_raise_only_agent_graph_errors(files: dict[str, Any], junk
     for receipts in (
         junk,
         {"schema": "agent-graph.resource-read-receipts.v1", "provider": junk, "receipts": []},
-        {"schema": "agent-graph.resource-read-receipts.v1", "provider": provider.manifest.id, "receipts": junk},
-        {"schema": "agent-graph.resource-read-receipts.v1", "provider": provider.manifest.id, "receipts": [junk]},
+        {
+            "schema": "agent-graph.resource-read-receipts.v1",
+            "provider": provider.manifest.id,
+            "receipts": junk,
+        },
+        {
+            "schema": "agent-graph.resource-read-receipts.v1",
+            "provider": provider.manifest.id,
+            "receipts": [junk],
+        },
     ):
         with only_agent_graph_errors():
             ag.route(provider, S.MAIN, receipts=receipts, workspace=WORKSPACE)
@@ -369,8 +445,10 @@ def test_canonical_json_takes_any_json_value_and_ignores_key_order(value: Any) -
 
 
 @PROPERTY
-@given(st.one_of(st.binary(max_size=200), S.any_text.map(lambda t: t.encode("utf-8", "surrogatepass"))),
-       st.sampled_from(("x.yaml", "x.json", "x.YML", "x.JSON")))
+@given(
+    st.one_of(st.binary(max_size=200), S.any_text.map(lambda t: t.encode("utf-8", "surrogatepass"))),
+    st.sampled_from(("x.yaml", "x.json", "x.YML", "x.JSON")),
+)
 def test_parsing_random_bytes_raises_only_agent_graph_errors(data: bytes, name: str) -> None:
     with only_agent_graph_errors():
         value = parse_structured(data, name)
@@ -378,7 +456,9 @@ def test_parsing_random_bytes_raises_only_agent_graph_errors(data: bytes, name: 
         assert parse_structured(data, name) == value or value != value  # NaN inside
 
 
-_BASE_TEXTS = [load_fixtures.render(document).decode("utf-8") for document in load_fixtures.base_documents().values()]
+_BASE_TEXTS = [
+    load_fixtures.render(document).decode("utf-8") for document in load_fixtures.base_documents().values()
+]
 _YAML_SAMPLES = [
     "a: &x [1, 2]\nb: *x\n",
     "- !!int '7'\n- !!float 1\n- ? complex\n  : key\n",
@@ -411,7 +491,9 @@ _BASE_PATHS = sorted(_BASE)
 def _load_and_use(documents: dict[str, Any]) -> None:
     """Load; when it loads, evaluate and route every candidate."""
     files = {
-        f"{load_fixtures.ROOT}/{path}": document if isinstance(document, (bytes, str)) else S.render_json(document)
+        f"{load_fixtures.ROOT}/{path}": document
+        if isinstance(document, (bytes, str))
+        else S.render_json(document)
         for path, document in documents.items()
     }
     provider = ag.load_provider(load_fixtures.MANIFEST, fs=ag.MemoryFileSystem(files))
@@ -419,12 +501,21 @@ def _load_and_use(documents: dict[str, Any]) -> None:
         for entry in provider.graphs[graph_id].entrypoints:
             evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
-                ag.route(provider, graph_id, entry, candidate.route_id, revision=evaluation.revision, workspace=WORKSPACE)
+                ag.route(
+                    provider,
+                    graph_id,
+                    entry,
+                    candidate.route_id,
+                    revision=evaluation.revision,
+                    workspace=WORKSPACE,
+                )
 
 
 @HEAVY
 @given(st.sampled_from(_BASE_PATHS), st.data())
-def test_loading_with_one_structured_change_raises_only_agent_graph_errors(relative: str, data: st.DataObject) -> None:
+def test_loading_with_one_structured_change_raises_only_agent_graph_errors(
+    relative: str, data: st.DataObject
+) -> None:
     documents = load_fixtures.base_documents()
     document = documents[relative]
     assume(isinstance(document, (dict, list)))
@@ -432,7 +523,9 @@ def test_loading_with_one_structured_change_raises_only_agent_graph_errors(relat
     value = data.draw(
         st.one_of(
             S.json_values,
-            st.sampled_from(("../x.yaml", "/etc/passwd", "graphs/main.yaml", "", "x" * 10_000, "route.x", "main")),
+            st.sampled_from(
+                ("../x.yaml", "/etc/passwd", "graphs/main.yaml", "", "x" * 10_000, "route.x", "main")
+            ),
         )
     )
     documents[relative] = S.replace_somewhere(document, target, value) if target else value
@@ -442,7 +535,9 @@ def test_loading_with_one_structured_change_raises_only_agent_graph_errors(relat
 
 @HEAVY
 @given(st.sampled_from(_BASE_PATHS), st.data())
-def test_loading_with_one_mangled_file_raises_only_agent_graph_errors(relative: str, data: st.DataObject) -> None:
+def test_loading_with_one_mangled_file_raises_only_agent_graph_errors(
+    relative: str, data: st.DataObject
+) -> None:
     documents = load_fixtures.base_documents()
     raw = load_fixtures.render(documents[relative])
     if data.draw(st.booleans()):
@@ -461,7 +556,14 @@ def test_every_generated_provider_loads_and_every_candidate_routes(files: dict[s
         for entry in compiled.entrypoints:
             evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
-                ag.route(provider, graph_id, entry, candidate.route_id, revision=evaluation.revision, workspace=WORKSPACE)
+                ag.route(
+                    provider,
+                    graph_id,
+                    entry,
+                    candidate.route_id,
+                    revision=evaluation.revision,
+                    workspace=WORKSPACE,
+                )
 
 
 # ------------------------------------------------------------------ Runs, host actions, the CLI
@@ -484,7 +586,12 @@ _RUN_BYTES = json.dumps(_RUN, indent=2).encode("utf-8")
 
 
 @PROPERTY
-@given(st.one_of(S.mangled_bytes(_RUN_BYTES), S.mangled_text(_RUN_BYTES.decode()).map(lambda t: t.encode("utf-8", "surrogatepass"))))
+@given(
+    st.one_of(
+        S.mangled_bytes(_RUN_BYTES),
+        S.mangled_text(_RUN_BYTES.decode()).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    )
+)
 def test_a_mangled_run_file_is_run_invalid_or_a_valid_run(data: bytes) -> None:
     try:
         run = RunStore.decode(data, "/runs/run.json")
@@ -514,7 +621,9 @@ _HOST_LOCATION = ag.locate_resource(_HOST_PROVIDER, "report.weekly")
 _GOOD_RESULT = {
     "schema": "agent-graph.host-action-result.v1",
     "handler": "acme.report",
-    "input_digest": ag.digest_value({"handler": "acme.report", "input": {"schema": "acme.report-request/v1", "value": {"week": 3}}}),
+    "input_digest": ag.digest_value(
+        {"handler": "acme.report", "input": {"schema": "acme.report-request/v1", "value": {"week": 3}}}
+    ),
     "output": {"schema": "acme.report/v1", "inline": {"rows": 1}},
     "receipt": {"adapter": "test", "adapter_version": "1"},
 }
@@ -531,7 +640,11 @@ def test_the_unmangled_host_action_result_is_valid() -> None:
 @given(st.data())
 def test_junk_host_action_results_raise_only_agent_graph_errors(data: st.DataObject) -> None:
     target = data.draw(st.sampled_from(S.document_paths(_GOOD_RESULT)))
-    junk = S.replace_somewhere(_GOOD_RESULT, target, data.draw(S.json_values)) if target else data.draw(S.json_values)
+    junk = (
+        S.replace_somewhere(_GOOD_RESULT, target, data.draw(S.json_values))
+        if target
+        else data.draw(S.json_values)
+    )
     with only_agent_graph_errors():
         validate_host_action_result(_HOST_LOCATION, junk, output_schema=_OUTPUT_SCHEMA)
     with only_agent_graph_errors():
@@ -554,12 +667,18 @@ def cli_provider(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @PROPERTY
-@given(text=st.one_of(S.any_text, S.json_values.map(lambda v: S.render_json(v).decode("utf-8", "surrogatepass"))),
-       option=st.sampled_from(("--facts", "--outcomes", "--authority", "--entry", "--revision")))
+@given(
+    text=st.one_of(
+        S.any_text, S.json_values.map(lambda v: S.render_json(v).decode("utf-8", "surrogatepass"))
+    ),
+    option=st.sampled_from(("--facts", "--outcomes", "--authority", "--entry", "--revision")),
+)
 @example(text="\x85", option="--revision")
 @example(text="\u2028", option="--entry")
 @example(text="\udcff", option="--entry")
-def test_cli_evaluation_options_end_in_an_answer_or_one_error_envelope(cli_provider: str, text: str, option: str) -> None:
+def test_cli_evaluation_options_end_in_an_answer_or_one_error_envelope(
+    cli_provider: str, text: str, option: str
+) -> None:
     command = "route" if option == "--revision" else "evaluate"
     status, out, err = _cli(["--manifest", cli_provider, command, option, text, "--format", "json"])
     if status == 0:

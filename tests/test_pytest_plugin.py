@@ -14,7 +14,9 @@ pytest_plugins = ["pytester"]
 
 def _registered() -> bool:
     """Whether the plugin is installed through its ``pytest11`` entry point (then pytest loads it itself)."""
-    return any(e.value == "agent_graph.pytest_plugin" for e in importlib.metadata.entry_points(group="pytest11"))
+    return any(
+        e.value == "agent_graph.pytest_plugin" for e in importlib.metadata.entry_points(group="pytest11")
+    )
 
 
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -45,7 +47,11 @@ def test_graph_tests_become_items_named_by_their_name(pytester: pytest.Pytester,
 
 def test_a_failing_graph_test_reports_the_cli_lines(pytester: pytest.Pytester, project: Path) -> None:
     test = project / "provider" / "tests" / "01-start.yaml"
-    test.write_text(test.read_text().replace("primaryNode: work", "primaryNode: review").replace("recordNode: main/work", "recordNode: main/x"))
+    test.write_text(
+        test.read_text()
+        .replace("primaryNode: work", "primaryNode: review")
+        .replace("recordNode: main/work", "recordNode: main/x")
+    )
     result = _run(pytester)
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
@@ -59,17 +65,23 @@ def test_a_failing_graph_test_reports_the_cli_lines(pytester: pytest.Pytester, p
 
 
 def test_an_invalid_test_file_fails_with_its_code(pytester: pytest.Pytester, project: Path) -> None:
-    (project / "provider" / "tests" / "03-bad.yaml").write_text("schema: agent-graph.test.v1\nname: no graph\n")
+    (project / "provider" / "tests" / "03-bad.yaml").write_text(
+        "schema: agent-graph.test.v1\nname: no graph\n"
+    )
     (project / "provider" / "tests" / "04-broken.json").write_text("{not json")
     result = _run(pytester, "-v")
     result.assert_outcomes(passed=2, failed=2)
-    result.stdout.fnmatch_lines(["*03-bad.yaml::03-bad.yaml FAILED*", "*04-broken.json::04-broken.json FAILED*"])
+    result.stdout.fnmatch_lines(
+        ["*03-bad.yaml::03-bad.yaml FAILED*", "*04-broken.json::04-broken.json FAILED*"]
+    )
     result.stdout.fnmatch_lines(["schema-invalid: *", "parse-failed: *"], consecutive=False)
 
 
 def test_a_provider_that_does_not_load_fails_every_item(pytester: pytest.Pytester, project: Path) -> None:
     graph = project / "provider" / "graphs" / "main.yaml"
-    graph.write_text(graph.read_text().replace("terminalOutcome: completed", "terminalOutcome: completed\n    bogus: 1"))
+    graph.write_text(
+        graph.read_text().replace("terminalOutcome: completed", "terminalOutcome: completed\n    bogus: 1")
+    )
     result = _run(pytester)
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["schema-invalid: *"])
@@ -126,7 +138,7 @@ def test_a_missing_tests_directory_is_a_warning(pytester: pytest.Pytester, proje
 
 def test_memory_file_system_fixture_builds_providers_from_dicts(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(
-        test_memory='''
+        test_memory="""
 import agent_graph as ag
 
 def test_build(agent_graph_memory_fs):
@@ -147,7 +159,7 @@ def test_build(agent_graph_memory_fs):
 
 def test_each_test_gets_a_fresh_one(agent_graph_memory_fs):
     assert agent_graph_memory_fs.files == {}
-'''
+"""
     )
     _run(pytester).assert_outcomes(passed=2)
     assert not (pytester.path / "provider").exists()

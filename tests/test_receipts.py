@@ -162,7 +162,11 @@ def test_static_receipt_survives_a_state_change(provider: ag.Provider) -> None:
 def test_dynamic_receipt_needs_the_same_id_and_the_selecting_revision(provider: ag.Provider) -> None:
     revision = route(provider).revision
     receipts = receipts_of(
-        {"id": "context.status", "digest": OTHER_DIGEST, "revision": revision},  # any digest: the revision decides
+        {
+            "id": "context.status",
+            "digest": OTHER_DIGEST,
+            "revision": revision,
+        },  # any digest: the revision decides
         {"id": "host.view", "digest": OTHER_DIGEST, "revision": revision},
     )
     current = route(provider, receipts=receipts)
@@ -172,7 +176,9 @@ def test_dynamic_receipt_needs_the_same_id_and_the_selecting_revision(provider: 
     assert moved.revision != revision
     assert states(moved)["context.status"] == "read-required"
     assert states(moved)["host.view"] == "read-required"
-    wrong_id = route(provider, receipts=receipts_of({"id": "context.other", "digest": OTHER_DIGEST, "revision": revision}))
+    wrong_id = route(
+        provider, receipts=receipts_of({"id": "context.other", "digest": OTHER_DIGEST, "revision": revision})
+    )
     assert states(wrong_id)["context.status"] == "read-required"
 
 
@@ -185,9 +191,15 @@ def test_skill_locations_follow_the_static_rule(provider: ag.Provider) -> None:
     assist = route(provider, ag.evaluate(provider, "main", **STATE).alternative_routes[0].route_id)
     skill = assist.resources.required[0]
     assert skill.id == "skill.helper" and skill.read_state == "read-required"
-    again = route(provider, assist.route_id, receipts=receipts_of({"id": "skill.helper", "digest": skill.digest}))
+    again = route(
+        provider, assist.route_id, receipts=receipts_of({"id": "skill.helper", "digest": skill.digest})
+    )
     assert again.resources.required[0].read_state == "current"
-    assert again.action is not None and again.action.skill is not None and again.action.skill.read_state == "current"
+    assert (
+        again.action is not None
+        and again.action.skill is not None
+        and again.action.skill.read_state == "current"
+    )
 
 
 def test_receipts_of_another_provider_are_refused(provider: ag.Provider) -> None:
@@ -249,7 +261,9 @@ def test_receipts_through_the_command_line(
 ) -> None:
     procedure = by_id(route(provider))["procedure.main"]
     receipts_file = tmp_path / "receipts.json"
-    receipts_file.write_text(json.dumps(receipts_of({"id": "procedure.main", "digest": procedure.digest})), "utf-8")
+    receipts_file.write_text(
+        json.dumps(receipts_of({"id": "procedure.main", "digest": procedure.digest})), "utf-8"
+    )
     manifest = str(Path(provider.root) / "provider.yaml")
     outcomes = json.dumps(STATE["outcomes"])
     base = ["--manifest", manifest, "route", "main", "--outcomes", outcomes, "--format", "json"]

@@ -340,9 +340,7 @@ def test_a_match_that_would_cost_too_much_stops_with_its_code() -> None:
     chooser = random.Random(7)
     text = "".join(chooser.choice("ab") for _ in range(20_000))
     with within(), pytest.raises(ag.AgentGraphError) as caught:
-        validate_with_schema(
-            {"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, text, "value", name="costly"
-        )
+        validate_with_schema({"type": "string", "pattern": "[ab]*a[ab]{3000}c"}, text, "value", name="costly")
     assert caught.value.code == "schema-pattern-too-costly"
     # the same pattern on a short text answers
     with pytest.raises(ag.AgentGraphError) as short:

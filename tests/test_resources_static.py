@@ -176,7 +176,11 @@ def test_content_and_materializer_files_belong_to_the_graph_closure() -> None:
             "host-action-input-invalid",
         ),
         # Each host-action schema needs a versioned protocol identity.
-        ("schemas/report.json", json.dumps({"$id": "acme.report", "type": "object"}), "host-action-schema-identity-invalid"),
+        (
+            "schemas/report.json",
+            json.dumps({"$id": "acme.report", "type": "object"}),
+            "host-action-schema-identity-invalid",
+        ),
         ("schemas/request.json", json.dumps({"type": "object"}), "host-action-schema-identity-invalid"),
         # A graph-action materializer must be a read command or script Action.
         (

@@ -38,8 +38,23 @@ from .providers import (
 
 WS = "/ws"
 ROUTE_FIELDS = [
-    "schema", "provider", "revision", "routeId", "graph", "node", "statusCode", "reasonCode", "hint",
-    "availability", "callPath", "action", "commandPlan", "resources", "gate", "diagnostics", "afterAction",
+    "schema",
+    "provider",
+    "revision",
+    "routeId",
+    "graph",
+    "node",
+    "statusCode",
+    "reasonCode",
+    "hint",
+    "availability",
+    "callPath",
+    "action",
+    "commandPlan",
+    "resources",
+    "gate",
+    "diagnostics",
+    "afterAction",
 ]
 
 
@@ -55,7 +70,9 @@ def digest_of(relative: str) -> str:
 
 def single(action: str, **fields: Any) -> ag.Provider:
     """``main``: one action node ``a`` then a terminal."""
-    return build(graph_doc("main", [action_node("a", action, **fields), terminal_node("t")], [edge("a", "t")]))
+    return build(
+        graph_doc("main", [action_node("a", action, **fields), terminal_node("t")], [edge("a", "t")])
+    )
 
 
 def route_of(provider: ag.Provider, route_id: str | None = None, **state: Any) -> dict[str, Any]:
@@ -68,7 +85,11 @@ def in_order(keys: list[str]) -> list[str]:
     return [k for k in ROUTE_FIELDS if k in keys]
 
 
-TWO = build(graph_doc("main", [action_node("a"), action_node("b"), terminal_node("t")], [edge("a", "b"), edge("b", "t")]))
+TWO = build(
+    graph_doc(
+        "main", [action_node("a"), action_node("b"), terminal_node("t")], [edge("a", "b"), edge("b", "t")]
+    )
+)
 
 
 # Staleness and selection ------------------------------------------------------------
@@ -78,32 +99,55 @@ def test_route_revision_stale_when_the_state_changed() -> None:
     ev = ag.evaluate(TWO, "main", "default")
     assert ev.primary_route is not None
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "partial"},
-                 revision=ev.revision, workspace=WS)
+        ag.route(
+            TWO,
+            "main",
+            "default",
+            ev.primary_route.route_id,
+            outcomes={"main/a": "partial"},
+            revision=ev.revision,
+            workspace=WS,
+        )
     assert raised.value.code == "route-revision-stale"
 
 
 def test_route_revision_stale_is_checked_before_route_stale() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", "default", "route:00000000000000000000", revision="sha256:" + "0" * 64, workspace=WS)
+        ag.route(
+            TWO, "main", "default", "route:00000000000000000000", revision="sha256:" + "0" * 64, workspace=WS
+        )
     assert raised.value.code == "route-revision-stale"
 
 
 def test_route_with_the_current_revision_resolves() -> None:
     ev = ag.evaluate(TWO, "main", "default", outcomes={"main/a": "completed"})
     assert ev.primary_route is not None
-    r = ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"},
-                 revision=ev.revision, workspace=WS)
+    r = ag.route(
+        TWO,
+        "main",
+        "default",
+        ev.primary_route.route_id,
+        outcomes={"main/a": "completed"},
+        revision=ev.revision,
+        workspace=WS,
+    )
     assert (r.node, r.revision, r.route_id) == ("b", ev.revision, ev.primary_route.route_id)
 
 
 def test_route_takes_its_arguments_in_the_order_of_evaluate() -> None:
     ev = ag.evaluate(TWO, "main", "default", outcomes={"main/a": "completed"})
     assert ev.primary_route is not None
-    positional = ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"},
-                          workspace=WS)
-    named = ag.route(TWO, graph="main", entry="default", route_id=ev.primary_route.route_id,
-                     outcomes={"main/a": "completed"}, workspace=WS)
+    positional = ag.route(
+        TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"}, workspace=WS
+    )
+    named = ag.route(
+        TWO,
+        graph="main",
+        entry="default",
+        route_id=ev.primary_route.route_id,
+        outcomes={"main/a": "completed"},
+        workspace=WS,
+    )
     assert positional == named and positional.node == "b"
 
 
@@ -126,7 +170,9 @@ def test_route_stale_for_a_route_of_an_earlier_state() -> None:
     ev = ag.evaluate(TWO, "main", "default")
     assert ev.primary_route is not None
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"}, workspace=WS)
+        ag.route(
+            TWO, "main", "default", ev.primary_route.route_id, outcomes={"main/a": "completed"}, workspace=WS
+        )
     assert raised.value.code == "route-stale"
 
 
@@ -145,8 +191,13 @@ def test_route_none_without_a_primary_route_is_route_unavailable(outcomes: dict[
 
 def test_route_reaches_candidates_beyond_the_four_listed() -> None:
     work = [f"w{i}" for i in range(7)]
-    p = build(graph_doc("main", [action_node("s"), *(action_node(w) for w in work), terminal_node("t", join="any")],
-                        [edge("s", w) for w in work] + [edge(w, "t") for w in work]))
+    p = build(
+        graph_doc(
+            "main",
+            [action_node("s"), *(action_node(w) for w in work), terminal_node("t", join="any")],
+            [edge("s", w) for w in work] + [edge(w, "t") for w in work],
+        )
+    )
     state = {"outcomes": {"main/s": "completed"}}
     ev = ag.evaluate(p, "main", "default", **state)
     listed = {ev.primary_route.node if ev.primary_route else "", *(r.node for r in ev.alternative_routes)}
@@ -163,24 +214,40 @@ RECEIPTS = "agent-graph.resource-read-receipts.v1"
 
 def test_receipts_for_another_provider_are_refused() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", workspace=WS,
-                 receipts={"schema": RECEIPTS, "provider": "someone.else", "receipts": []})
+        ag.route(
+            TWO,
+            "main",
+            workspace=WS,
+            receipts={"schema": RECEIPTS, "provider": "someone.else", "receipts": []},
+        )
     assert raised.value.code == "resource-receipts-provider-mismatch"
 
 
 def test_route_stale_is_checked_before_the_receipts_provider() -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
-        ag.route(TWO, "main", "default", "route:00000000000000000000", workspace=WS,
-                 receipts={"schema": RECEIPTS, "provider": "someone.else", "receipts": []})
+        ag.route(
+            TWO,
+            "main",
+            "default",
+            "route:00000000000000000000",
+            workspace=WS,
+            receipts={"schema": RECEIPTS, "provider": "someone.else", "receipts": []},
+        )
     assert raised.value.code == "route-stale"
 
 
 def test_receipts_mark_read_resources_current() -> None:
-    p = single("cmd", resources={"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]})
-    receipts = {"schema": RECEIPTS, "provider": PROVIDER_ID, "receipts": [
-        {"id": "procedure.main", "digest": digest_of("resources/procedure.md")},
-        {"id": "checklist.main", "digest": "sha256:" + "0" * 64},
-    ]}
+    p = single(
+        "cmd", resources={"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]}
+    )
+    receipts = {
+        "schema": RECEIPTS,
+        "provider": PROVIDER_ID,
+        "receipts": [
+            {"id": "procedure.main", "digest": digest_of("resources/procedure.md")},
+            {"id": "checklist.main", "digest": "sha256:" + "0" * 64},
+        ],
+    }
     r = route_of(p, receipts=receipts)
     assert r["resources"]["required"][0]["readState"] == "current"
     assert r["resources"]["recommended"][0]["readState"] == "read-required"
@@ -193,30 +260,45 @@ def test_receipts_mark_read_resources_current() -> None:
 
 def test_command_plan_of_a_command_action() -> None:
     r = route_of(single("cmd"))
-    assert r["commandPlan"] == [{"command": "make build", "effect": "write", "cwd": "workspace", "workingDirectory": WS}]
+    assert r["commandPlan"] == [
+        {"command": "make build", "effect": "write", "cwd": "workspace", "workingDirectory": WS}
+    ]
     assert r["action"] == {"id": "cmd", "runner": "command", "effect": "write"}
 
 
 def test_command_plan_of_a_command_action_run_in_the_provider() -> None:
     r = route_of(single("provider-cmd"))
-    assert r["commandPlan"] == [{"command": "ls -la", "effect": "read", "cwd": "provider", "workingDirectory": ROOT}]
+    assert r["commandPlan"] == [
+        {"command": "ls -la", "effect": "read", "cwd": "provider", "workingDirectory": ROOT}
+    ]
 
 
 def test_command_plan_of_a_python_script_quotes_entry_and_arguments() -> None:
     r = route_of(single("script"))
     command = "python3 '/p/scripts/check.py' '--it'\"'\"'s' 'x y'"
-    assert r["commandPlan"] == [{"command": command, "effect": "read", "cwd": "provider", "workingDirectory": ROOT}]
+    assert r["commandPlan"] == [
+        {"command": command, "effect": "read", "cwd": "provider", "workingDirectory": ROOT}
+    ]
     assert r["action"] == {"id": "script", "runner": "script", "effect": "read"}
 
 
 def test_command_plan_of_a_node_script_quotes_a_quote_in_the_entry() -> None:
     r = route_of(single("actions/script-node.yaml"))
-    assert r["commandPlan"] == [{"command": "node '/p/scripts/o'\"'\"'k.mjs'", "effect": "read", "cwd": "workspace",
-                                 "workingDirectory": WS}]
+    assert r["commandPlan"] == [
+        {
+            "command": "node '/p/scripts/o'\"'\"'k.mjs'",
+            "effect": "read",
+            "cwd": "workspace",
+            "workingDirectory": WS,
+        }
+    ]
 
 
 def test_command_plan_of_a_bun_script() -> None:
-    assert route_of(single("actions/script-bun.yaml"))["commandPlan"][0]["command"] == "bun '/p/scripts/run.ts' 'a'"
+    assert (
+        route_of(single("actions/script-bun.yaml"))["commandPlan"][0]["command"]
+        == "bun '/p/scripts/run.ts' 'a'"
+    )
 
 
 def test_command_plan_of_a_shell_script_quotes_empty_and_quote_arguments() -> None:
@@ -227,8 +309,9 @@ def test_command_plan_of_a_shell_script_quotes_empty_and_quote_arguments() -> No
 
 def test_command_plan_of_a_host_action() -> None:
     r = route_of(single("host"))
-    assert r["commandPlan"] == [{"handler": "host.publish", "effect": "external", "cwd": "workspace",
-                                 "workingDirectory": WS}]
+    assert r["commandPlan"] == [
+        {"handler": "host.publish", "effect": "external", "cwd": "workspace", "workingDirectory": WS}
+    ]
     assert r["action"] == {"id": "host", "runner": "host", "effect": "external"}
 
 
@@ -240,7 +323,9 @@ def test_script_entry_is_absolute_for_a_provider_elsewhere() -> None:
     g = graph_doc("main", [action_node("a", "script"), terminal_node("t")], [edge("a", "t")])
     p = load(files_for([g], root="/srv/my provider"), root="/srv/my provider")
     r = wire(ag.route(p, "main", workspace=WS))
-    assert r["commandPlan"][0]["command"] == "python3 '/srv/my provider/scripts/check.py' '--it'\"'\"'s' 'x y'"
+    assert (
+        r["commandPlan"][0]["command"] == "python3 '/srv/my provider/scripts/check.py' '--it'\"'\"'s' 'x y'"
+    )
     assert r["commandPlan"][0]["workingDirectory"] == "/srv/my provider"
 
 
@@ -248,7 +333,10 @@ def test_script_entry_is_absolute_for_a_provider_elsewhere() -> None:
 
 
 def test_working_directory_is_the_workspace_given() -> None:
-    assert route_of(single("cmd"), workspace="/somewhere/else")["commandPlan"][0]["workingDirectory"] == "/somewhere/else"
+    assert (
+        route_of(single("cmd"), workspace="/somewhere/else")["commandPlan"][0]["workingDirectory"]
+        == "/somewhere/else"
+    )
 
 
 def test_working_directory_defaults_to_the_current_directory() -> None:
@@ -262,21 +350,29 @@ def test_relative_workspace_is_resolved_against_the_current_directory() -> None:
 
 
 def test_provider_cwd_ignores_the_workspace() -> None:
-    assert route_of(single("provider-cmd"), workspace="/elsewhere")["commandPlan"][0]["workingDirectory"] == ROOT
+    assert (
+        route_of(single("provider-cmd"), workspace="/elsewhere")["commandPlan"][0]["workingDirectory"] == ROOT
+    )
 
 
 # Actions, Skills and schemas --------------------------------------------------------------
 
 
 def test_agent_action_skill_is_first_in_required() -> None:
-    p = single("agent", resources={"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]})
+    p = single(
+        "agent", resources={"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]}
+    )
     r = route_of(p)
     required = r["resources"]["required"]
     assert [loc["id"] for loc in required] == ["skill.worker", "procedure.main"]
     assert [loc["id"] for loc in r["resources"]["recommended"]] == ["checklist.main"]
     skill = required[0]
     assert skill == r["action"]["skill"]
-    assert (skill["kind"], skill["mediaType"], skill["filePath"]) == ("skill", "text/markdown", f"{ROOT}/skills/worker/SKILL.md")
+    assert (skill["kind"], skill["mediaType"], skill["filePath"]) == (
+        "skill",
+        "text/markdown",
+        f"{ROOT}/skills/worker/SKILL.md",
+    )
     assert skill["digest"] == digest_of("skills/worker/SKILL.md")
     assert skill["schema"].startswith("agent-graph.resource-location")
 
@@ -285,7 +381,12 @@ def test_agent_skill_without_a_name_is_skill_agent_skill() -> None:
     r = route_of(single("agent-nameless"))
     assert r["resources"]["required"][0]["id"] == "skill.agent-skill"
     assert r["action"]["skill"]["id"] == "skill.agent-skill"
-    assert r["action"] == {"id": "agent-nameless", "runner": "agent", "effect": "write", "skill": r["action"]["skill"]}
+    assert r["action"] == {
+        "id": "agent-nameless",
+        "runner": "agent",
+        "effect": "write",
+        "skill": r["action"]["skill"],
+    }
 
 
 def test_schema_locations_of_an_action() -> None:
@@ -326,30 +427,62 @@ def review_gate(**gate_fields: Any) -> ag.Provider:
     return build(graph_doc("main", [node, terminal_node("t")], [edge("review", "t")]))
 
 
-INSPECTION = {"action": {"id": "inspect", "runner": "host", "effect": "read"},
-              "commandPlan": [{"handler": "gate.inspect", "effect": "read", "cwd": "workspace", "workingDirectory": WS}]}
-RESOLUTION = {"action": {"id": "apply", "runner": "command", "effect": "write"},
-              "commandPlan": [{"command": "apply-decision --id 1", "effect": "write", "cwd": "workspace",
-                               "workingDirectory": WS}]}
-ACCEPTANCE = {"action": {"id": "accept", "runner": "host", "effect": "write"},
-              "commandPlan": [{"handler": "gate.accept", "effect": "write", "cwd": "workspace", "workingDirectory": WS}]}
+INSPECTION = {
+    "action": {"id": "inspect", "runner": "host", "effect": "read"},
+    "commandPlan": [
+        {"handler": "gate.inspect", "effect": "read", "cwd": "workspace", "workingDirectory": WS}
+    ],
+}
+RESOLUTION = {
+    "action": {"id": "apply", "runner": "command", "effect": "write"},
+    "commandPlan": [
+        {"command": "apply-decision --id 1", "effect": "write", "cwd": "workspace", "workingDirectory": WS}
+    ],
+}
+ACCEPTANCE = {
+    "action": {"id": "accept", "runner": "host", "effect": "write"},
+    "commandPlan": [
+        {"handler": "gate.accept", "effect": "write", "cwd": "workspace", "workingDirectory": WS}
+    ],
+}
 
 
 def test_gate_route_waiting_for_the_user() -> None:
     r = route_of(review_gate())
     assert (r["statusCode"], r["availability"], r["commandPlan"]) == ("waiting-user", "requires-user", [])
-    assert r["gate"] == {"id": "g-review", "prompt": "Accept the result?", "authority": "review", "delegatable": True,
-                         "resolution": "user", "inspectionAction": INSPECTION, "resolutionAction": RESOLUTION}
-    assert list(r["gate"]) == ["id", "prompt", "authority", "delegatable", "resolution", "inspectionAction",
-                               "resolutionAction"]
+    assert r["gate"] == {
+        "id": "g-review",
+        "prompt": "Accept the result?",
+        "authority": "review",
+        "delegatable": True,
+        "resolution": "user",
+        "inspectionAction": INSPECTION,
+        "resolutionAction": RESOLUTION,
+    }
+    assert list(r["gate"]) == [
+        "id",
+        "prompt",
+        "authority",
+        "delegatable",
+        "resolution",
+        "inspectionAction",
+        "resolutionAction",
+    ]
     assert [loc["id"] for loc in r["resources"]["required"]] == ["procedure.main"]
 
 
 def test_gate_route_delegated_without_a_policy_keeps_everything() -> None:
     r = route_of(review_gate(), authorities=["review"])
     assert (r["statusCode"], r["availability"], r["commandPlan"]) == ("actionable", "immediate", [])
-    assert r["gate"] == {"id": "g-review", "prompt": "Accept the result?", "authority": "review", "delegatable": True,
-                         "resolution": "session-authority", "inspectionAction": INSPECTION, "resolutionAction": RESOLUTION}
+    assert r["gate"] == {
+        "id": "g-review",
+        "prompt": "Accept the result?",
+        "authority": "review",
+        "delegatable": True,
+        "resolution": "session-authority",
+        "inspectionAction": INSPECTION,
+        "resolutionAction": RESOLUTION,
+    }
     assert [loc["id"] for loc in r["resources"]["required"]] == ["procedure.main"]
 
 
@@ -388,11 +521,22 @@ def test_delegated_empty_resources_clear_the_delegated_route() -> None:
 
 
 def test_full_delegated_policy() -> None:
-    p = review_gate(delegated={"inspection": "skip", "resolutionAction": ACCEPT,
-                               "resources": {"required": [], "recommended": ["resources/delegated.md"]}})
+    p = review_gate(
+        delegated={
+            "inspection": "skip",
+            "resolutionAction": ACCEPT,
+            "resources": {"required": [], "recommended": ["resources/delegated.md"]},
+        }
+    )
     r = route_of(p, authorities=["review"])
-    assert r["gate"] == {"id": "g-review", "prompt": "Accept the result?", "authority": "review", "delegatable": True,
-                         "resolution": "session-authority", "resolutionAction": ACCEPTANCE}
+    assert r["gate"] == {
+        "id": "g-review",
+        "prompt": "Accept the result?",
+        "authority": "review",
+        "delegatable": True,
+        "resolution": "session-authority",
+        "resolutionAction": ACCEPTANCE,
+    }
     assert r["commandPlan"] == []
     assert [loc["id"] for loc in r["resources"]["recommended"]] == ["procedure.delegated"]
 
@@ -410,17 +554,33 @@ def test_full_delegated_policy() -> None:
 def test_gate_authority_and_delegatable_appear_exactly_as_authored(
     authority: str | None, delegatable: bool | None, expected: dict[str, Any]
 ) -> None:
-    p = build(graph_doc("main", [gate_node("g", authority=authority, delegatable=delegatable, prompt="Go?"),
-                                 terminal_node("t")], [edge("g", "t")]))
+    p = build(
+        graph_doc(
+            "main",
+            [gate_node("g", authority=authority, delegatable=delegatable, prompt="Go?"), terminal_node("t")],
+            [edge("g", "t")],
+        )
+    )
     r = route_of(p, authorities=["review"])
     assert r["gate"] == {"id": "g-g", "prompt": "Go?", **expected, "resolution": "user"}
     assert r["commandPlan"] == [] and r["statusCode"] == "waiting-user"
 
 
 def test_gate_nested_agent_action_keeps_its_skill_on_the_nested_action() -> None:
-    extra = {"actions/agent-read.yaml": {"schema": "agent-graph.action.v1", "id": "agent-read", "runner": "agent",
-                                        "effect": "read", "skill": "skills/worker/SKILL.md"}}
-    g = graph_doc("main", [gate_node("g", inspectionAction="actions/agent-read.yaml"), terminal_node("t")], [edge("g", "t")])
+    extra = {
+        "actions/agent-read.yaml": {
+            "schema": "agent-graph.action.v1",
+            "id": "agent-read",
+            "runner": "agent",
+            "effect": "read",
+            "skill": "skills/worker/SKILL.md",
+        }
+    }
+    g = graph_doc(
+        "main",
+        [gate_node("g", inspectionAction="actions/agent-read.yaml"), terminal_node("t")],
+        [edge("g", "t")],
+    )
     r = wire(ag.route(load(files_for([g], extra=extra)), "main", workspace=WS))
     inspection = r["gate"]["inspectionAction"]
     assert inspection["commandPlan"] == []
@@ -474,21 +634,40 @@ def _locations(value: Any) -> list[dict[str, Any]]:
 
 def test_every_location_has_a_read_state() -> None:
     extra = {
-        "actions/agent-read.yaml": {"schema": "agent-graph.action.v1", "id": "agent-read", "runner": "agent",
-                                   "effect": "read", "skill": "skills/plain/SKILL.md",
-                                   "inputSchema": "schemas/in.schema.json"},
+        "actions/agent-read.yaml": {
+            "schema": "agent-graph.action.v1",
+            "id": "agent-read",
+            "runner": "agent",
+            "effect": "read",
+            "skill": "skills/plain/SKILL.md",
+            "inputSchema": "schemas/in.schema.json",
+        },
     }
-    gate = gate_node("g", authority="review", delegatable=True, inspectionAction="actions/agent-read.yaml",
-                     resolutionAction="actions/agent.yaml",
-                     resources={"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]})
-    agent = action_node("a", "agent", resources={"required": ["resources/procedure.md"],
-                                                 "recommended": ["resources/checklist.md"]})
-    g = graph_doc("main", [gate, agent, terminal_node("t", join="any")], [edge("g", "t"), edge("a", "t")],
-                  entrypoints={"default": "g", "agent": "a"})
+    gate = gate_node(
+        "g",
+        authority="review",
+        delegatable=True,
+        inspectionAction="actions/agent-read.yaml",
+        resolutionAction="actions/agent.yaml",
+        resources={"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]},
+    )
+    agent = action_node(
+        "a",
+        "agent",
+        resources={"required": ["resources/procedure.md"], "recommended": ["resources/checklist.md"]},
+    )
+    g = graph_doc(
+        "main",
+        [gate, agent, terminal_node("t", join="any")],
+        [edge("g", "t"), edge("a", "t")],
+        entrypoints={"default": "g", "agent": "a"},
+    )
     p = load(files_for([g], extra=extra))
     gate_route = wire(ag.route(p, "main", workspace=WS))
     agent_route = wire(ag.route(p, "main", "agent", None, workspace=WS))
-    assert len(_locations(gate_route)) == 7  # 2 resources, inspection skill + schema, resolution skill + 2 schemas
+    assert (
+        len(_locations(gate_route)) == 7
+    )  # 2 resources, inspection skill + schema, resolution skill + 2 schemas
     assert len(_locations(agent_route)) == 6  # skill twice, 2 schemas, 2 resources
     for location in _locations(gate_route) + _locations(agent_route):
         assert location["readState"] in ("read-required", "current")
@@ -496,8 +675,10 @@ def test_every_location_has_a_read_state() -> None:
 
 
 def test_route_field_order_of_an_action_route() -> None:
-    p = build(graph_doc("main", [action_node("a", "agent"), terminal_node("t")], [edge("a", "t")]),
-              codes={"route.a": "Why a."})
+    p = build(
+        graph_doc("main", [action_node("a", "agent"), terminal_node("t")], [edge("a", "t")]),
+        codes={"route.a": "Why a."},
+    )
     r = route_of(p)
     assert list(r) == [k for k in ROUTE_FIELDS if k != "gate"]
     assert r["schema"] == "agent-graph.route.v1" and r["provider"] == PROVIDER_ID and r["hint"] == "Why a."
@@ -507,7 +688,12 @@ def test_route_field_order_of_an_action_route() -> None:
     assert list(location) == ["schema", "id", "kind", "mediaType", "digest", "filePath", "readState"]
     step = route_of(single("cmd"))["commandPlan"][0]
     assert list(step) == ["command", "effect", "cwd", "workingDirectory"]
-    assert list(route_of(single("host"))["commandPlan"][0]) == ["handler", "effect", "cwd", "workingDirectory"]
+    assert list(route_of(single("host"))["commandPlan"][0]) == [
+        "handler",
+        "effect",
+        "cwd",
+        "workingDirectory",
+    ]
 
 
 def test_route_field_order_of_a_gate_route_without_hint() -> None:
@@ -517,8 +703,10 @@ def test_route_field_order_of_a_gate_route_without_hint() -> None:
 
 
 def test_route_summary_fields_match_the_evaluation() -> None:
-    p = build(graph_doc("main", [action_node("a", description="Do A"), terminal_node("t")], [edge("a", "t")]),
-              codes={"route.a": "Why a."})
+    p = build(
+        graph_doc("main", [action_node("a", description="Do A"), terminal_node("t")], [edge("a", "t")]),
+        codes={"route.a": "Why a."},
+    )
     ev = wire(ag.evaluate(p, "main", "default"))
     r = route_of(p)
     summary = ev["primaryRoute"]

@@ -66,7 +66,14 @@ def store() -> RunStore:
 @pytest.fixture()
 def started(tmp_path: Path, store: RunStore) -> Path:
     path = tmp_path / "run.json"
-    store.start(str(path), PROVIDER, "main", workspace=str(tmp_path), facts={"a": 1}, authorities=["z.b", "a.a", "z.b"])
+    store.start(
+        str(path),
+        PROVIDER,
+        "main",
+        workspace=str(tmp_path),
+        facts={"a": 1},
+        authorities=["z.b", "a.a", "z.b"],
+    )
     return path
 
 
@@ -103,7 +110,9 @@ def test_start_writes_exact_fields_in_order(started: Path, tmp_path: Path) -> No
     schema_check(data)
 
 
-def test_start_uses_a_uuid_by_default_and_an_absolute_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_start_uses_a_uuid_by_default_and_an_absolute_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import uuid
 
     monkeypatch.chdir(tmp_path)
@@ -204,7 +213,9 @@ def test_evaluation_input_of_a_run(started: Path, store: RunStore, tmp_path: Pat
     data = run_evaluation_input(store.load(str(started)))
     assert data == {
         "facts": {"a": 1},
-        "outcomes": {"main/n1": {"outcome": "partial", "recordedAt": "2026-01-31T09:30:01.123Z", "detail": 1}},
+        "outcomes": {
+            "main/n1": {"outcome": "partial", "recordedAt": "2026-01-31T09:30:01.123Z", "detail": 1}
+        },
         "authorities": ["a.a", "z.b"],
         "workspace": str(tmp_path),
     }
@@ -213,7 +224,9 @@ def test_evaluation_input_of_a_run(started: Path, store: RunStore, tmp_path: Pat
 # ---------------------------------------------------------------- checkpoint and resume
 
 
-def test_checkpoint_copies_without_authorities_and_logs_on_the_run(started: Path, store: RunStore, tmp_path: Path) -> None:
+def test_checkpoint_copies_without_authorities_and_logs_on_the_run(
+    started: Path, store: RunStore, tmp_path: Path
+) -> None:
     target = tmp_path / "checkpoints" / "before-handoff.json"
     snapshot = store.checkpoint(str(started), str(target))
     run = read(started)
@@ -240,7 +253,9 @@ def test_checkpoint_refuses_an_existing_target(started: Path, store: RunStore, t
     assert started.read_bytes() == before
 
 
-def test_resume_clears_authorities_and_appends_an_event(started: Path, store: RunStore, tmp_path: Path) -> None:
+def test_resume_clears_authorities_and_appends_an_event(
+    started: Path, store: RunStore, tmp_path: Path
+) -> None:
     # A checkpoint that carries authorities anyway (written by hand or another tool).
     checkpoint = tmp_path / "cp.json"
     checkpoint.write_bytes(started.read_bytes())
@@ -318,7 +333,9 @@ def test_missing_run_is_refused(tmp_path: Path, store: RunStore) -> None:
         json.dumps({"schema": "agent-graph.run.v1", "id": "x"}).encode(),  # fields missing
     ],
 )
-def test_corrupt_run_is_refused_and_never_overwritten(tmp_path: Path, store: RunStore, content: bytes) -> None:
+def test_corrupt_run_is_refused_and_never_overwritten(
+    tmp_path: Path, store: RunStore, content: bytes
+) -> None:
     path = tmp_path / "run.json"
     path.write_bytes(content)
     for call in (
@@ -393,7 +410,9 @@ TS_RUN = """{
 """
 
 
-def test_a_run_written_by_the_typescript_toolchain_loads_and_continues(tmp_path: Path, store: RunStore) -> None:
+def test_a_run_written_by_the_typescript_toolchain_loads_and_continues(
+    tmp_path: Path, store: RunStore
+) -> None:
     path = tmp_path / "ts-run.json"
     path.write_text(TS_RUN, "utf-8")
     original = json.loads(TS_RUN)
@@ -411,7 +430,9 @@ def test_a_run_written_by_the_typescript_toolchain_loads_and_continues(tmp_path:
 # ---------------------------------------------------------------- writes and locks
 
 
-def test_successful_writes_leave_only_the_run_and_its_lock(started: Path, store: RunStore, tmp_path: Path) -> None:
+def test_successful_writes_leave_only_the_run_and_its_lock(
+    started: Path, store: RunStore, tmp_path: Path
+) -> None:
     store.record(str(started), "main/n1", "completed")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json", "run.json.lock"]
 
@@ -433,13 +454,17 @@ def test_a_held_lock_times_out_with_its_code(started: Path) -> None:
 def test_a_writer_waits_for_a_lock_held_by_another_process(started: Path) -> None:
     """A lock held by another process delays the write until it is released, then the write lands."""
     holder = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(f"""
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
             import time
             from agent_graph._runtime.runs import run_lock
             with run_lock({str(started)!r}, 5):
                 print("held", flush=True)
                 time.sleep(0.5)
-        """)],
+        """),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -486,7 +511,9 @@ def test_a_writer_killed_during_a_write_leaves_a_valid_run(
         assert read(started) == before
     # The lock died with the process: the next writer gets in at once.
     make_store(lock_timeout=2).record(str(started), "main/after", "completed")
-    assert [e["sequence"] for e in read(started)["events"]] == list(range(1, len(read(started)["events"]) + 1))
+    assert [e["sequence"] for e in read(started)["events"]] == list(
+        range(1, len(read(started)["events"]) + 1)
+    )
 
 
 _LOOPER = """
@@ -506,7 +533,9 @@ while True:
 def test_readers_and_a_killed_writer_never_see_a_truncated_run(started: Path) -> None:
     """A writer of large Runs is killed at an arbitrary moment; every read, before and after, is a valid Run."""
     store = make_store()
-    writer = subprocess.Popen([sys.executable, "-c", _LOOPER, str(started)], stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", _LOOPER, str(started)], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
         deadline = time.monotonic() + 1.0

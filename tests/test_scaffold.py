@@ -53,7 +53,10 @@ def test_init_writes_a_provider_that_passes_its_tests(tmp_path: Path) -> None:
     provider = ag.load_provider(manifest)
     assert provider.manifest.id == "acme-release"
     assert provider.manifest.name == "Acme Release"
-    assert provider.manifest.compatibility is not None and provider.manifest.compatibility.agent_graph == "^0.3.0"
+    assert (
+        provider.manifest.compatibility is not None
+        and provider.manifest.compatibility.agent_graph == "^0.3.0"
+    )
     results = run_graph_tests(provider, str(tmp_path / "p" / "tests"))
     assert [r.passed for r in results] == [True, True]
     assert all(not r.failures for r in results)
@@ -76,7 +79,9 @@ def test_init_has_an_agent_action_a_bound_skill_a_procedure_and_a_catalog(tmp_pa
     )
     evaluation = ag.evaluate(provider, "main")
     assert evaluation.primary_route is not None
-    route = ag.route(provider, "main", route_id=evaluation.primary_route.route_id, revision=evaluation.revision)
+    route = ag.route(
+        provider, "main", route_id=evaluation.primary_route.route_id, revision=evaluation.revision
+    )
     assert [loc.id for loc in route.resources.required] == ["skill.getting-started", "procedure.start"]
     assert ag.load_provider(str(tmp_path / "skills" / "getting-started" / "SKILL.md")).manifest.id == "demo"
 
@@ -103,7 +108,14 @@ def test_init_refuses_a_file_where_a_directory_goes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("given_id", "identifier"),
-    [("My Product!", "my-product"), ("Acme/Release", "acme-release"), ("a..b", "a-b"), ("  x  ", "x"), ("true", "true"), ("1.0", "1.0")],
+    [
+        ("My Product!", "my-product"),
+        ("Acme/Release", "acme-release"),
+        ("a..b", "a-b"),
+        ("  x  ", "x"),
+        ("true", "true"),
+        ("1.0", "1.0"),
+    ],
 )
 def test_ids_are_normalized_and_stay_strings(tmp_path: Path, given_id: str, identifier: str) -> None:
     assert slug(given_id) == identifier
@@ -168,7 +180,9 @@ json_scalars = (
 )  # fmt: skip
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -180,7 +194,11 @@ def test_dump_yaml_reads_back_the_same_value(value: Any) -> None:
 
 
 def test_dump_yaml_layout() -> None:
-    value = {"schema": "x", "graphs": ["a.yaml", "b.yaml"], "nested": {"list": [{"a": 1, "b": [True, None]}], "empty": {}}}
+    value = {
+        "schema": "x",
+        "graphs": ["a.yaml", "b.yaml"],
+        "nested": {"list": [{"a": 1, "b": [True, None]}], "empty": {}},
+    }
     assert dump_yaml(value) == (
         "schema: x\n"
         "graphs:\n"

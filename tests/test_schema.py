@@ -149,7 +149,12 @@ EXAMPLES: dict[str, Any] = {
     "code-catalog": {
         "schema": "agent-graph.code-catalog.v1",
         "codes": [
-            {"code": "route.release.build", "kind": "route-reason", "summary": "Build it", "document": "docs/build.md"},
+            {
+                "code": "route.release.build",
+                "kind": "route-reason",
+                "summary": "Build it",
+                "document": "docs/build.md",
+            },
             {"code": "release.stale", "kind": "diagnostic", "summary": "Stale", "severity": "info"},
         ],
     },
@@ -168,8 +173,14 @@ EXAMPLES: dict[str, Any] = {
             "code": "schema-invalid",
             "message": "x does not match graph.schema.json",
             "diagnostics": [
-                {"code": "schema.required", "severity": "error", "message": "/ must have required property 'id'",
-                 "path": "/x", "documentRef": "graphs/x.yaml", "detail": {"schemaPath": "#/required"}},
+                {
+                    "code": "schema.required",
+                    "severity": "error",
+                    "message": "/ must have required property 'id'",
+                    "path": "/x",
+                    "documentRef": "graphs/x.yaml",
+                    "detail": {"schemaPath": "#/required"},
+                },
             ],
         },
     },
@@ -191,8 +202,14 @@ EXAMPLES: dict[str, Any] = {
             "label": "build",
         },
         "alternativeRoutes": [],
-        "diagnostics": [{"code": "route-alternatives-truncated", "severity": "info", "message": "more",
-                         "detail": {"available": 5, "returned": 3}}],
+        "diagnostics": [
+            {
+                "code": "route-alternatives-truncated",
+                "severity": "info",
+                "message": "more",
+                "detail": {"available": 5, "returned": 3},
+            }
+        ],
     },
     "host-action-result": {
         "schema": "agent-graph.host-action-result.v1",
@@ -212,15 +229,22 @@ EXAMPLES: dict[str, Any] = {
                 "path": "graphs/release.yaml",
                 "entrypoints": {"default": "build"},
                 "nodes": [
-                    {"id": "build", "kind": "action", "description": "Build", "reasonCode": "route.release.build",
-                     "priority": 0},
+                    {
+                        "id": "build",
+                        "kind": "action",
+                        "description": "Build",
+                        "reasonCode": "route.release.build",
+                        "priority": 0,
+                    },
                     {"id": "done", "kind": "terminal", "priority": 0},
                 ],
                 "dependencies": [],
             }
         ],
         "actions": [{"id": "build", "runner": "command", "effect": "write", "path": "actions/build.yaml"}],
-        "resources": [{"id": "view.status", "kind": "context-view", "dynamic": True, "path": "resources/v.yaml"}],
+        "resources": [
+            {"id": "view.status", "kind": "context-view", "dynamic": True, "path": "resources/v.yaml"}
+        ],
         "codes": [{"code": "route.release.build", "kind": "route-reason", "summary": "Build it"}],
     },
     "resource-file": {
@@ -254,7 +278,10 @@ EXAMPLES: dict[str, Any] = {
     "resource-read-receipts": {
         "schema": "agent-graph.resource-read-receipts.v1",
         "provider": "company/release",
-        "receipts": [{"id": "skill.worker", "digest": D0}, {"id": "report.context", "digest": D1, "revision": D0}],
+        "receipts": [
+            {"id": "skill.worker", "digest": D0},
+            {"id": "report.context", "digest": D1, "revision": D0},
+        ],
     },
     "route": {
         "schema": "agent-graph.route.v1",
@@ -271,7 +298,12 @@ EXAMPLES: dict[str, Any] = {
         "action": ROUTE_ACTION,
         "commandPlan": [
             {"command": "make build", "effect": "write", "cwd": "workspace", "workingDirectory": "/work"},
-            {"handler": "host.publish", "effect": "external", "cwd": "provider", "workingDirectory": "/srv/p"},
+            {
+                "handler": "host.publish",
+                "effect": "external",
+                "cwd": "provider",
+                "workingDirectory": "/srv/p",
+            },
         ],
         "resources": {
             "required": [STATIC_LOCATION, FILE_LOCATION, GRAPH_ACTION_LOCATION, HOST_ACTION_LOCATION],
@@ -283,8 +315,10 @@ EXAMPLES: dict[str, Any] = {
             "authority": "release",
             "delegatable": True,
             "resolution": "session-authority",
-            "inspectionAction": {"action": {"id": "inspect", "runner": "host", "effect": "read"},
-                                 "commandPlan": []},
+            "inspectionAction": {
+                "action": {"id": "inspect", "runner": "host", "effect": "read"},
+                "commandPlan": [],
+            },
             "resolutionAction": {"action": ROUTE_ACTION, "commandPlan": []},
         },
         "diagnostics": [],
@@ -304,8 +338,14 @@ EXAMPLES: dict[str, Any] = {
         "authorities": ["release"],
         "events": [
             {"sequence": 1, "at": STAMP, "type": "run.started"},
-            {"sequence": 2, "at": STAMP, "type": "node.outcome-recorded", "node": "release/build",
-             "outcome": "partial", "detail": None},
+            {
+                "sequence": 2,
+                "at": STAMP,
+                "type": "node.outcome-recorded",
+                "node": "release/build",
+                "outcome": "partial",
+                "detail": None,
+            },
         ],
     },
     "skill-binding": {
@@ -324,8 +364,10 @@ EXAMPLES: dict[str, Any] = {
         "entry": "default",
         "state": {
             "facts": {},
-            "outcomes": {"release/build": "completed",
-                         "release/approve": {"outcome": "partial", "recordedAt": "2026-01-01T00:00:00+02:00"}},
+            "outcomes": {
+                "release/build": "completed",
+                "release/approve": {"outcome": "partial", "recordedAt": "2026-01-01T00:00:00+02:00"},
+            },
             "authorities": ["release"],
         },
         "expect": {
@@ -475,10 +517,14 @@ def test_schemagen_check_and_write(
     assert _schemagen.main(["--check"]) == 0
 
     # made by another fastjsonschema release: only the schema digest can be compared
-    other = generated.replace("GENERATED_WITH = 'fastjsonschema ", "GENERATED_WITH = 'fastjsonschema 0.0.0+", 1)
+    other = generated.replace(
+        "GENERATED_WITH = 'fastjsonschema ", "GENERATED_WITH = 'fastjsonschema 0.0.0+", 1
+    )
     target.write_text(other.replace("def validate_graph(", "def validate_graph_(", 1), encoding="utf-8")
     assert _schemagen.main(["--check"]) == 0
-    target.write_text(other.replace("SCHEMAS_DIGEST = 'sha256:", "SCHEMAS_DIGEST = 'sha256:0", 1), encoding="utf-8")
+    target.write_text(
+        other.replace("SCHEMAS_DIGEST = 'sha256:", "SCHEMAS_DIGEST = 'sha256:0", 1), encoding="utf-8"
+    )
     assert _schemagen.main(["--check"]) == 1
 
 
@@ -488,7 +534,9 @@ def test_generated_module_lists_one_validator_per_schema() -> None:
     assert sorted(_validators.VALIDATORS) == sorted(SCHEMA_NAMES)
     for name, function in _validators.VALIDATORS.items():
         assert function.__name__ == "validate_" + name.replace("-", "_")
-    assert "import fastjsonschema" not in (REPO / "agent_graph" / "_syntax" / "validators.py").read_text(encoding="utf-8")
+    assert "import fastjsonschema" not in (REPO / "agent_graph" / "_syntax" / "validators.py").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_generated_patterns_end_at_the_very_end() -> None:
@@ -505,7 +553,10 @@ def test_generated_patterns_end_at_the_very_end() -> None:
 
 def test_schema_names_are_sorted_and_match_the_folder() -> None:
     assert list(SCHEMA_NAMES) == sorted(SCHEMA_NAMES)
-    on_disk = sorted(p.name[: -len(".schema.json")] for p in (REPO / "agent_graph" / "_syntax" / "schemas").glob("*.schema.json"))
+    on_disk = sorted(
+        p.name[: -len(".schema.json")]
+        for p in (REPO / "agent_graph" / "_syntax" / "schemas").glob("*.schema.json")
+    )
     assert on_disk == list(SCHEMA_NAMES)
     for name in SCHEMA_NAMES:
         assert schema_path(name).is_file()
@@ -539,11 +590,17 @@ LOCATION_SCHEMAS = {
 def test_embedded_location_definitions_match_the_location_schemas() -> None:
     route = schema_document("route")["definitions"]
     code = schema_document("code-location")["definitions"]
-    assert route["resourceLocation"]["oneOf"] == [{"$ref": f"#/definitions/{name}"} for name in LOCATION_SCHEMAS]
+    assert route["resourceLocation"]["oneOf"] == [
+        {"$ref": f"#/definitions/{name}"} for name in LOCATION_SCHEMAS
+    ]
     assert "staticLocation" not in route and "staticLocation" not in code
     for definition, name in LOCATION_SCHEMAS.items():
         document = schema_document(name)
-        body = {k: v for k, v in document.items() if k not in ("$schema", "$id", "title", "description", "definitions")}
+        body = {
+            k: v
+            for k, v in document.items()
+            if k not in ("$schema", "$id", "title", "description", "definitions")
+        }
         assert {k: v for k, v in route[definition].items() if k != "description"} == body, name
         assert route[definition]["description"] == document["description"], name
         for helper, value in document["definitions"].items():
@@ -593,7 +650,9 @@ def test_unknown_fields_are_rejected_in_every_object(name: str) -> None:
     for pointer, _node in _objects(example):
         if pointer in skip or any(pointer.startswith(s + "/") for s in skip):
             continue
-        broken = _set(example, pointer + "/unexpectedField", "x") if pointer else {**example, "unexpectedField": 1}
+        broken = (
+            _set(example, pointer + "/unexpectedField", "x") if pointer else {**example, "unexpectedField": 1}
+        )
         diagnostics = _diagnostics(name, broken)
         checked += 1
         # a location envelope (a oneOf of closed objects) reports its single oneOf failure
@@ -611,7 +670,10 @@ def test_unknown_field_diagnostic_names_the_field() -> None:
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.code == "schema.additionalProperties"
     assert diagnostic.severity == "error"
-    assert diagnostic.message == 'node approve, gate: unknown property "delegateable" (did you mean "delegatable"?)'
+    assert (
+        diagnostic.message
+        == 'node approve, gate: unknown property "delegateable" (did you mean "delegatable"?)'
+    )
     assert diagnostic.path == "/p/graphs/release.yaml"
     assert diagnostic.detail == {
         "schemaPath": "#/definitions/node/properties/gate/additionalProperties",
@@ -654,9 +716,7 @@ def test_bad_identifiers_are_rejected(name: str, pointer: str, bad: str) -> None
 
 
 def test_identifier_length_limit_is_a_max_length_violation() -> None:
-    assert ("schema.maxLength", "/id") in _diagnostics(
-        "graph", _set(EXAMPLES["graph"], "/id", "a" * 161)
-    )
+    assert ("schema.maxLength", "/id") in _diagnostics("graph", _set(EXAMPLES["graph"], "/id", "a" * 161))
     _ok("graph", _set(EXAMPLES["graph"], "/id", "a" * 160))
 
 
@@ -708,7 +768,9 @@ RELATIVE_PATHS = [
 
 
 @pytest.mark.parametrize(("name", "pointer"), RELATIVE_PATHS)
-@pytest.mark.parametrize("bad", ["/etc/passwd", "C:/x.yaml", "c:x", "..", "../x.yaml", "a/../b.yaml", "a/..", ""])
+@pytest.mark.parametrize(
+    "bad", ["/etc/passwd", "C:/x.yaml", "c:x", "..", "../x.yaml", "a/../b.yaml", "a/..", ""]
+)
 def test_relative_path_fields_refuse_absolute_and_parent_paths(name: str, pointer: str, bad: str) -> None:
     diagnostics = _diagnostics(name, _set(EXAMPLES[name], pointer, bad))
     assert any(message == pointer for _, message in diagnostics), diagnostics
@@ -720,8 +782,13 @@ def test_relative_path_allows_dots_that_are_not_parent_segments(good: str) -> No
 
 
 def test_skill_action_paths_are_relative_too() -> None:
-    action = {"schema": "agent-graph.action.v1", "id": "a", "runner": "agent", "effect": "write",
-              "skill": "skills/w/SKILL.md"}
+    action = {
+        "schema": "agent-graph.action.v1",
+        "id": "a",
+        "runner": "agent",
+        "effect": "write",
+        "skill": "skills/w/SKILL.md",
+    }
     _ok("action", action)
     assert _diagnostics("action", {**action, "skill": "/abs/SKILL.md"})
 
@@ -773,9 +840,7 @@ def test_fact_check_values_are_scalars_and_exclusive() -> None:
     both = _set(graph, "/nodes/0/requiresFacts/0", {"path": "a", "equals": 1, "exists": True})
     assert ("schema.not", "/nodes/0/requiresFacts/0/exists") in _diagnostics("graph", both)
     neither = _set(graph, "/nodes/0/requiresFacts/0", {"path": "a"})
-    assert ("schema.required", "/nodes/0/requiresFacts/0") in _diagnostics(
-        "graph", neither
-    )
+    assert ("schema.required", "/nodes/0/requiresFacts/0") in _diagnostics("graph", neither)
 
 
 def test_node_kind_fields_are_exclusive() -> None:
@@ -785,26 +850,34 @@ def test_node_kind_fields_are_exclusive() -> None:
     ]
     no_reason = copy.deepcopy(graph)
     del no_reason["nodes"][0]["reasonCode"]
-    assert ("schema.required", "/nodes/0") in _diagnostics(
-        "graph", no_reason
-    )
+    assert ("schema.required", "/nodes/0") in _diagnostics("graph", no_reason)
     subgraph_resources = _set(graph, "/nodes/2/resources", {"required": []})
     assert ("schema.not", "/nodes/2/resources") in _diagnostics("graph", subgraph_resources)
 
 
 def test_action_runner_fields_are_exclusive() -> None:
-    command = {"schema": "agent-graph.action.v1", "id": "c", "runner": "command", "effect": "read", "command": "ls"}
+    command = {
+        "schema": "agent-graph.action.v1",
+        "id": "c",
+        "runner": "command",
+        "effect": "read",
+        "command": "ls",
+    }
     _ok("action", command)
     assert ("schema.not", "/handler") in _diagnostics("action", {**command, "handler": "h"})
-    host = {"schema": "agent-graph.action.v1", "id": "h", "runner": "host", "effect": "read", "handler": "x.y"}
+    host = {
+        "schema": "agent-graph.action.v1",
+        "id": "h",
+        "runner": "host",
+        "effect": "read",
+        "handler": "x.y",
+    }
     _ok("action", host)
     assert ("schema.required", "/") in _diagnostics(
         "action", {k: v for k, v in host.items() if k != "handler"}
     )
     script = EXAMPLES["action"]
-    assert ("schema.enum", "/runtime") in _diagnostics(
-        "action", {**script, "runtime": "ruby"}
-    )
+    assert ("schema.enum", "/runtime") in _diagnostics("action", {**script, "runtime": "ruby"})
 
 
 def test_route_reason_codes_have_the_route_prefix_and_no_severity() -> None:
@@ -853,7 +926,11 @@ def test_diagnostic_detail_carries_schema_path_and_params() -> None:
         "severity": "error",
         "message": "provider company/release: graphs has 0 items; expected at least 1",
         "path": "provider.yaml",
-        "detail": {"schemaPath": "#/properties/graphs/minItems", "params": {"limit": 1}, "pointer": "/graphs"},
+        "detail": {
+            "schemaPath": "#/properties/graphs/minItems",
+            "params": {"limit": 1},
+            "pointer": "/graphs",
+        },
     }
 
 
@@ -917,15 +994,13 @@ def test_resource_descriptor_kinds() -> None:
     for kind in ("procedure", "diagnostic", "template", "schema", "skill"):
         _ok("resource-file", {**EXAMPLES["resource-file"], "kind": kind})
     assert _diagnostics("resource-file", {**EXAMPLES["resource-file"], "kind": "context-view"})
-    assert _diagnostics("resource-graph-action", {**EXAMPLES["resource-graph-action"], "kind": "procedure"}) == [
-        ("schema.const", "/kind")
-    ]
+    assert _diagnostics(
+        "resource-graph-action", {**EXAMPLES["resource-graph-action"], "kind": "procedure"}
+    ) == [("schema.const", "/kind")]
     for kind in ("procedure", "diagnostic", "template", "schema", "skill", "context-view"):
         _ok("resource-host-action", {**EXAMPLES["resource-host-action"], "kind": kind})
     no_value = _set(EXAMPLES["resource-host-action"], "/input", {"schema": "acme.report-request/v1"})
-    assert _diagnostics("resource-host-action", no_value) == [
-        ("schema.required", "/input")
-    ]
+    assert _diagnostics("resource-host-action", no_value) == [("schema.required", "/input")]
 
 
 @pytest.mark.parametrize("identity", ["acme.report/v1", "a/b/c/v10", "x_y-z.1/v0"])
@@ -933,24 +1008,26 @@ def test_versioned_protocol_identities(identity: str) -> None:
     _ok("resource-host-action", _set(EXAMPLES["resource-host-action"], "/input/schema", identity))
 
 
-@pytest.mark.parametrize("identity", ["acme.report", "acme/v", "Acme/v1", "/v1", "acme//v1", "acme/v1/", "acme/V1"])
+@pytest.mark.parametrize(
+    "identity", ["acme.report", "acme/v", "Acme/v1", "/v1", "acme//v1", "acme/v1/", "acme/V1"]
+)
 def test_unversioned_protocol_identities_are_rejected(identity: str) -> None:
-    assert _diagnostics("resource-host-action", _set(EXAMPLES["resource-host-action"], "/input/schema", identity))
+    assert _diagnostics(
+        "resource-host-action", _set(EXAMPLES["resource-host-action"], "/input/schema", identity)
+    )
 
 
 def test_host_action_result_has_exactly_one_output() -> None:
     result = EXAMPLES["host-action-result"]
-    stored = _set(result, "/output", {"schema": "acme.report-context/v2", "resource": {"ref": "blob:1", "digest": D0}})
+    stored = _set(
+        result, "/output", {"schema": "acme.report-context/v2", "resource": {"ref": "blob:1", "digest": D0}}
+    )
     _ok("host-action-result", stored)
     _ok("host-action-result", _set(result, "/output/inline", None))
     both = _set(stored, "/output/inline", 1)
-    assert _diagnostics("host-action-result", both) == [
-        ("schema.oneOf", "/output")
-    ]
+    assert _diagnostics("host-action-result", both) == [("schema.oneOf", "/output")]
     neither = _set(result, "/output", {"schema": "acme.report-context/v2"})
-    assert _diagnostics("host-action-result", neither) == [
-        ("schema.oneOf", "/output")
-    ]
+    assert _diagnostics("host-action-result", neither) == [("schema.oneOf", "/output")]
     assert _diagnostics("host-action-result", _set(result, "/receipt", {"adapter": "a"})) == [
         ("schema.required", "/receipt")
     ]
@@ -965,10 +1042,13 @@ def test_read_receipts_keep_digest_required() -> None:
 
 def test_run_timestamps_are_utc_with_milliseconds() -> None:
     run = EXAMPLES["run"]
-    for bad in ("2026-03-01T12:30:45Z", "2026-03-01T12:30:45.123+00:00", "2026-13-01T12:30:45.123Z", "yesterday"):
-        assert ("schema.pattern", "/updatedAt") in _diagnostics(
-            "run", _set(run, "/updatedAt", bad)
-        )
+    for bad in (
+        "2026-03-01T12:30:45Z",
+        "2026-03-01T12:30:45.123+00:00",
+        "2026-13-01T12:30:45.123Z",
+        "yesterday",
+    ):
+        assert ("schema.pattern", "/updatedAt") in _diagnostics("run", _set(run, "/updatedAt", bad))
     assert _diagnostics("run", _set(run, "/outcomes/release~1build/recordedAt", "2026-03-01"))
     assert _diagnostics("run", _set(run, "/authorities", ["a", "a"]))
     assert _diagnostics("run", _set(run, "/events/0/sequence", 0))
@@ -1004,7 +1084,9 @@ def test_vector_providers_and_graphs_validate() -> None:
             try:
                 validate("graph", _load(graph), str(graph))
             except AgentGraphError as error:
-                refused[f"{root.name}/graphs/{graph.name}"] = [(d.code, d.detail["pointer"]) for d in error.diagnostics]
+                refused[f"{root.name}/graphs/{graph.name}"] = [
+                    (d.code, d.detail["pointer"]) for d in error.diagnostics
+                ]
         for action in sorted((root / "actions").iterdir()):
             validate("action", _load(action), str(action))
         codes = root / "codes.json"
@@ -1012,9 +1094,7 @@ def test_vector_providers_and_graphs_validate() -> None:
             validate("code-catalog", _load(codes), str(codes))
     assert checked > 100
     # the one vector whose expected load error is schema-invalid: a misspelled node field
-    assert refused == {
-        "seed-46/graphs/main.json": [("schema.additionalProperties", "/nodes/0")]
-    }
+    assert refused == {"seed-46/graphs/main.json": [("schema.additionalProperties", "/nodes/0")]}
 
 
 def test_vector_routes_and_evaluations_validate() -> None:
@@ -1052,7 +1132,24 @@ def _mutations(value: Any, rng: random.Random) -> Any:
     elif node:
         key = rng.choice(sorted(node))
         node[key] = rng.choice(
-            [True, 0, 1.5, -5, "", "x\n", "/abs", "../up", "Route.x", [], [1, 1], {}, None, "route.ok", D0, STAMP]
+            [
+                True,
+                0,
+                1.5,
+                -5,
+                "",
+                "x\n",
+                "/abs",
+                "../up",
+                "Route.x",
+                [],
+                [1, 1],
+                {},
+                None,
+                "route.ok",
+                D0,
+                STAMP,
+            ]
         )
     return out
 
@@ -1116,13 +1213,18 @@ def test_user_schema_accepts_and_rejects() -> None:
     schema = {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "type": "object",
-        "properties": {"week": {"type": "integer", "minimum": 1}, "team": {"type": "string", "pattern": "^[a-z]+$"}},
+        "properties": {
+            "week": {"type": "integer", "minimum": 1},
+            "team": {"type": "string", "pattern": "^[a-z]+$"},
+        },
         "required": ["week"],
         "additionalProperties": False,
     }
     validate_with_schema(schema, {"week": 3, "team": "ops"}, "input", name="acme.report-request/v1")
     with pytest.raises(AgentGraphError) as caught:
-        validate_with_schema(schema, {"week": True, "team": "ops\n", "x": 1}, "input", name="acme.report-request/v1")
+        validate_with_schema(
+            schema, {"week": True, "team": "ops\n", "x": 1}, "input", name="acme.report-request/v1"
+        )
     assert caught.value.code == "schema-invalid"
     assert caught.value.message == "input does not match acme.report-request/v1"
     assert [(d.code, d.message) for d in caught.value.diagnostics] == [
@@ -1155,8 +1257,14 @@ def test_user_schemas_are_compiled_once_per_content(monkeypatch: pytest.MonkeyPa
 
 @pytest.mark.parametrize(
     "schema",
-    [{"type": "nonsense"}, {"$ref": "http://example.com/schema.json"}, {"$ref": "other.json"}, {"pattern": "("},
-     ["not", "a", "schema"], {"minimum": float("nan")}],
+    [
+        {"type": "nonsense"},
+        {"$ref": "http://example.com/schema.json"},
+        {"$ref": "other.json"},
+        {"pattern": "("},
+        ["not", "a", "schema"],
+        {"minimum": float("nan")},
+    ],
 )
 def test_broken_user_schemas(schema: Any) -> None:
     with pytest.raises(AgentGraphError) as caught:
@@ -1189,7 +1297,7 @@ def test_user_schema_with_deep_recursive_value() -> None:
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.code == "schema.type"
     assert diagnostic.detail["pointer"] == "/0" * 19999 + "/1"
-    assert diagnostic.message.endswith("[0][0][1] is string \"leaf\"; expected array")
+    assert diagnostic.message.endswith('[0][0][1] is string "leaf"; expected array')
     assert len(diagnostic.message) < 300  # a deep pointer is cut in the message, kept whole in the detail
 
 
@@ -1209,7 +1317,11 @@ def test_user_schema_boolean_and_integer_semantics() -> None:
 
 
 def test_user_schema_pattern_properties_follow_ecmascript() -> None:
-    schema = {"type": "object", "patternProperties": {"^x$": {"type": "integer"}}, "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "patternProperties": {"^x$": {"type": "integer"}},
+        "additionalProperties": False,
+    }
     validate_with_schema(schema, {"x": 1}, "o", name="o")
     with pytest.raises(AgentGraphError) as caught:
         validate_with_schema(schema, {"x\n": 1}, "o", name="o")

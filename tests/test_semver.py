@@ -86,7 +86,16 @@ def test_ranges_match_npm(range_text: str) -> None:
 
 
 def test_versions_order_by_precedence() -> None:
-    ordered = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0"]
+    ordered = [
+        "1.0.0-alpha",
+        "1.0.0-alpha.1",
+        "1.0.0-alpha.beta",
+        "1.0.0-beta",
+        "1.0.0-beta.2",
+        "1.0.0-beta.11",
+        "1.0.0-rc.1",
+        "1.0.0",
+    ]
     from agent_graph._core.semver import compare
 
     parsed = [parse_version(v) for v in ordered]
@@ -133,7 +142,11 @@ def test_no_warning_without_a_range_or_when_it_admits_this_version() -> None:
 def test_an_excluding_range_is_a_warning_naming_the_migration_for_02() -> None:
     warning = compatibility_warning(_Provider("^0.2.0"))
     assert warning is not None
-    assert (warning.code, warning.severity, warning.path) == ("compatibility-range-excluded", "warning", "/p/provider.yaml")
+    assert (warning.code, warning.severity, warning.path) == (
+        "compatibility-range-excluded",
+        "warning",
+        "/p/provider.yaml",
+    )
     assert warning.detail == {"range": "^0.2.0", "version": TOOLCHAIN_VERSION}
     assert "agent-graph migrate" in warning.message
     later = compatibility_warning(_Provider("^1.0.0"))
@@ -165,7 +178,9 @@ def test_validate_warns_but_succeeds(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "WARNING compatibility-range-excluded" in capsys.readouterr().out
 
 
-def test_validate_without_warning_has_no_diagnostics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_without_warning_has_no_diagnostics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     manifest = _provider_with_range(tmp_path, "^0.3.0")
     assert _cli.main(["validate", "--manifest", str(manifest), "--format", "json"]) == 0
     assert "diagnostics" not in json.loads(capsys.readouterr().out)

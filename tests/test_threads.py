@@ -46,14 +46,23 @@ def _states(count: int, seed: int) -> list[tuple[str, str, dict[str, Any], dict[
     return states + states  # the second round finds some answers remembered, some not
 
 
-def _answer(provider: ag.Provider, state: tuple[str, str, dict[str, Any], dict[str, str], list[str]]) -> bytes:
+def _answer(
+    provider: ag.Provider, state: tuple[str, str, dict[str, Any], dict[str, str], list[str]]
+) -> bytes:
     graph, entry, facts, outcomes, authorities = state
     evaluation = ag.evaluate(provider, graph, entry, facts=facts, outcomes=outcomes, authorities=authorities)
     parts = [msgspec.json.encode(evaluation)]
     if evaluation.primary_route is not None:
         route = ag.route(
-            provider, graph, entry=entry, route_id=evaluation.primary_route.route_id,
-            facts=facts, outcomes=outcomes, authorities=authorities, revision=evaluation.revision, workspace="/ws",
+            provider,
+            graph,
+            entry=entry,
+            route_id=evaluation.primary_route.route_id,
+            facts=facts,
+            outcomes=outcomes,
+            authorities=authorities,
+            revision=evaluation.revision,
+            workspace="/ws",
         )
         parts.append(msgspec.json.encode(route))
     return b"\n".join(parts)

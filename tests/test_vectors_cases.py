@@ -86,7 +86,10 @@ def test_case(index: int) -> None:
         **_state(state),
     )
     assert json.loads(msgspec.json.encode(resolved)) == expected_route
-    assert msgspec.json.encode(resolved) == json.dumps(expected_route, separators=(",", ":"), ensure_ascii=False).encode()
+    assert (
+        msgspec.json.encode(resolved)
+        == json.dumps(expected_route, separators=(",", ":"), ensure_ascii=False).encode()
+    )
 
 
 def _state(state: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,13 @@ EXTENSIONS: tuple[str, ...] = (
     "agent_graph._cli.mcp",
 )
 
-GLOBAL_OPTIONS = {"--manifest": "manifest", "-m": "manifest", "--skill": "skill", "--registry": "registry", "--format": "format"}
+GLOBAL_OPTIONS = {
+    "--manifest": "manifest",
+    "-m": "manifest",
+    "--skill": "skill",
+    "--registry": "registry",
+    "--format": "format",
+}
 OUTPUT_FORMATS = ("human", "json")
 
 Handler = Callable[[argparse.Namespace, "Context"], tuple[Any, list[str]]]
@@ -117,13 +123,16 @@ def json_argument(value: str, label: str) -> Any:
         if not os.path.isfile(path):
             message = f"Cannot read the {label} file {path}: it does not exist"
             raise AgentGraphError(
-                "file-read-failed", message, [Diagnostic(code="file-missing", severity="error", message=message, path=path)]
+                "file-read-failed",
+                message,
+                [Diagnostic(code="file-missing", severity="error", message=message, path=path)],
             )
         try:
             size = os.path.getsize(path)
             if size > DEFAULT_MAX_FILE_BYTES:
                 raise AgentGraphError(
-                    "file-too-large", f"{path} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                    "file-too-large",
+                    f"{path} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes",
                 )
             with open(path, "rb") as handle:
                 data = handle.read(DEFAULT_MAX_FILE_BYTES + 1)  # a file that grew is still refused
@@ -188,7 +197,9 @@ def load_run(args: argparse.Namespace, provider_id: str) -> Any:
     state, url, ref = getattr(args, "state", None), getattr(args, "store", None), getattr(args, "run", None)
     if state:
         if url or ref:
-            raise AgentGraphError("argument-invalid", "Give either --state PATH or --store URL with --run ID, not both")
+            raise AgentGraphError(
+                "argument-invalid", "Give either --state PATH or --store URL with --run ID, not both"
+            )
         return load_run_state(state, provider_id)
     if not ref:
         raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
@@ -255,7 +266,9 @@ def check_entry(provider: Provider, graph: str, entry: str) -> None:
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--entry", help="graph entrypoint (default: default)")
     parser.add_argument("--state", help="a Run file (agent-graph.run.v1) to evaluate")
-    parser.add_argument("--store", help="a Run store (sqlite:///runs.db, postgresql://…, a folder) holding --run")
+    parser.add_argument(
+        "--store", help="a Run store (sqlite:///runs.db, postgresql://…, a folder) holding --run"
+    )
     parser.add_argument("--run", help="the Run to evaluate in --store")
     parser.add_argument("--facts", help="facts as a JSON object or @file")
     parser.add_argument("--outcomes", help="outcomes (state key → outcome) as a JSON object or @file")
@@ -301,7 +314,12 @@ def inspect_provider(provider: Provider) -> dict[str, Any]:
         )
         graphs.append(graph)
     actions = [
-        {"id": a.definition.id, "runner": a.definition.runner, "effect": a.definition.effect, "path": provider.relative(a.path)}
+        {
+            "id": a.definition.id,
+            "runner": a.definition.runner,
+            "effect": a.definition.effect,
+            "path": provider.relative(a.path),
+        }
         for a in provider.actions.values()
     ]
     resources = [
@@ -311,7 +329,11 @@ def inspect_provider(provider: Provider) -> dict[str, Any]:
     codes = [msgspec.to_builtins(entry) for entry in provider.codes.values()]  # in the catalog's order
     return {
         "schema": "agent-graph.inspect.v1",
-        "provider": {"id": provider.manifest.id, "version": provider.manifest.version, "manifest": provider.manifest_path},
+        "provider": {
+            "id": provider.manifest.id,
+            "version": provider.manifest.version,
+            "manifest": provider.manifest_path,
+        },
         "counts": {
             "graphs": len(provider.graphs),
             "nodes": node_total,
@@ -365,7 +387,9 @@ def test_file_diagnostics(provider: Provider) -> list[Diagnostic]:
         except AgentGraphError as error:
             problems = [Diagnostic(code=error.code, severity="error", message=error.message)]
         except OSError as error:
-            problems = [Diagnostic(code="file-read-failed", severity="error", message=f"Cannot read {file}: {error}")]
+            problems = [
+                Diagnostic(code="file-read-failed", severity="error", message=f"Cannot read {file}: {error}")
+            ]
         found.extend(
             Diagnostic(code=d.code, severity="warning", message=f"graph test {shown}: {d.message}", path=file)
             for d in problems
@@ -387,7 +411,14 @@ def cmd_evaluate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
     from .._core.evaluate import evaluate
 
     data = evaluation_input(args, ctx)
-    result = evaluate(ctx.provider(), data.graph, data.entry, facts=data.facts, outcomes=data.outcomes, authorities=data.authorities)
+    result = evaluate(
+        ctx.provider(),
+        data.graph,
+        data.entry,
+        facts=data.facts,
+        outcomes=data.outcomes,
+        authorities=data.authorities,
+    )
     lines = [f"State: {result.status_code}" + (f" ({result.outcome})" if result.outcome else "")]
     if result.primary_route is not None:
         lines.append(f"Next: {result.primary_route.node} ({result.primary_route.availability})")
@@ -451,19 +482,29 @@ def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     )
     lines = [f"Next: {result.node} ({result.availability})"]
     for step in result.command_plan:
-        lines.append(f"Command: {step.command}" if hasattr(step, "command") else f"Host handler: {step.handler}")
+        lines.append(
+            f"Command: {step.command}" if hasattr(step, "command") else f"Host handler: {step.handler}"
+        )
         lines.append(f"Working directory: {step.working_directory}")
-    for label, locations in (("Required", result.resources.required), ("Recommended", result.resources.recommended)):
+    for label, locations in (
+        ("Required", result.resources.required),
+        ("Recommended", result.resources.recommended),
+    ):
         for location in locations:
             target = getattr(location, "file_path", None) or f"materialize {location.id}"
             lines.append(f"{label}: {target} [{location.read_state}]")
     if result.gate is not None:
         lines.append(f"Gate: {result.gate.prompt} (resolution: {result.gate.resolution})")
-        for label, plan in (("Inspection", result.gate.inspection_action), ("Resolution", result.gate.resolution_action)):
+        for label, plan in (
+            ("Inspection", result.gate.inspection_action),
+            ("Resolution", result.gate.resolution_action),
+        ):
             if plan is None:
                 continue
             for step in plan.command_plan:
-                target = f"command {step.command}" if hasattr(step, "command") else f"host handler {step.handler}"
+                target = (
+                    f"command {step.command}" if hasattr(step, "command") else f"host handler {step.handler}"
+                )
                 lines.append(f"{label}: {plan.action.id} ({target}, in {step.working_directory})")
             if not plan.command_plan:
                 lines.append(f"{label}: {plan.action.id} ({plan.action.runner})")
@@ -507,7 +548,9 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     passed = len(results) - len(failed)
     summary = f"{passed}/{len(results)} graph test(s) passed"
     if failed:
-        summary += f", {len(failed) - len(errors)} failed" + (f", {len(errors)} could not run" if errors else "")
+        summary += f", {len(failed) - len(errors)} failed" + (
+            f", {len(errors)} could not run" if errors else ""
+        )
     lines.append(summary)
     if failed:
         ctx.exit_status = 1
@@ -602,7 +645,9 @@ def cmd_schema_extract(args: argparse.Namespace, ctx: Context) -> tuple[Any, lis
         if not args.name:
             raise AgentGraphError("argument-invalid", "schema extract --output FILE needs the schema's name")
         if args.out is not None:
-            raise AgentGraphError("argument-invalid", "schema extract takes --output FILE or --out DIR, not both")
+            raise AgentGraphError(
+                "argument-invalid", "schema extract takes --output FILE or --out DIR, not both"
+            )
         destination = os.path.abspath(args.output)
         with FileChanges(label="Schema extraction") as changes:
             changes.write(destination, _schema_text(schema_document(args.name)).encode("utf-8"))
@@ -663,9 +708,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Load, validate, evaluate and route Agent Graph Providers (protocol 0.3.1).",
         epilog="Global options may also be given after the command.",
     )
-    parser.add_argument("-m", "--manifest", default="provider.yaml", help="provider.yaml or a bundle's manifest.json")
+    parser.add_argument(
+        "-m", "--manifest", default="provider.yaml", help="provider.yaml or a bundle's manifest.json"
+    )
     parser.add_argument("--skill", help="resolve the Provider, graph and entry through a SKILL.md binding")
-    parser.add_argument("--registry", help="host registry of Provider IDs to manifests, for provider: locators")
+    parser.add_argument(
+        "--registry", help="host registry of Provider IDs to manifests, for provider: locators"
+    )
     parser.add_argument("--format", default="human", help="output format: human or json")
     parser.add_argument("--version", action="version", version=__version__)
     commands: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -680,7 +729,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add_evaluation_options(evaluate)
     evaluate.set_defaults(handler=cmd_evaluate)
 
-    route = commands.add_parser("route", help="resolve a route into commands, resources and a recording contract")
+    route = commands.add_parser(
+        "route", help="resolve a route into commands, resources and a recording contract"
+    )
     route.add_argument("arguments", nargs="*", metavar="[GRAPH] [ROUTE-ID]")
     add_evaluation_options(route)
     route.add_argument("--revision", help="the revision returned by evaluate")
@@ -695,7 +746,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     inspect = commands.add_parser("inspect", help="inspect a Provider or a Skill binding")
     inspect_commands = inspect.add_subparsers(dest="inspect_command", metavar="WHAT", parser_class=_Parser)
     inspect_commands.required = True
-    inspect_provider_parser = inspect_commands.add_parser("provider", help="graphs, nodes, actions, resources, codes")
+    inspect_provider_parser = inspect_commands.add_parser(
+        "provider", help="graphs, nodes, actions, resources, codes"
+    )
     inspect_provider_parser.set_defaults(handler=cmd_inspect_provider)
     inspect_skill = inspect_commands.add_parser("skill", help="resolve a SKILL.md binding")
     inspect_skill.add_argument("skill_md")
@@ -724,7 +777,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     schema_path_parser = schema_commands.add_parser("path", help="the installed path of a schema")
     schema_path_parser.add_argument("name")
     schema_path_parser.set_defaults(handler=cmd_schema_path)
-    schema_extract = schema_commands.add_parser("extract", help="print a schema, or write it to a file or schemas to a directory")
+    schema_extract = schema_commands.add_parser(
+        "extract", help="print a schema, or write it to a file or schemas to a directory"
+    )
     schema_extract.add_argument("name", nargs="?")
     schema_extract.add_argument("--output", help="the file to write the named schema to")
     schema_extract.add_argument("--out", help="directory to write <name>.schema.json files into")
@@ -753,7 +808,11 @@ def split_globals(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
             rest.extend(items[index:])
             break
         name, has_value, value = item.partition("=")
-        if name in GLOBAL_OPTIONS and not (name == "--format" and (value if has_value else (items[index + 1] if index + 1 < len(items) else "")) in ("mermaid", "dot")):
+        if name in GLOBAL_OPTIONS and not (
+            name == "--format"
+            and (value if has_value else (items[index + 1] if index + 1 < len(items) else ""))
+            in ("mermaid", "dot")
+        ):
             key = GLOBAL_OPTIONS[name]
             if has_value:
                 found[key] = value
@@ -809,7 +868,9 @@ def _fail(error: AgentGraphError, output_format: str) -> int:
         else:
             _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
             for diagnostic in error.diagnostics:
-                located = isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail  # the message says where
+                located = (
+                    isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail
+                )  # the message says where
                 where = f" ({diagnostic.path})" if diagnostic.path and not located else ""
                 _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
         sys.stderr.flush()
@@ -855,9 +916,12 @@ def _answer(value: Any, lines: list[str], output_format: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    output_format = "json" if "--format=json" in arguments or any(
-        a == "--format" and b == "json" for a, b in itertools.pairwise(arguments)
-    ) else "human"
+    output_format = (
+        "json"
+        if "--format=json" in arguments
+        or any(a == "--format" and b == "json" for a, b in itertools.pairwise(arguments))
+        else "human"
+    )
     try:
         found, rest = split_globals(arguments)
         output_format = found.get("format", "human")
@@ -875,7 +939,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(exit_request.code or 0)
         handler = getattr(args, "handler", None)
         if handler is None:
-            raise AgentGraphError("argument-invalid", "agent-graph: a command is required (see agent-graph --help)")
+            raise AgentGraphError(
+                "argument-invalid", "agent-graph: a command is required (see agent-graph --help)"
+            )
         ctx = Context(
             manifest=found.get("manifest", "provider.yaml"),
             manifest_given="manifest" in found,
@@ -899,7 +965,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = error.filename if isinstance(error.filename, str) else "a file"
         return _fail(os_error(error, where, "use"), output_format)
     except Exception as error:  # a defect: still one envelope, never a traceback
-        return _fail(AgentGraphError("internal-error", f"Unexpected {type(error).__name__}: {error}"), output_format)
+        return _fail(
+            AgentGraphError("internal-error", f"Unexpected {type(error).__name__}: {error}"), output_format
+        )
     if ctx.quiet:
         return ctx.exit_status
     try:

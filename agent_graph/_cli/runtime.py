@@ -454,7 +454,9 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     authority.add_argument("--set", nargs="*", help="replace the authorities with these (none: clear)")
     authority.add_argument("--add", nargs="+", action="extend", help="grant these authorities")
     authority.add_argument("--remove", nargs="+", action="extend", help="withdraw these authorities")
-    authority.add_argument("--clear", action="store_true", help="withdraw every authority (as giving no option does)")
+    authority.add_argument(
+        "--clear", action="store_true", help="withdraw every authority (as giving no option does)"
+    )
     authority.set_defaults(handler=_reference_codes(cmd_run_authority))
 
     checkpoint = run_commands.add_parser(

@@ -85,7 +85,9 @@ def cmd_migrate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
     if args.dry_run:
         lines.append("Dry run: no file was written")
     else:
-        lines.append(f"Migrated {len(report.files)} file(s). Next: agent-graph validate --manifest {report.manifest}")
+        lines.append(
+            f"Migrated {len(report.files)} file(s). Next: agent-graph validate --manifest {report.manifest}"
+        )
     return report, lines
 
 
@@ -100,7 +102,9 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
     if overlay:
         data = evaluation_input(args, ctx)
         graph = data.graph
-        state = DiagramState(entry=data.entry, facts=data.facts, outcomes=data.outcomes, authorities=data.authorities)
+        state = DiagramState(
+            entry=data.entry, facts=data.facts, outcomes=data.outcomes, authorities=data.authorities
+        )
     else:
         binding = ctx.binding()
         graph = select_graph(provider, args.graph or (binding[2] if binding is not None else None), "diagram")
@@ -114,7 +118,9 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
 def add_commands(commands: Any, groups: Any) -> None:
     """Register the authoring commands on the top-level sub-command parser."""
     build = commands.add_parser("build", help="build a deterministic, relocatable provider bundle")
-    build.add_argument("out", nargs="?", default="dist/provider", help="output directory (default: dist/provider)")
+    build.add_argument(
+        "out", nargs="?", default="dist/provider", help="output directory (default: dist/provider)"
+    )
     build.set_defaults(handler=cmd_build)
 
     init = commands.add_parser("init", help="create a minimal provider that passes its own graph tests")
@@ -125,27 +131,47 @@ def add_commands(commands: Any, groups: Any) -> None:
     importer = commands.add_parser("import", help="turn a Skill, scripts or a workflow into provider sources")
     import_commands = importer.add_subparsers(dest="import_kind", metavar="WHAT", parser_class=_Parser)
     import_commands.required = True
-    skill = import_commands.add_parser("skill", help="copy a Skill directory, bind it and wrap it in one Graph")
+    skill = import_commands.add_parser(
+        "skill", help="copy a Skill directory, bind it and wrap it in one Graph"
+    )
     skill.add_argument("skill_md", metavar="SKILL.md")
     scripts = import_commands.add_parser("scripts", help="copy scripts and chain them in a sequential Graph")
     scripts.add_argument("scripts", nargs="+", metavar="SCRIPT")
-    workflow = import_commands.add_parser("workflow", help="turn a dependency workflow (YAML or JSON) into a Graph")
+    workflow = import_commands.add_parser(
+        "workflow", help="turn a dependency workflow (YAML or JSON) into a Graph"
+    )
     workflow.add_argument("workflow", metavar="WORKFLOW")
-    for parser, handler in ((skill, cmd_import_skill), (scripts, cmd_import_scripts), (workflow, cmd_import_workflow)):
-        parser.add_argument("--into", required=True, help="root of an existing provider (holding provider.yaml)")
+    for parser, handler in (
+        (skill, cmd_import_skill),
+        (scripts, cmd_import_scripts),
+        (workflow, cmd_import_workflow),
+    ):
+        parser.add_argument(
+            "--into", required=True, help="root of an existing provider (holding provider.yaml)"
+        )
         parser.add_argument("--graph", help="id of the generated graph")
         parser.set_defaults(handler=handler)
 
     migrate = commands.add_parser("migrate", help="rewrite a 0.2 provider to the 0.3 resource protocols")
-    migrate.add_argument("--dry-run", dest="dry_run", action="store_true", help="report the changes, write nothing")
+    migrate.add_argument(
+        "--dry-run", dest="dry_run", action="store_true", help="report the changes, write nothing"
+    )
     migrate.set_defaults(handler=cmd_migrate)
 
     diagram = commands.add_parser("diagram", help="print a graph as a Mermaid flowchart or Graphviz DOT")
     diagram.add_argument("graph", nargs="?")
     diagram.add_argument(
-        "--format", dest="diagram_format", choices=("mermaid", "dot"), default="mermaid", help="mermaid (default) or dot"
+        "--format",
+        dest="diagram_format",
+        choices=("mermaid", "dot"),
+        default="mermaid",
+        help="mermaid (default) or dot",
     )
-    diagram.add_argument("--no-subgraphs", dest="no_subgraphs", action="store_true", help="draw Subgraph calls as links only")
-    diagram.add_argument("--evaluate", action="store_true", help="overlay the evaluation even without state options")
+    diagram.add_argument(
+        "--no-subgraphs", dest="no_subgraphs", action="store_true", help="draw Subgraph calls as links only"
+    )
+    diagram.add_argument(
+        "--evaluate", action="store_true", help="overlay the evaluation even without state options"
+    )
     add_evaluation_options(diagram)
     diagram.set_defaults(handler=cmd_diagram)

@@ -951,7 +951,13 @@ def _facts_on_fast_path(
 
 
 def revision_bytes_fast(
-    provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any, memo: EvaluationCache
+    provider: str,
+    graph_id: str,
+    entry: Any,
+    facts: Any,
+    outcomes: Any,
+    authorities: Any,
+    memo: EvaluationCache,
 ) -> tuple[bytes, dict[str, Any]] | None:
     """The revision text of a state of exact built-in types, and the facts to check; None off the fast path.
 
@@ -987,7 +993,13 @@ def revision_bytes_fast(
 
 
 def revision_bytes_exact(
-    provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any, memo: EvaluationCache
+    provider: str,
+    graph_id: str,
+    entry: Any,
+    facts: Any,
+    outcomes: Any,
+    authorities: Any,
+    memo: EvaluationCache,
 ) -> tuple[bytes, bool]:
     """``canonical_bytes_exact({provider, graphId, entry, facts, outcomes, authorities})``, fast when it can be."""
     fast = revision_bytes_fast(provider, graph_id, entry, facts, outcomes, authorities, memo)

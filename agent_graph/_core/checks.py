@@ -24,18 +24,25 @@ def validate_graph_semantics(graph: Graph) -> None:
     kinds: dict[str, str] = {}
     for node in graph.nodes:
         if node.id in kinds:
-            raise AgentGraphError("graph-node-duplicate", f"Graph {gid} contains duplicate node id: {node.id}")
+            raise AgentGraphError(
+                "graph-node-duplicate", f"Graph {gid} contains duplicate node id: {node.id}"
+            )
         kinds[node.id] = node.kind
     if not any(node.kind == "terminal" for node in graph.nodes):
-        raise AgentGraphError("graph-terminal-missing", f"Graph {gid} must declare at least one terminal node")
+        raise AgentGraphError(
+            "graph-terminal-missing", f"Graph {gid} must declare at least one terminal node"
+        )
     for entry, target in graph.entrypoints.items():
         if target not in kinds:
-            raise AgentGraphError("graph-entry-missing", f"Graph {gid} entry {entry} targets missing node {target}")
+            raise AgentGraphError(
+                "graph-entry-missing", f"Graph {gid} entry {entry} targets missing node {target}"
+            )
     seen: set[tuple[str, str, str, tuple[str, ...]]] = set()
     for edge in graph.edges:
         if edge.from_ not in kinds or edge.to not in kinds:
             raise AgentGraphError(
-                "graph-edge-node-missing", f"Graph {gid} edge {edge.from_} -> {edge.to} references a missing node"
+                "graph-edge-node-missing",
+                f"Graph {gid} edge {edge.from_} -> {edge.to} references a missing node",
             )
         if kinds[edge.from_] == "terminal":
             raise AgentGraphError(
@@ -44,7 +51,9 @@ def validate_graph_semantics(graph: Graph) -> None:
             )
         key = (edge.kind or "flow", edge.from_, edge.to, edge.outcomes or ("completed",))
         if key in seen:
-            raise AgentGraphError("graph-edge-duplicate", f"Graph {gid} contains duplicate edge {edge.from_} -> {edge.to}")
+            raise AgentGraphError(
+                "graph-edge-duplicate", f"Graph {gid} contains duplicate edge {edge.from_} -> {edge.to}"
+            )
         seen.add(key)
         if edge.kind == "repeat" and kinds[edge.to] not in ("action", "gate"):
             raise AgentGraphError(
@@ -53,7 +62,8 @@ def validate_graph_semantics(graph: Graph) -> None:
             )
         if edge.kind == "gatedBy" and kinds[edge.from_] != "gate":
             raise AgentGraphError(
-                "graph-gated-by-source-invalid", f"Graph {gid} gatedBy edge must start at a gate: {edge.from_} -> {edge.to}"
+                "graph-gated-by-source-invalid",
+                f"Graph {gid} gatedBy edge must start at a gate: {edge.from_} -> {edge.to}",
             )
     adjacency: dict[str, list[str]] = {}
     for edge in graph.edges:
@@ -81,7 +91,7 @@ def find_cycle(order: list[str], adjacency: Mapping[str, list[str]]) -> list[str
             advanced = False
             for target in iterators[-1]:
                 if target in visiting:
-                    return [*path[visiting[target]:], target]
+                    return [*path[visiting[target] :], target]
                 if target in visited:
                     continue
                 visiting[target] = len(path)

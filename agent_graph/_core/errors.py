@@ -52,7 +52,9 @@ class AgentGraphError(Exception):
     message: str
     diagnostics: tuple[Diagnostic, ...]
 
-    def __init__(self, code: str, message: str, diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = ()) -> None:
+    def __init__(
+        self, code: str, message: str, diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = ()
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -315,7 +315,9 @@ class _RouteToken(msgspec.Struct):
 _ROUTE_TOKEN = msgspec.json.Encoder()
 
 
-def _route_ids(revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]) -> list[str]:
+def _route_ids(
+    revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]
+) -> list[str]:
     """``make_route_id`` of each node of one frame: the token's text around the node ID is written once."""
     encode = _ROUTE_TOKEN.encode
     try:
@@ -344,7 +346,9 @@ def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]
     try:
         text = _ROUTE_TOKEN.encode(_RouteToken(list(call_path), graph, node, revision))
     except UnicodeEncodeError:
-        token = digest_value({"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)})
+        token = digest_value(
+            {"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)}
+        )
         return "route:" + token[7:27]
     return "route:" + hashlib.sha256(text).hexdigest()[:20]
 
@@ -368,7 +372,9 @@ class Candidate(msgspec.Struct):
 class _Frame:
     __slots__ = ("candidates", "diagnostics", "outcome", "status")
 
-    def __init__(self, status: str, outcome: str | None, candidates: list[Candidate], diagnostics: list[Diagnostic]):
+    def __init__(
+        self, status: str, outcome: str | None, candidates: list[Candidate], diagnostics: list[Diagnostic]
+    ):
         self.status = status
         self.outcome = outcome
         self.candidates = candidates
@@ -437,7 +443,11 @@ _Run = Generator[Any, "_Frame", "_Frame"]
 
 
 def _run_frames(
-    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...] = (), stack: tuple[str, ...] = ()
+    ctx: _Context,
+    graph: CompiledGraph,
+    entry: str,
+    call_path: tuple[str, ...] = (),
+    stack: tuple[str, ...] = (),
 ) -> _Frame:
     """Evaluate a top-level frame; Subgraph frames run on an explicit stack, not on Python's.
 
@@ -475,7 +485,13 @@ def _open_frame(
             "error",
             None,
             [],
-            [Diagnostic(code="graph-recursion", severity="error", message=f"Runtime graph recursion detected: {chain}")],
+            [
+                Diagnostic(
+                    code="graph-recursion",
+                    severity="error",
+                    message=f"Runtime graph recursion detected: {chain}",
+                )
+            ],
         )
     entry_id = graph.entrypoints.get(entry) if isinstance(entry, str) else None
     if entry_id is None:
@@ -483,7 +499,13 @@ def _open_frame(
             "error",
             None,
             [],
-            [Diagnostic(code="entry-missing", severity="error", message=f"Graph {graph.id} has no entry {show(entry)}")],
+            [
+                Diagnostic(
+                    code="entry-missing",
+                    severity="error",
+                    message=f"Graph {graph.id} has no entry {show(entry)}",
+                )
+            ],
         )
     return _frame(ctx, graph, entry, graph.index[entry_id], call_path, stack)
 
@@ -556,11 +578,19 @@ def _frame(
                 if child is None:
                     new = "failed"
                     diagnostics.append(
-                        Diagnostic(code="subgraph-missing", severity="error", message=missing_subgraph_message(node.child_graph))
+                        Diagnostic(
+                            code="subgraph-missing",
+                            severity="error",
+                            message=missing_subgraph_message(node.child_graph),
+                        )
                     )
                 else:
                     result = _open_frame(
-                        ctx, child, node.child_entry or "", (*call_path, f"{graph.id}/{node.id}"), (*stack, graph.id)
+                        ctx,
+                        child,
+                        node.child_entry or "",
+                        (*call_path, f"{graph.id}/{node.id}"),
+                        (*stack, graph.id),
                     )
                     if type(result) is not _Frame:
                         result = yield result
@@ -598,7 +628,9 @@ def _frame(
                 if met:
                     new = "completed"
                 else:
-                    recorded = recorded_outcomes.get(state_key_prefix + node.id) if recorded_outcomes else None
+                    recorded = (
+                        recorded_outcomes.get(state_key_prefix + node.id) if recorded_outcomes else None
+                    )
                     if node.satisfied is not None and recorded == "completed":
                         new = "unverified"
                     elif recorded:
@@ -652,7 +684,9 @@ def _frame(
                             else:
                                 match_count[flow_target] -= 1
                     if old != "waiting-user" and not node.is_terminal and not node.is_subgraph:
-                        offered.append(node)  # not offered before: its outcome was neither pending nor waiting-user
+                        offered.append(
+                            node
+                        )  # not offered before: its outcome was neither pending nor waiting-user
                     effect = True
                 if effect:
                     for other in (*node.repeat_out, *node.repeat_in):
@@ -679,7 +713,9 @@ def _frame(
             terminals.add(outcome[index])
     if ctx.settled is not None and ctx.settled_path == call_path:
         ctx.settled.update((nodes[index].id, outcome[index]) for index in reached_order)
-    return finish_frame(ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, unfinished)
+    return finish_frame(
+        ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, unfinished
+    )
 
 
 def finish_frame(
@@ -721,7 +757,9 @@ def finish_frame(
     candidates: list[Candidate] = []
     if offered:
         authorities = ctx.authorities
-        for route_id, node in zip(_route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True):
+        for route_id, node in zip(
+            _route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True
+        ):
             if node.is_action:
                 status, availability, resolution = "actionable", "immediate", None
             elif node.delegated_to is not None and node.delegated_to in authorities:
@@ -729,7 +767,16 @@ def finish_frame(
             else:
                 status, availability, resolution = "waiting-user", "requires-user", "user"
             candidates.append(
-                Candidate(route_id, graph, node, call_path, state_key_prefix + node.id, status, availability, resolution)
+                Candidate(
+                    route_id,
+                    graph,
+                    node,
+                    call_path,
+                    state_key_prefix + node.id,
+                    status,
+                    availability,
+                    resolution,
+                )
             )
     for child in unfinished:
         candidates.extend(child.candidates)
@@ -802,7 +849,11 @@ def evaluate_with_candidates(
     if graph is None:
         raise provider.graph_missing(graph_id)
     if type(entry) is not str:
-        entry = plain_string(entry, "entry") if isinstance(entry, str) else plain_json(entry, "entry", too_deep="json-invalid")
+        entry = (
+            plain_string(entry, "entry")
+            if isinstance(entry, str)
+            else plain_json(entry, "entry", too_deep="json-invalid")
+        )
     outcome_values = normalize_outcomes(outcomes)
     authority_list = normalize_authorities(authorities)
     cache = provider.cache
@@ -841,7 +892,9 @@ def evaluate_with_candidates(
         alternative_routes=tuple(summarize(provider, c) for c in candidates[1 : MAX_ALTERNATIVE_ROUTES + 1]),
         diagnostics=tuple(diagnostics),
     )
-    if exact and (not diagnostics or all(d.detail is None for d in diagnostics)):  # a detail is a mutable dict: not shared
+    if exact and (
+        not diagnostics or all(d.detail is None for d in diagnostics)
+    ):  # a detail is a mutable dict: not shared
         cache.remember_evaluation((graph_id, revision), (evaluation, tuple(candidates)))
     return evaluation, candidates
 

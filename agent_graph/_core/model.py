@@ -86,7 +86,9 @@ __all__ = [
     "WorkingDirectory",
 ]
 
-Outcome = Literal["completed", "partial", "failed", "unverified", "skipped", "pending", "blocked", "waiting-user"]
+Outcome = Literal[
+    "completed", "partial", "failed", "unverified", "skipped", "pending", "blocked", "waiting-user"
+]
 OUTCOMES: tuple[str, ...] = (
     "completed",
     "partial",

@@ -153,7 +153,7 @@ class Provider:
 
     def relative(self, path: str) -> str:
         """``path`` relative to the Provider root, ``/``-separated."""
-        return path[len(self.root.rstrip("/")) + 1:].replace("\\", "/")
+        return path[len(self.root.rstrip("/")) + 1 :].replace("\\", "/")
 
     def __repr__(self) -> str:
         return f"<Provider {self.manifest.id}@{self.manifest.version} graphs={list(self.graphs)}>"

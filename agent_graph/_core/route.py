@@ -43,7 +43,9 @@ class _Receipts:
 
     __slots__ = ("dynamic", "static")
 
-    def __init__(self, receipts: Receipts | ReadReceipts | Mapping[str, Any] | None, provider: Provider) -> None:
+    def __init__(
+        self, receipts: Receipts | ReadReceipts | Mapping[str, Any] | None, provider: Provider
+    ) -> None:
         self.static: set[tuple[str, str]] = set()
         self.dynamic: set[tuple[str, str]] = set()
         if receipts is None:
@@ -64,7 +66,10 @@ class _Receipts:
                 raise AgentGraphError("resource-receipts-invalid", "receipts must be a list")
             items = raw_items
         else:
-            raise AgentGraphError("resource-receipts-invalid", "receipts must be an agent-graph.resource-read-receipts.v1 object")
+            raise AgentGraphError(
+                "resource-receipts-invalid",
+                "receipts must be an agent-graph.resource-read-receipts.v1 object",
+            )
         if provider_id != provider.manifest.id:
             raise AgentGraphError(
                 "resource-receipts-provider-mismatch",
@@ -92,9 +97,7 @@ class _Receipts:
 def _locate(location: Location, revision: str, receipts: _Receipts) -> Location:
     if isinstance(location, FileLocation):
         return msgspec.structs.replace(location, read_state=receipts.state(location, revision))
-    return msgspec.structs.replace(
-        location, revision=revision, read_state=receipts.state(location, revision)
-    )
+    return msgspec.structs.replace(location, revision=revision, read_state=receipts.state(location, revision))
 
 
 def _locate_file(location: FileLocation | None, receipts: _Receipts) -> FileLocation | None:
@@ -109,10 +112,18 @@ def _plan(action: LoadedAction, workspace: str) -> tuple[PlanStep, ...]:
         if step.working_directory:
             steps.append(step)
         elif isinstance(step, CommandStep):
-            steps.append(CommandStep(command=step.command, effect=step.effect, cwd=step.cwd, working_directory=workspace))
+            steps.append(
+                CommandStep(
+                    command=step.command, effect=step.effect, cwd=step.cwd, working_directory=workspace
+                )
+            )
         else:
             assert isinstance(step, HandlerStep)
-            steps.append(HandlerStep(handler=step.handler, effect=step.effect, cwd=step.cwd, working_directory=workspace))
+            steps.append(
+                HandlerStep(
+                    handler=step.handler, effect=step.effect, cwd=step.cwd, working_directory=workspace
+                )
+            )
     return tuple(steps)
 
 
@@ -131,9 +142,13 @@ def _route_action(action: LoadedAction, revision: str, receipts: _Receipts) -> R
     )
 
 
-def _gate_plan(provider: Provider, key: str, workspace: str, revision: str, receipts: _Receipts) -> GateActionPlan:
+def _gate_plan(
+    provider: Provider, key: str, workspace: str, revision: str, receipts: _Receipts
+) -> GateActionPlan:
     action = provider.actions[key]
-    return GateActionPlan(action=_route_action(action, revision, receipts), command_plan=_plan(action, workspace))
+    return GateActionPlan(
+        action=_route_action(action, revision, receipts), command_plan=_plan(action, workspace)
+    )
 
 
 def resolve_candidate(
@@ -182,8 +197,12 @@ def resolve_candidate(
             authority=definition.authority,
             delegatable=definition.delegatable,
             resolution="session-authority" if delegated else "user",
-            inspection_action=_gate_plan(provider, inspection, workspace, revision, receipts) if inspection else None,
-            resolution_action=_gate_plan(provider, resolution, workspace, revision, receipts) if resolution else None,
+            inspection_action=_gate_plan(provider, inspection, workspace, revision, receipts)
+            if inspection
+            else None,
+            resolution_action=_gate_plan(provider, resolution, workspace, revision, receipts)
+            if resolution
+            else None,
         )
     return Route(
         schema="agent-graph.route.v1",
@@ -243,10 +262,15 @@ def route(
         route_id = evaluation.primary_route.route_id
     if revision is not None and (type(revision) is not str or evaluation.revision != revision):
         raise AgentGraphError(
-            "route-revision-stale", f"Expected revision {show(revision)}, current revision is {evaluation.revision}"
+            "route-revision-stale",
+            f"Expected revision {show(revision)}, current revision is {evaluation.revision}",
         )
-    selected = next((c for c in candidates if c.route_id == route_id), None) if type(route_id) is str else None
+    selected = (
+        next((c for c in candidates if c.route_id == route_id), None) if type(route_id) is str else None
+    )
     if selected is None:
-        raise AgentGraphError("route-stale", f"Route {show(route_id)} is not available at revision {evaluation.revision}")
+        raise AgentGraphError(
+            "route-stale", f"Route {show(route_id)} is not available at revision {evaluation.revision}"
+        )
     indexed = _Receipts(receipts, provider)
     return resolve_candidate(provider, selected, evaluation.revision, posixpath.normpath(workspace), indexed)

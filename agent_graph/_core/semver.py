@@ -136,7 +136,10 @@ def _parse_partial(text: str, *, mixed: bool = True) -> _Partial:
     if match is None:
         raise RangeError(f"Invalid version in range: {text!r}")
     major, minor, patch = _number(match[1]), _number(match[2]), _number(match[3])
-    if not mixed and ((major is None and match[2] and minor is not None) or (minor is None and match[3] and patch is not None)):
+    if not mixed and (
+        (major is None and match[2] and minor is not None)
+        or (minor is None and match[3] and patch is not None)
+    ):
         # npm rejects a number after a wildcard (``1.x.3``) except after ``~``, ``^`` and in hyphen ranges.
         raise RangeError(f"Invalid version in range: {text!r}")
     # A wildcard makes everything after it a wildcard.

@@ -80,7 +80,9 @@ def route(
     if workspace is None:
         workspace = os.getcwd()
     elif not isinstance(workspace, str):
-        raise AgentGraphError("argument-invalid", f"workspace must be a path string, not {type(workspace).__name__}")
+        raise AgentGraphError(
+            "argument-invalid", f"workspace must be a path string, not {type(workspace).__name__}"
+        )
     else:
         workspace = str.__str__(workspace)
         if not os.path.isabs(workspace):
@@ -124,7 +126,9 @@ def locate_resource(
         if candidate in provider.resources:
             path = candidate
     if path is None:
-        raise AgentGraphError("resource-missing", f"Provider {provider.manifest.id} has no resource {reference_or_id}")
+        raise AgentGraphError(
+            "resource-missing", f"Provider {provider.manifest.id} has no resource {reference_or_id}"
+        )
     location = provider.resources[path].location
     if revision is not None and not isinstance(location, FileLocation):
         location = msgspec.structs.replace(location, revision=revision)
@@ -135,7 +139,9 @@ def locate_code(provider: Provider, code: str) -> CodeLocation:
     """A Code Catalog entry with its document located (``code-missing`` otherwise)."""
     entry = provider.codes.get(code)
     if entry is None:
-        raise AgentGraphError("code-missing", f"Provider {provider.manifest.id} has no catalog entry for {code}")
+        raise AgentGraphError(
+            "code-missing", f"Provider {provider.manifest.id} has no catalog entry for {code}"
+        )
     document_path = provider.code_documents.get(code)
     document = provider.resources[document_path].location if document_path else None
     return CodeLocation(

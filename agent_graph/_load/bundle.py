@@ -36,7 +36,9 @@ def verify_bundle_manifest(reader: _Reader, path: str, parsed: dict[str, Any]) -
     _schema.validate("bundle", parsed, path)
     unsigned = {key: value for key, value in parsed.items() if key != "digest"}
     if digest_value(unsigned) != parsed.get("digest"):
-        raise AgentGraphError("bundle-digest-mismatch", f"Bundle manifest digest does not match its content: {path}")
+        raise AgentGraphError(
+            "bundle-digest-mismatch", f"Bundle manifest digest does not match its content: {path}"
+        )
     bundle = msgspec.convert(parsed, Bundle)
     base = posixpath.dirname(path)
     recorded: dict[str, str] = {}
@@ -51,12 +53,15 @@ def verify_bundle_manifest(reader: _Reader, path: str, parsed: dict[str, Any]) -
     for catalog in (bundle.graphs, bundle.actions, bundle.resources, bundle.schemas):
         for entry in catalog:
             if recorded.get(entry.path) != entry.digest:
-                raise AgentGraphError("bundle-catalog-mismatch", f"Bundle catalog entry does not match files: {entry.path}")
+                raise AgentGraphError(
+                    "bundle-catalog-mismatch", f"Bundle catalog entry does not match files: {entry.path}"
+                )
     if not isinstance(bundle.provider_manifest, str) or not bundle.provider_manifest:
         raise AgentGraphError("bundle-invalid", f"Bundle {path} does not declare providerManifest")
     if bundle.provider_manifest not in recorded:
         raise AgentGraphError(
-            "bundle-provider-unlisted", f"Bundle provider manifest is not listed in files: {bundle.provider_manifest}"
+            "bundle-provider-unlisted",
+            f"Bundle provider manifest is not listed in files: {bundle.provider_manifest}",
         )
     return bundle, contained_path(base, bundle.provider_manifest, "bundle provider manifest")
 
@@ -99,15 +104,21 @@ def check_bundle_catalogs(bundle: Bundle, provider: Provider) -> None:
         want = sorted((f"{i}\0{p}" for i, p in expected[label]), key=utf16_key)
         if have != want:
             raise AgentGraphError(
-                "bundle-catalog-mismatch", f"Bundle {label} catalog does not match reachable Provider definitions"
+                "bundle-catalog-mismatch",
+                f"Bundle {label} catalog does not match reachable Provider definitions",
             )
     want_files = sorted(
-        [bundle.provider_manifest, *(provider.relative(f) for f in provider.files if f != provider.manifest_path)],
+        [
+            bundle.provider_manifest,
+            *(provider.relative(f) for f in provider.files if f != provider.manifest_path),
+        ],
         key=utf16_key,
     )
     have_files = sorted((f.path for f in bundle.files), key=utf16_key)
     if have_files != want_files:
-        raise AgentGraphError("bundle-files-mismatch", "Bundle files do not match the reachable Provider file set")
+        raise AgentGraphError(
+            "bundle-files-mismatch", "Bundle files do not match the reachable Provider file set"
+        )
     recorded = {gid: list(children) for gid, children in bundle.graph_dependencies.items()}
     if digest_value(recorded) != digest_value(expected_dependencies(provider)):
         raise AgentGraphError(

@@ -38,7 +38,14 @@ __all__ = ["CachedValue", "LoadCache", "code_fingerprint", "default_directory", 
 FORMAT = "agent-graph.load-cache.v1"
 
 #: Modules whose code decides what a cached value is: a change to any of them starts a new cache.
-_FINGERPRINT_MODULES = ("_load/cache", "_syntax/parse", "_syntax/yaml_events", "_syntax/schema", "_syntax/validators", "_core/version")
+_FINGERPRINT_MODULES = (
+    "_load/cache",
+    "_syntax/parse",
+    "_syntax/yaml_events",
+    "_syntax/schema",
+    "_syntax/validators",
+    "_core/version",
+)
 #: Cached payloads may not grow far beyond their source (YAML aliases could expand a small file).
 _MAX_GROWTH = 16
 _MAX_EXTRA_BYTES = 1 << 20
@@ -70,7 +77,9 @@ class CachedValue:
 
     __slots__ = ("digest", "dirty", "size", "validated", "value", "variant")
 
-    def __init__(self, digest: str, variant: str, value: Any, validated: Iterable[str], size: int, dirty: bool) -> None:
+    def __init__(
+        self, digest: str, variant: str, value: Any, validated: Iterable[str], size: int, dirty: bool
+    ) -> None:
         self.digest = digest
         self.variant = variant
         self.value = value
@@ -168,7 +177,14 @@ class LoadCache:
         try:
             payload = _ENCODER.encode(_Payload(cached.value, sorted(cached.validated)))
             _PAYLOAD_DECODER.decode(payload)
-        except (TypeError, ValueError, UnicodeEncodeError, OverflowError, RecursionError, msgspec.DecodeError):
+        except (
+            TypeError,
+            ValueError,
+            UnicodeEncodeError,
+            OverflowError,
+            RecursionError,
+            msgspec.DecodeError,
+        ):
             return  # lone surrogates, say: such a file is parsed on every load
         if len(payload) > _MAX_GROWTH * cached.size + _MAX_EXTRA_BYTES:
             return

@@ -195,7 +195,7 @@ class MemoryFileSystem:
             if not path.startswith(base):
                 continue
             # Entries reached through a link are not regular files of this tree.
-            rest = path[len(base):].split("/")
+            rest = path[len(base) :].split("/")
             prefix = base.rstrip("/")
             through_link = False
             for part in rest:
@@ -229,7 +229,9 @@ def read_regular_file(path: str, label: str, max_bytes: int = DEFAULT_READ_LIMIT
     if not stat_module.S_ISREG(info.st_mode):
         raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
     if info.st_size > max_bytes:
-        raise AgentGraphError("file-too-large", f"{path} is {info.st_size} bytes, over the limit of {max_bytes} bytes")
+        raise AgentGraphError(
+            "file-too-large", f"{path} is {info.st_size} bytes, over the limit of {max_bytes} bytes"
+        )
     try:
         with open(path, "rb") as handle:
             data = handle.read(max_bytes + 1)

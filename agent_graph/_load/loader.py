@@ -145,7 +145,9 @@ class _Reader:
             self._real_root = self.fs.realpath(self.root)
         real = self.fs.realpath(path)
         if not inside(posixpath.normpath(real), posixpath.normpath(self._real_root)):
-            raise AgentGraphError("path-symlink-outside-provider", f"{label} resolves outside the provider root: {path}")
+            raise AgentGraphError(
+                "path-symlink-outside-provider", f"{label} resolves outside the provider root: {path}"
+            )
 
     def read(self, path: str) -> bytes:
         data = self.cache.get(path)
@@ -157,7 +159,8 @@ class _Reader:
             raise os_error(error, path, "read", writing=False) from None
         if size > self.limits.max_file_bytes:
             raise AgentGraphError(
-                "file-too-large", f"{path} is {size} bytes, over the limit of {self.limits.max_file_bytes} bytes"
+                "file-too-large",
+                f"{path} is {size} bytes, over the limit of {self.limits.max_file_bytes} bytes",
             )
         try:
             data = self.fs.read_bytes(path)
@@ -214,7 +217,7 @@ class _Reader:
     def display(self, path: str) -> str:
         """``path`` as messages name it: relative to the Provider root when inside it."""
         prefix = self.root.rstrip("/") + "/"
-        return path[len(prefix):] if path.startswith(prefix) else path
+        return path[len(prefix) :] if path.startswith(prefix) else path
 
     def validate_input(self, schema_path: str, schema: Any, value: Any, path: str, name: str) -> None:
         """``_schema.validate_with_schema`` of a host-action resource's input (the file at ``path``).
@@ -242,7 +245,9 @@ class _Reader:
             digest = self.digest(path)
             cached = self.store.lookup(digest, "front-matter", size)
             if cached is None or type(cached.value) is not dict:
-                cached = CachedValue(digest, "front-matter", parse_front_matter(self.text(path), path)[0], (), size, True)
+                cached = CachedValue(
+                    digest, "front-matter", parse_front_matter(self.text(path), path)[0], (), size, True
+                )
             self.headers[path] = cached
         header: dict[str, Any] = cached.value
         return header
@@ -519,7 +524,8 @@ def _include_resource(state: _State, reference: str, where: str = "") -> LoadedR
     previous = state.resource_ids.get(resource.id)
     if previous is not None and previous != resource.path:
         raise AgentGraphError(
-            "resource-id-duplicate", f"Resource id {resource.id} is declared by both {previous} and {resource.path}"
+            "resource-id-duplicate",
+            f"Resource id {resource.id} is declared by both {previous} and {resource.path}",
         )
     state.resource_ids[resource.id] = resource.path
     state.resources[resource.path] = resource
@@ -528,7 +534,9 @@ def _include_resource(state: _State, reference: str, where: str = "") -> LoadedR
     return resource
 
 
-def _check_host_materializer(state: _State, resource: LoadedResource, action_path: str, action: Action) -> LoadedResource:
+def _check_host_materializer(
+    state: _State, resource: LoadedResource, action_path: str, action: Action
+) -> LoadedResource:
     """Host-action rules of §11: a read host Action with handler and two identified schemas; input validated."""
     if action.runner != "host" or not action.handler or not action.input_schema or not action.output_schema:
         raise AgentGraphError(
@@ -560,7 +568,9 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
             f"Resource {resource.id} input schema {definition.input.schema} does not match {identities[0]}",
         )
     try:
-        state.reader.validate_input(schema_paths[0], documents[0], definition.input.value, resource.path, identities[0])
+        state.reader.validate_input(
+            schema_paths[0], documents[0], definition.input.value, resource.path, identities[0]
+        )
     except AgentGraphError as error:
         if error.code != "schema-invalid":
             raise
@@ -580,7 +590,9 @@ def _check_host_materializer(state: _State, resource: LoadedResource, action_pat
             output_schema=identities[1],
         ),
     )
-    return dataclasses.replace(resource, location=location, materializer=action_path, output_schema=documents[1])
+    return dataclasses.replace(
+        resource, location=location, materializer=action_path, output_schema=documents[1]
+    )
 
 
 def _node_resource_refs(refs: Any) -> tuple[str, ...]:
@@ -663,10 +675,14 @@ def _load(
     dependencies: dict[str, dict[str, None]] = {}
     node_routes: dict[tuple[str, str], NodeRoute] = {}
     for graph_id, (graph_path, graph) in graphs.items():
-        dependencies[graph_id] = _link_graph(state, graph_id, graph_path, graph, graphs, graph_files[graph_id], node_routes)
+        dependencies[graph_id] = _link_graph(
+            state, graph_id, graph_path, graph, graphs, graph_files[graph_id], node_routes
+        )
     cycle = find_cycle(list(dependencies), {k: list(v) for k, v in dependencies.items()})
     if cycle is not None:
-        raise AgentGraphError("graph-recursion", f"Cross-graph recursion is not allowed: {' -> '.join(cycle)}")
+        raise AgentGraphError(
+            "graph-recursion", f"Cross-graph recursion is not allowed: {' -> '.join(cycle)}"
+        )
     if catalog_path is not None:
         _check_reason_codes(graphs, codes)
     _link_materializers(state, graph_files)
@@ -758,7 +774,9 @@ def _load_code_catalog(
         catalog: CodeCatalog = _convert(raw_catalog, CodeCatalog, catalog_path)
         for entry in catalog.codes:
             if entry.code in codes:
-                raise AgentGraphError("code-catalog-code-duplicate", f"Code catalog contains duplicate code: {entry.code}")
+                raise AgentGraphError(
+                    "code-catalog-code-duplicate", f"Code catalog contains duplicate code: {entry.code}"
+                )
             codes[entry.code] = entry
         state.add_file(catalog_path)
         for entry in catalog.codes:
@@ -768,7 +786,9 @@ def _load_code_catalog(
                 document_path = contained_path(root, entry.document, "code document reference")
                 resource = state.resources.get(document_path) or _load_resource(state, entry.document)
             except AgentGraphError as error:
-                raise _referenced(error, f"the document of code {entry.code} in {reader.display(catalog_path)}") from None
+                raise _referenced(
+                    error, f"the document of code {entry.code} in {reader.display(catalog_path)}"
+                ) from None
             if document_path not in state.resources:
                 previous = state.resource_ids.get(resource.id)
                 if previous is not None and previous != resource.path:
@@ -778,7 +798,8 @@ def _load_code_catalog(
                     )
                 if resource.dynamic:
                     raise AgentGraphError(
-                        "code-document-dynamic", f"Code {entry.code} must reference a static document resource"
+                        "code-document-dynamic",
+                        f"Code {entry.code} must reference a static document resource",
                     )
                 state.resource_ids[resource.id] = resource.path
                 state.resources[resource.path] = resource
@@ -814,7 +835,8 @@ def _load_graphs(
         validate_graph_semantics(graph)
         if graph.id in graphs:
             raise AgentGraphError(
-                "graph-id-duplicate", f"Provider {provider_manifest.id} contains duplicate graph id: {graph.id}"
+                "graph-id-duplicate",
+                f"Provider {provider_manifest.id} contains duplicate graph id: {graph.id}",
             )
         graphs[graph.id] = (graph_path, graph)
         graph_files[graph.id] = {graph_path: None}
@@ -843,10 +865,13 @@ def _link_graph(
             child_id = node.graph or ""
             child = graphs.get(child_id)
             if child is None:
-                raise AgentGraphError("subgraph-missing", f"Graph {graph_id} references missing subgraph {child_id}")
+                raise AgentGraphError(
+                    "subgraph-missing", f"Graph {graph_id} references missing subgraph {child_id}"
+                )
             if (node.entry or "") not in child[1].entrypoints:
                 raise AgentGraphError(
-                    "subgraph-entry-missing", f"Graph {graph_id} references missing entry {child_id}#{node.entry}"
+                    "subgraph-entry-missing",
+                    f"Graph {graph_id} references missing entry {child_id}#{node.entry}",
                 )
             children[child_id] = None
         if node.kind == "action" and node.action:
@@ -948,7 +973,9 @@ def _link_gate(
     return inspection_key, resolution_key, delegated_key
 
 
-def _check_reason_codes(graphs: Mapping[str, tuple[str, Graph]], codes: Mapping[str, CodeCatalogEntry]) -> None:
+def _check_reason_codes(
+    graphs: Mapping[str, tuple[str, Graph]], codes: Mapping[str, CodeCatalogEntry]
+) -> None:
     """Step 5, with a Code Catalog: every Action and Gate names a route-reason code of it."""
     for graph_id, (_path, graph) in graphs.items():
         for node in graph.nodes:
@@ -969,7 +996,6 @@ def _check_reason_codes(graphs: Mapping[str, tuple[str, Graph]], codes: Mapping[
                 )
 
 
-
 def _link_materializers(state: _State, graph_files: Mapping[str, dict[str, None]]) -> None:
     """Step 6: the materializer Action of every dynamic resource, checked and added to the file sets."""
     reader = state.reader
@@ -979,14 +1005,18 @@ def _link_materializers(state: _State, graph_files: Mapping[str, dict[str, None]
         try:
             action_path, action = _load_action_definition(state, resource.materializer)
         except AgentGraphError as error:
-            raise _referenced(error, f"the materializer of resource {resource.id} in {reader.display(resource.path)}") from None
+            raise _referenced(
+                error, f"the materializer of resource {resource.id} in {reader.display(resource.path)}"
+            ) from None
         if action_path not in state.actions:
             state.actions[action_path] = LoadedAction(
                 path=action_path, definition=action, files=(), route_action=None, plan=()
             )
             state.add_file(action_path)
         if action.effect != "read":
-            raise AgentGraphError("materializer-effect-invalid", f"Resource materializer {action.id} must have effect: read")
+            raise AgentGraphError(
+                "materializer-effect-invalid", f"Resource materializer {action.id} must have effect: read"
+            )
         if resource.protocol == "agent-graph.resource.host-action.v1":
             materializer_files = _action_files(state, action_path, action, "materializer referenced file")
             state.resources[resource_path] = _check_host_materializer(state, resource, action_path, action)
@@ -1071,7 +1101,10 @@ def _assemble(
             resource = dataclasses.replace(resource, location=location)
         resources[path] = resource
 
-    actions = {path: _finish_action(state, loaded.path, loaded.definition, file_digests) for path, loaded in state.actions.items()}
+    actions = {
+        path: _finish_action(state, loaded.path, loaded.definition, file_digests)
+        for path, loaded in state.actions.items()
+    }
 
     return Provider(
         manifest=manifest,
@@ -1142,7 +1175,11 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
     working = root if cwd == "provider" else ""
     plan: tuple[PlanStep, ...]
     if action.runner == "command":
-        plan = (CommandStep(command=action.command or "", effect=action.effect, cwd=cwd, working_directory=working),)
+        plan = (
+            CommandStep(
+                command=action.command or "", effect=action.effect, cwd=cwd, working_directory=working
+            ),
+        )
     elif action.runner == "script":
         entry = contained_path(root, action.entry or "", "script entry")
         runtime = _RUNTIMES.get(action.runtime or "", action.runtime or "")
@@ -1150,7 +1187,11 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
         command = f"{runtime} {shell_quote(entry)}" + (f" {args}" if args else "")
         plan = (CommandStep(command=command, effect=action.effect, cwd=cwd, working_directory=working),)
     elif action.runner == "host":
-        plan = (HandlerStep(handler=action.handler or "", effect=action.effect, cwd=cwd, working_directory=working),)
+        plan = (
+            HandlerStep(
+                handler=action.handler or "", effect=action.effect, cwd=cwd, working_directory=working
+            ),
+        )
     else:
         plan = ()
     return LoadedAction(

@@ -26,7 +26,9 @@ def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
     if fs.kind(path) != "file":
         message = f"Cannot read the {label} file {path}: it does not exist"
         raise AgentGraphError(
-            "file-read-failed", message, [Diagnostic(code="file-missing", severity="error", message=message, path=path)]
+            "file-read-failed",
+            message,
+            [Diagnostic(code="file-missing", severity="error", message=message, path=path)],
         )
     try:
         if fs.size(path) > max_bytes:
@@ -36,7 +38,9 @@ def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
         raise os_error(error, path, "read", writing=False) from None
 
 
-def read_skill_binding(skill_md: str, fs: FileSystem | None = None, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[str, str, str]:
+def read_skill_binding(
+    skill_md: str, fs: FileSystem | None = None, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+) -> tuple[str, str, str]:
     """The ``(locator, graph, entry)`` a ``SKILL.md`` declares, trimmed; ``skill-binding-missing`` if incomplete."""
     fs = fs or OSFileSystem()
     path = fs.absolute(skill_md)
@@ -63,7 +67,8 @@ def read_provider_registry(path: str, fs: FileSystem | None = None) -> dict[str,
         size = fs.size(absolute)
         if size > DEFAULT_MAX_FILE_BYTES:
             raise AgentGraphError(
-                "file-too-large", f"{absolute} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                "file-too-large",
+                f"{absolute} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes",
             )
         data = fs.read_bytes(absolute)
     except OSError as error:
@@ -95,7 +100,7 @@ def locate_binding(
     path = fs.absolute(skill_md)
     locator, graph, entry = read_skill_binding(path, fs, max_file_bytes=max_file_bytes)
     if locator.startswith("path:"):
-        reference = locator[len("path:"):]
+        reference = locator[len("path:") :]
         if not reference:
             raise AgentGraphError("skill-locator-invalid", f"Skill path locator is empty: {path}")
         if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
@@ -104,15 +109,18 @@ def locate_binding(
         if fs.kind(manifest_path) != "file":
             raise AgentGraphError("file-missing", f"skill provider manifest does not exist: {manifest_path}")
     elif locator.startswith("provider:"):
-        provider_id = locator[len("provider:"):]
+        provider_id = locator[len("provider:") :]
         registered = (registry or {}).get(provider_id)
         if not registered:
             raise AgentGraphError(
-                "provider-unresolved", f"Provider {provider_id} is not available; supply a host registry or --registry"
+                "provider-unresolved",
+                f"Provider {provider_id} is not available; supply a host registry or --registry",
             )
         manifest_path = fs.absolute(registered)
     else:
-        raise AgentGraphError("skill-locator-invalid", f"Unsupported agent-graph locator in {path}: {locator}")
+        raise AgentGraphError(
+            "skill-locator-invalid", f"Unsupported agent-graph locator in {path}: {locator}"
+        )
     if fs.kind(manifest_path) != "file":
         raise AgentGraphError("file-missing", f"registered provider manifest does not exist: {manifest_path}")
     return path, locator, graph, entry, manifest_path
@@ -120,10 +128,10 @@ def locate_binding(
 
 def check_binding(provider: Provider, path: str, locator: str, graph: str, entry: str) -> None:
     """The checks a loaded Provider must pass for a binding."""
-    if locator.startswith("provider:") and provider.manifest.id != locator[len("provider:"):]:
+    if locator.startswith("provider:") and provider.manifest.id != locator[len("provider:") :]:
         raise AgentGraphError(
             "provider-id-mismatch",
-            f"Registry key {locator[len('provider:'):]} resolved to Provider {provider.manifest.id}",
+            f"Registry key {locator[len('provider:') :]} resolved to Provider {provider.manifest.id}",
         )
     compiled = provider.graphs.get(graph)
     if compiled is None:

@@ -57,7 +57,9 @@ def _plain(value: Any, label: str) -> Any:
         try:
             value = msgspec.to_builtins(value)
         except (TypeError, ValueError, RecursionError) as error:
-            raise AgentGraphError("json-invalid", f"The {label} holds a value that is not JSON: {error}") from None
+            raise AgentGraphError(
+                "json-invalid", f"The {label} holds a value that is not JSON: {error}"
+            ) from None
     elif isinstance(value, Mapping) and not isinstance(value, dict):
         value = dict(value.items())
     return plain_json(value, f"The {label}")
@@ -71,7 +73,9 @@ def _location(location: HostActionLocation | Mapping[str, Any]) -> HostActionLoc
         try:
             converted: HostActionLocation = msgspec.convert(raw, HostActionLocation)
         except msgspec.ValidationError as error:
-            raise AgentGraphError("resource-location-invalid", f"Not a host-action resource location: {error}") from None
+            raise AgentGraphError(
+                "resource-location-invalid", f"Not a host-action resource location: {error}"
+            ) from None
         return converted
     raise AgentGraphError("resource-location-invalid", f"Expected an {LOCATION_SCHEMA} location")
 
@@ -80,7 +84,10 @@ def host_action_input_digest(location: HostActionLocation | Mapping[str, Any]) -
     """``digest_value({handler, input: {schema, value}})`` of a host-action location."""
     materialize = _location(location).materialize
     return digest_value(
-        {"handler": materialize.handler, "input": {"schema": materialize.input.schema, "value": materialize.input.value}}
+        {
+            "handler": materialize.handler,
+            "input": {"schema": materialize.input.schema, "value": materialize.input.value},
+        }
     )
 
 
@@ -102,12 +109,16 @@ def _output_schema_document(location: HostActionLocation, provider: Provider) ->
     path = provider.resources_by_id.get(location.id)
     resource = provider.resources.get(path) if path is not None else None
     if resource is None or resource.materializer is None:
-        raise AgentGraphError("resource-missing", f"Provider {provider.manifest.id} has no host-action resource {location.id}")
+        raise AgentGraphError(
+            "resource-missing", f"Provider {provider.manifest.id} has no host-action resource {location.id}"
+        )
     if resource.output_schema is not None:
         return resource.output_schema
     action = provider.actions[resource.materializer].definition
     if not action.output_schema:
-        raise AgentGraphError("resource-missing", f"Materializer {action.id} of {location.id} has no outputSchema")
+        raise AgentGraphError(
+            "resource-missing", f"Materializer {action.id} of {location.id} has no outputSchema"
+        )
     schema_path = contained_path(provider.root, action.output_schema, "materializer output schema")
     from .._load.fs import read_regular_file
 
@@ -172,14 +183,18 @@ def validate_host_action_result(
             f"A host-action output needs exactly one of inline and resource; it has {which}",
         )
     if has_inline:
-        document = output_schema if output_schema is None or output_schema is True or output_schema is False else (
-            _plain(output_schema, "output schema")
+        document = (
+            output_schema
+            if output_schema is None or output_schema is True or output_schema is False
+            else (_plain(output_schema, "output schema"))
         )
         if document is None and provider is not None:
             document = _output_schema_document(expected, provider)
         if document is not None:
             try:
-                _schema.validate_with_schema(document, output["inline"], source, name=materialize.output_schema)
+                _schema.validate_with_schema(
+                    document, output["inline"], source, name=materialize.output_schema
+                )
             except AgentGraphError as error:
                 if error.code != "schema-invalid":
                     raise
@@ -194,7 +209,9 @@ def validate_host_action_result(
 
 def host_action_output_digest(result: HostActionResult | Mapping[str, Any]) -> str:
     """The digest a reader sees: ``digest_value(inline)``, or the stored resource's ``digest``."""
-    raw: Any = _plain(result, "host-action result") if isinstance(result, (HostActionResult, Mapping)) else None
+    raw: Any = (
+        _plain(result, "host-action result") if isinstance(result, (HostActionResult, Mapping)) else None
+    )
     output = raw.get("output") if isinstance(raw, dict) else None
     if not isinstance(output, dict):
         raise AgentGraphError("host-action-result-invalid", "A host-action result needs an output object")

@@ -155,7 +155,9 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
-def _wait_and_clear_group(process: subprocess.Popen[bytes], deadline: float, label: str, timeout: float) -> int:
+def _wait_and_clear_group(
+    process: subprocess.Popen[bytes], deadline: float, label: str, timeout: float
+) -> int:
     """Wait for the materializer to exit, kill what it left in its group, return its status."""
     if hasattr(os, "waitid"):
         # Wait without reaping: while the materializer is a zombie its process
@@ -164,7 +166,8 @@ def _wait_and_clear_group(process: subprocess.Popen[bytes], deadline: float, lab
             if time.monotonic() >= deadline:
                 _kill_group(process)
                 raise AgentGraphError(
-                    "materializer-timeout", f"Materializer {label} ran longer than {timeout:g} s and was stopped"
+                    "materializer-timeout",
+                    f"Materializer {label} ran longer than {timeout:g} s and was stopped",
                 )
             time.sleep(0.002)
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -203,7 +206,9 @@ def _run(
             start_new_session=True,
         )
     except OSError as error:
-        raise AgentGraphError("materializer-failed", f"Materializer {label} could not start: {error}") from None
+        raise AgentGraphError(
+            "materializer-failed", f"Materializer {label} could not start: {error}"
+        ) from None
     assert process.stdout is not None and process.stderr is not None
     output = bytearray()
     errors = bytearray()
@@ -218,7 +223,8 @@ def _run(
             if remaining <= 0:
                 _kill_group(process)
                 raise AgentGraphError(
-                    "materializer-timeout", f"Materializer {label} ran longer than {timeout:g} s and was stopped"
+                    "materializer-timeout",
+                    f"Materializer {label} ran longer than {timeout:g} s and was stopped",
                 )
             for key, _ in selector.select(remaining):
                 chunk = os.read(key.fd, _CHUNK)
@@ -261,7 +267,8 @@ def _run(
 def _byte_limit(value: Any, label: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_BYTES_LIMIT:
         raise AgentGraphError(
-            "argument-invalid", f"{label} must be a whole number of bytes from 0 to {MAX_BYTES_LIMIT}, not {value!r:.60}"
+            "argument-invalid",
+            f"{label} must be a whole number of bytes from 0 to {MAX_BYTES_LIMIT}, not {value!r:.60}",
         )
     return int.__index__(value)
 
@@ -348,22 +355,33 @@ def materialize_resource(
     timeout = checked_timeout(timeout, "The materializer timeout", maximum=MAX_TIMEOUT, zero=False)
     max_output_bytes = _byte_limit(max_output_bytes, "max_output_bytes")
     max_error_bytes = _byte_limit(max_error_bytes, "max_error_bytes")
-    cache_dir = os.path.abspath(plain_string(os.fspath(cache) if isinstance(cache, os.PathLike) else cache, "cache"))
+    cache_dir = os.path.abspath(
+        plain_string(os.fspath(cache) if isinstance(cache, os.PathLike) else cache, "cache")
+    )
     if workspace is not None:
-        workspace = plain_string(os.fspath(workspace) if isinstance(workspace, os.PathLike) else workspace, "workspace")
+        workspace = plain_string(
+            os.fspath(workspace) if isinstance(workspace, os.PathLike) else workspace, "workspace"
+        )
     reference_or_id = plain_string(reference_or_id, "resource", "resource-missing")
     resource = _find_resource(provider, reference_or_id)
     if not resource.dynamic or resource.materializer is None:
-        raise AgentGraphError("resource-static", f"Resource {resource.id} is static and needs no materialization")
+        raise AgentGraphError(
+            "resource-static", f"Resource {resource.id} is static and needs no materialization"
+        )
     action = provider.actions[resource.materializer].definition
-    if resource.protocol == "agent-graph.resource.host-action.v1" or action.runner not in ("command", "script"):
+    if resource.protocol == "agent-graph.resource.host-action.v1" or action.runner not in (
+        "command",
+        "script",
+    ):
         raise AgentGraphError(
             "materializer-runner-invalid",
             f"Resource {resource.id} is materialized by host handler {action.handler}, not by agent-graph; "
             "validate the host's result with validate_host_action_result",
         )
     if action.effect != "read":
-        raise AgentGraphError("materializer-effect-invalid", f"Materializer {action.id} must have effect: read")
+        raise AgentGraphError(
+            "materializer-effect-invalid", f"Materializer {action.id} must have effect: read"
+        )
     from .._load.fs import contained_path
 
     root = provider.root
@@ -376,7 +394,9 @@ def materialize_resource(
     cwd = root if action.cwd == "provider" else workspace_path
     if not os.path.isdir(cwd):
         raise AgentGraphError("workspace-missing", f"Materializer working directory does not exist: {cwd}")
-    environment = materializer_environment(root, workspace_path, revision, input, env=env, inherited=inherited_env)
+    environment = materializer_environment(
+        root, workspace_path, revision, input, env=env, inherited=inherited_env
+    )
     content = _run(argv, cwd, environment, action.id, timeout, max_output_bytes, max_error_bytes)
     _check_output(content, resource.media_type, action.id)
 

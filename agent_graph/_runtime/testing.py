@@ -59,17 +59,22 @@ def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: s
     authorities = list(state.authorities) if state and state.authorities is not None else []
     expect = case.expect
     failures: list[str] = []
-    evaluation = evaluate(provider, case.graph, case.entry, facts=facts, outcomes=outcomes, authorities=authorities)
+    evaluation = evaluate(
+        provider, case.graph, case.entry, facts=facts, outcomes=outcomes, authorities=authorities
+    )
     # A state key naming no node makes a test pass or fail for the wrong reason: it fails the test.
     failures.extend(
-        f"state: {d.message}" for d in check_state(provider, case.graph, case.entry, outcomes=outcomes)
+        f"state: {d.message}"
+        for d in check_state(provider, case.graph, case.entry, outcomes=outcomes)
         if d.code == "state-key-unknown"
     )
     primary = evaluation.primary_route
 
     def compare(label: str, expected: Any, actual: Any) -> None:
         if expected is not None and actual != expected:
-            failures.append(f"{label}: expected {expected}, received {actual if actual is not None else _NONE}")
+            failures.append(
+                f"{label}: expected {expected}, received {actual if actual is not None else _NONE}"
+            )
 
     if evaluation.status_code != expect.status_code:
         failures.append(f"statusCode: expected {expect.status_code}, received {evaluation.status_code}")
@@ -78,7 +83,9 @@ def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: s
     if expect.alternative_nodes is not None:
         actual_nodes = [r.node for r in evaluation.alternative_routes]
         if actual_nodes != list(expect.alternative_nodes):
-            failures.append(f"alternativeNodes: expected {_js(list(expect.alternative_nodes))}, received {_js(actual_nodes)}")
+            failures.append(
+                f"alternativeNodes: expected {_js(list(expect.alternative_nodes))}, received {_js(actual_nodes)}"
+            )
     compare("availability", expect.availability, primary.availability if primary else None)
     compare("outcome", expect.outcome, evaluation.outcome)
     for code in expect.diagnostics_include or ():
@@ -131,8 +138,12 @@ def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: s
                 ("resolution", gate.resolution_action if gate else None),
             ):
                 action = plan.action if plan else None
-                compare(f"{prefix}Command", getattr(expect, f"{prefix}_command"), _step_field(plan, "command"))
-                compare(f"{prefix}Handler", getattr(expect, f"{prefix}_handler"), _step_field(plan, "handler"))
+                compare(
+                    f"{prefix}Command", getattr(expect, f"{prefix}_command"), _step_field(plan, "command")
+                )
+                compare(
+                    f"{prefix}Handler", getattr(expect, f"{prefix}_handler"), _step_field(plan, "handler")
+                )
                 compare(
                     f"{prefix}Skill",
                     getattr(expect, f"{prefix}_skill"),
@@ -189,7 +200,9 @@ def run_graph_tests(
     fs = fs or OSFileSystem()
     files = discover_tests(path, fs)
     if not files:
-        raise AgentGraphError("test-cases-empty", f"No YAML or JSON graph test cases found: {fs.absolute(path)}")
+        raise AgentGraphError(
+            "test-cases-empty", f"No YAML or JSON graph test cases found: {fs.absolute(path)}"
+        )
     base = fs.absolute(".")
     results: list[TestResult] = []
     for file in files:
@@ -199,7 +212,8 @@ def run_graph_tests(
                 size = fs.size(file)
                 if size > DEFAULT_MAX_FILE_BYTES:
                     raise AgentGraphError(
-                        "file-too-large", f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+                        "file-too-large",
+                        f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes",
                     )
                 data = fs.read_bytes(file)
             except OSError as error:

@@ -28,7 +28,7 @@ from .regex import compile_pattern
 
 __all__ = ["GenerationError", "load_generated", "python_source"]
 
-_HEADER = '''\
+_HEADER = """\
 from decimal import Decimal
 import re
 
@@ -40,7 +40,7 @@ except ImportError:  # fastjsonschema releases without the collected-errors exce
     JsonSchemaValuesException = JsonSchemaValueException
 
 NoneType = type(None)
-'''
+"""
 
 # The shipped module does not import fastjsonschema at all (its package import is slow):
 # it raises its own exception with the attributes the generated code passes.
@@ -188,7 +188,9 @@ def split(code: str, schema: object, *, linear: bool = False) -> _Piece:
             if node.module == "decimal" and names == {"Decimal"}:
                 continue
             raise GenerationError(f"unexpected import in generated code: from {node.module} import {names}")
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        elif (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
             target = node.targets[0].id
             if target == "VERSION" and isinstance(node.value, ast.Constant):
                 version = str(node.value.value)
@@ -304,5 +306,3 @@ def load_generated(code: str, filename: str) -> Callable[..., object]:
 
 
 # --------------------------------------------------------------------------- the shipped module
-
-

@@ -326,7 +326,7 @@ def _simple_yaml(text: str, max_depth: int) -> Any:
         mapping = frame.container
         if key in mapping or not _simple_key(key):
             return _NO_MATCH
-        body = content[match.end():]
+        body = content[match.end() :]
         if not body or body[0] == "#":
             mapping[key] = None
             pending, pending_key, pending_column = frame, key, column
@@ -339,6 +339,7 @@ def _simple_yaml(text: str, max_depth: int) -> Any:
     if root is _MISSING:
         return None
     return root
+
 
 def parse_yaml(
     text: str,
@@ -383,6 +384,8 @@ def _needs_exact_integers(text: str) -> bool:
     if "-0" in text and _NEGATIVE_ZERO.search(text) is not None:
         return True
     return _SIXTEEN_DIGITS in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY)
+
+
 _INDEX_KEY_JSON = re.compile(r'"(?:0|[1-9][0-9]{0,9})"\s*:')
 
 
@@ -404,7 +407,9 @@ _JSON_DECODER_BIG = json.JSONDecoder(
 )
 
 
-def parse_json(text: str, path: str = "<string>", *, max_depth: int = MAX_DEPTH, unique_keys: bool = False) -> Any:
+def parse_json(
+    text: str, path: str = "<string>", *, max_depth: int = MAX_DEPTH, unique_keys: bool = False
+) -> Any:
     """Parse JSON text as JavaScript's ``JSON.parse`` does.
 
     A repeated key keeps its first position and its last value (with

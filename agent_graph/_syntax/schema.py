@@ -291,8 +291,16 @@ _STRING_KEYWORDS = frozenset({"maxLength", "minLength", "pattern"})
 _NUMBER_KEYWORDS = frozenset({"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"})
 _ARRAY_KEYWORDS = frozenset({"maxItems", "minItems", "items", "additionalItems", "contains", "uniqueItems"})
 _OBJECT_KEYWORDS = frozenset(
-    {"maxProperties", "minProperties", "required", "dependencies", "propertyNames", "properties",
-     "patternProperties", "additionalProperties"}
+    {
+        "maxProperties",
+        "minProperties",
+        "required",
+        "dependencies",
+        "propertyNames",
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+    }
 )
 _VALUE_KEYWORDS = frozenset({"enum", "const"})
 _APPLICATOR_KEYWORDS = frozenset({"not", "anyOf", "oneOf", "allOf", "if"})
@@ -361,7 +369,9 @@ class _Collector:
 
     # -- helpers
 
-    def _push(self, schema: object, value: object, ipath: str, spath: str, sink: _Sink, hops: int = 0) -> None:
+    def _push(
+        self, schema: object, value: object, ipath: str, spath: str, sink: _Sink, hops: int = 0
+    ) -> None:
         self.stack.append((_EVAL, schema, value, ipath, spath, sink, hops))
 
     def _resolve(self, ref: str) -> tuple[Any, str] | None:
@@ -472,13 +482,21 @@ class _Collector:
         limit = _limit(schema, "maxLength")
         if limit is not None and len(value) > limit:
             self._violation(
-                sink, "maxLength", ipath, spath + "/maxLength", {"limit": limit},
+                sink,
+                "maxLength",
+                ipath,
+                spath + "/maxLength",
+                {"limit": limit},
                 f"must NOT have more than {limit} characters",
             )
         limit = _limit(schema, "minLength")
         if limit is not None and len(value) < limit:
             self._violation(
-                sink, "minLength", ipath, spath + "/minLength", {"limit": limit},
+                sink,
+                "minLength",
+                ipath,
+                spath + "/minLength",
+                {"limit": limit},
                 f"must NOT have fewer than {limit} characters",
             )
         pattern = schema.get("pattern")
@@ -486,7 +504,11 @@ class _Collector:
             compiled = _regex(pattern)
             if compiled is not None and compiled.search(value) is None:
                 self._violation(
-                    sink, "pattern", ipath, spath + "/pattern", {"pattern": pattern},
+                    sink,
+                    "pattern",
+                    ipath,
+                    spath + "/pattern",
+                    {"pattern": pattern},
                     f'must match pattern "{pattern}"',
                 )
 
@@ -497,13 +519,21 @@ class _Collector:
             bound = _limit(schema, keyword)
             if bound is not None and not holds(value, bound):
                 self._violation(
-                    sink, keyword, ipath, f"{spath}/{keyword}", {"comparison": comparison, "limit": bound},
+                    sink,
+                    keyword,
+                    ipath,
+                    f"{spath}/{keyword}",
+                    {"comparison": comparison, "limit": bound},
                     f"must be {comparison} {bound}",
                 )
         divisor = _limit(schema, "multipleOf")
         if divisor is not None and divisor > 0 and not _is_multiple(value, divisor):
             self._violation(
-                sink, "multipleOf", ipath, spath + "/multipleOf", {"multipleOf": divisor},
+                sink,
+                "multipleOf",
+                ipath,
+                spath + "/multipleOf",
+                {"multipleOf": divisor},
                 f"must be multiple of {divisor}",
             )
 
@@ -513,13 +543,21 @@ class _Collector:
         limit = _limit(schema, "maxItems")
         if limit is not None and len(value) > limit:
             self._violation(
-                sink, "maxItems", ipath, spath + "/maxItems", {"limit": limit},
+                sink,
+                "maxItems",
+                ipath,
+                spath + "/maxItems",
+                {"limit": limit},
                 f"must NOT have more than {limit} items",
             )
         limit = _limit(schema, "minItems")
         if limit is not None and len(value) < limit:
             self._violation(
-                sink, "minItems", ipath, spath + "/minItems", {"limit": limit},
+                sink,
+                "minItems",
+                ipath,
+                spath + "/minItems",
+                {"limit": limit},
                 f"must NOT have fewer than {limit} items",
             )
         items = schema.get("items")
@@ -536,7 +574,11 @@ class _Collector:
             extra = schema.get("additionalItems")
             if extra is False and len(value) > len(items):
                 self._violation(
-                    sink, "additionalItems", ipath, spath + "/additionalItems", {"limit": len(items)},
+                    sink,
+                    "additionalItems",
+                    ipath,
+                    spath + "/additionalItems",
+                    {"limit": len(items)},
                     f"must NOT have more than {len(items)} items",
                 )
             elif isinstance(extra, dict):
@@ -559,7 +601,11 @@ class _Collector:
                 if key in seen:
                     j = seen[key]
                     self._violation(
-                        sink, "uniqueItems", ipath, spath + "/uniqueItems", {"i": index, "j": j},
+                        sink,
+                        "uniqueItems",
+                        ipath,
+                        spath + "/uniqueItems",
+                        {"i": index, "j": j},
                         f"must NOT have duplicate items (items ## {j} and {index} are identical)",
                     )
                     break
@@ -571,13 +617,21 @@ class _Collector:
         limit = _limit(schema, "maxProperties")
         if limit is not None and len(value) > limit:
             self._violation(
-                sink, "maxProperties", ipath, spath + "/maxProperties", {"limit": limit},
+                sink,
+                "maxProperties",
+                ipath,
+                spath + "/maxProperties",
+                {"limit": limit},
                 f"must NOT have more than {limit} properties",
             )
         limit = _limit(schema, "minProperties")
         if limit is not None and len(value) < limit:
             self._violation(
-                sink, "minProperties", ipath, spath + "/minProperties", {"limit": limit},
+                sink,
+                "minProperties",
+                ipath,
+                spath + "/minProperties",
+                {"limit": limit},
                 f"must NOT have fewer than {limit} properties",
             )
         required = schema.get("required")
@@ -585,7 +639,11 @@ class _Collector:
             for name in required:
                 if isinstance(name, str) and name not in value:
                     self._violation(
-                        sink, "required", ipath, spath + "/required", {"missingProperty": name},
+                        sink,
+                        "required",
+                        ipath,
+                        spath + "/required",
+                        {"missingProperty": name},
                         f"must have required property '{name}'",
                     )
         dependencies = schema.get("dependencies")
@@ -598,9 +656,16 @@ class _Collector:
                     for name in needed:
                         if isinstance(name, str) and name not in value:
                             self._violation(
-                                sink, "dependencies", ipath, spath + "/dependencies",
-                                {"property": trigger, "missingProperty": name, "depsCount": len(needed),
-                                 "deps": ", ".join(str(n) for n in needed)},
+                                sink,
+                                "dependencies",
+                                ipath,
+                                spath + "/dependencies",
+                                {
+                                    "property": trigger,
+                                    "missingProperty": name,
+                                    "depsCount": len(needed),
+                                    "deps": ", ".join(str(n) for n in needed),
+                                },
                                 f"must have property {name} when property {trigger} is present",
                             )
                 else:
@@ -630,23 +695,33 @@ class _Collector:
                     continue
                 if additional is False:
                     self._violation(
-                        sink, "additionalProperties", ipath, spath + "/additionalProperties",
-                        {"additionalProperty": text}, "must NOT have additional properties",
+                        sink,
+                        "additionalProperties",
+                        ipath,
+                        spath + "/additionalProperties",
+                        {"additionalProperty": text},
+                        "must NOT have additional properties",
                     )
                 elif isinstance(additional, dict):
                     child = []
                     sink.append(child)
                     self._push(
-                        additional, value[key], f"{ipath}/{_pointer_token(text)}",
-                        spath + "/additionalProperties", child,
+                        additional,
+                        value[key],
+                        f"{ipath}/{_pointer_token(text)}",
+                        spath + "/additionalProperties",
+                        child,
                     )
         for key, subschema in properties.items():
             if key in value:
                 child = []
                 sink.append(child)
                 self._push(
-                    subschema, value[key], f"{ipath}/{_pointer_token(key)}",
-                    f"{spath}/properties/{_pointer_token(key)}", child,
+                    subschema,
+                    value[key],
+                    f"{ipath}/{_pointer_token(key)}",
+                    f"{spath}/properties/{_pointer_token(key)}",
+                    child,
                 )
         for pattern, subschema in patterns.items():
             rx = _regex(pattern) if isinstance(pattern, str) else None
@@ -657,22 +732,35 @@ class _Collector:
                     child = []
                     sink.append(child)
                     self._push(
-                        subschema, value[key], f"{ipath}/{_pointer_token(str(key))}",
-                        f"{spath}/patternProperties/{_pointer_token(pattern)}", child,
+                        subschema,
+                        value[key],
+                        f"{ipath}/{_pointer_token(str(key))}",
+                        f"{spath}/patternProperties/{_pointer_token(pattern)}",
+                        child,
                     )
 
-    def _check_values(self, schema: dict[str, Any], value: object, ipath: str, spath: str, sink: _Sink) -> None:
+    def _check_values(
+        self, schema: dict[str, Any], value: object, ipath: str, spath: str, sink: _Sink
+    ) -> None:
         allowed = schema.get("enum")
         if isinstance(allowed, list):
             text = _canonical(value)
             if not any(_canonical(candidate) == text for candidate in allowed):
                 self._violation(
-                    sink, "enum", ipath, spath + "/enum", {"allowedValues": allowed},
+                    sink,
+                    "enum",
+                    ipath,
+                    spath + "/enum",
+                    {"allowedValues": allowed},
                     "must be equal to one of the allowed values",
                 )
         if "const" in schema and _canonical(schema["const"]) != _canonical(value):
             self._violation(
-                sink, "const", ipath, spath + "/const", {"allowedValue": schema["const"]},
+                sink,
+                "const",
+                ipath,
+                spath + "/const",
+                {"allowedValue": schema["const"]},
                 "must be equal to constant",
             )
 
@@ -743,20 +831,32 @@ class _Collector:
         _, result, slot, ipath, spath, keyword = task
         if _has_violation(result):
             self._violation(
-                slot, "if", ipath, spath + "/if", {"failingKeyword": keyword}, f'must match "{keyword}" schema'
+                slot,
+                "if",
+                ipath,
+                spath + "/if",
+                {"failingKeyword": keyword},
+                f'must match "{keyword}" schema',
             )
 
     def _finish_contains(self, task: tuple[Any, ...]) -> None:
         _, branches, slot, ipath, spath = task
         if all(_has_violation(branch) for branch in branches):
-            self._violation(slot, "contains", ipath, spath, {"minContains": 1}, "must contain at least 1 valid item(s)")
+            self._violation(
+                slot, "contains", ipath, spath, {"minContains": 1}, "must contain at least 1 valid item(s)"
+            )
 
     def _finish_property_names(self, task: tuple[Any, ...]) -> None:
         _, branches, slot, ipath, spath = task
         for key, branch in branches:
             if _has_violation(branch):
                 self._violation(
-                    slot, "propertyNames", ipath, spath, {"propertyName": str(key)}, "property name must be valid"
+                    slot,
+                    "propertyNames",
+                    ipath,
+                    spath,
+                    {"propertyName": str(key)},
+                    "property name must be valid",
                 )
 
 
@@ -892,7 +992,9 @@ def _schema_key(schema: object, name: str) -> str:
     try:
         return _canonical(schema)
     except (TypeError, ValueError) as exc:
-        raise AgentGraphError("schema-document-invalid", f"{name} is not a JSON Schema document: {exc}") from exc
+        raise AgentGraphError(
+            "schema-document-invalid", f"{name} is not a JSON Schema document: {exc}"
+        ) from exc
 
 
 def check_schema_patterns(schema: object, name: str) -> None:
@@ -917,7 +1019,9 @@ def check_schema_patterns(schema: object, name: str) -> None:
                     f"{name} uses a pattern agent-graph does not match: {error} "
                     "(patterns run in linear time; write it without backreferences or lookaround)",
                 ) from None
-            raise AgentGraphError("schema-document-invalid", f"{name} has a pattern that is not valid: {error}") from None
+            raise AgentGraphError(
+                "schema-document-invalid", f"{name} has a pattern that is not valid: {error}"
+            ) from None
 
 
 def _collecting_validator(schema: Mapping[str, Any] | bool) -> Callable[..., object]:
@@ -971,7 +1075,9 @@ def validate_with_schema(schema: Mapping[str, Any] | bool, value: object, path: 
     does not match raises ``schema-invalid`` with one diagnostic per violation.
     """
     if not isinstance(schema, (Mapping, bool)):
-        raise AgentGraphError("schema-document-invalid", f"{name} is not a JSON Schema document: not an object")
+        raise AgentGraphError(
+            "schema-document-invalid", f"{name} is not a JSON Schema document: not an object"
+        )
     if not isinstance(schema, bool):
         from .._core.plain import plain_json
 

@@ -52,8 +52,6 @@ from .scalars import (
 __all__ = ["parse_yaml_events"]
 
 
-
-
 class _EventSource(Reader, Scanner, Parser):
     """ruamel.yaml's reader, scanner and parser, without composer, resolver or constructor."""
 
@@ -535,7 +533,9 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def locate_pointers(text: str, pointers: set[str], max_depth: int = 512) -> dict[str, tuple[int, int, int, int]]:
+def locate_pointers(
+    text: str, pointers: set[str], max_depth: int = 512
+) -> dict[str, tuple[int, int, int, int]]:
     """Where the values at JSON ``pointers`` are written in YAML (or JSON) ``text``.
 
     Answers ``pointer -> (key line, key column, value line, value column)``,

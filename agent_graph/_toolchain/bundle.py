@@ -100,7 +100,8 @@ def plan_bundle(provider: Provider, read: Callable[[str], bytes]) -> BundlePlan:
             )
         if root_bytes in data:
             raise AgentGraphError(
-                "build-absolute-path-leak", f"Referenced file contains the source Provider absolute path: {relative}"
+                "build-absolute-path-leak",
+                f"Referenced file contains the source Provider absolute path: {relative}",
             )
         files[relative] = data
     normalized = dump_yaml(dict(provider.raw_manifest))
@@ -123,20 +124,26 @@ def plan_bundle(provider: Provider, read: Callable[[str], bytes]) -> BundlePlan:
         "graphs": _catalog(catalogs["graphs"], digests),
         "actions": _catalog(catalogs["actions"], digests),
         "resources": _catalog(catalogs["resources"], digests),
-        "schemas": [{"id": identity, "path": path, "digest": digests[path]} for path, identity in schema_entries],
+        "schemas": [
+            {"id": identity, "path": path, "digest": digests[path]} for path, identity in schema_entries
+        ],
         "files": [{"path": path, "digest": digests[path]} for path in sorted(files, key=utf16_key)],
         "graphDependencies": {gid: dependencies[gid] for gid in sort_collated(dependencies)},
     }
     manifest = {**unsigned, "digest": digest_value(unsigned)}
     _schema.validate("bundle", manifest, BUNDLE_MANIFEST)
     if root_bytes in manifest_json(manifest):
-        raise AgentGraphError("build-absolute-path-leak", "Generated bundle contains the source Provider absolute path")
+        raise AgentGraphError(
+            "build-absolute-path-leak", "Generated bundle contains the source Provider absolute path"
+        )
     return BundlePlan(files=files, manifest=manifest)
 
 
 def _contains(parent: str, child: str) -> bool:
     relative = os.path.relpath(child, parent)
-    return relative == "." or not (relative == ".." or relative.startswith(".." + os.sep) or os.path.isabs(relative))
+    return relative == "." or not (
+        relative == ".." or relative.startswith(".." + os.sep) or os.path.isabs(relative)
+    )
 
 
 #: A file every folder ``build`` works in holds while it works: only folders with it are ever cleaned up.
@@ -151,7 +158,8 @@ def _check_overlap(provider: Provider, destination: str) -> None:
         for root in {provider.root, os.path.realpath(provider.root)}:
             if candidate == root:
                 raise AgentGraphError(
-                    "build-output-overlaps-source", f"Build output must not replace the Provider root: {destination}"
+                    "build-output-overlaps-source",
+                    f"Build output must not replace the Provider root: {destination}",
                 )
         for source in provider.files:
             if _contains(candidate, source) or _contains(candidate, os.path.realpath(source)):
@@ -212,7 +220,9 @@ def verified_bundle_files(destination: str) -> set[str]:
     try:
         from .._load.fs import read_regular_file
 
-        parsed = parse_json(read_regular_file(manifest_path, "bundle manifest").decode("utf-8"), manifest_path)
+        parsed = parse_json(
+            read_regular_file(manifest_path, "bundle manifest").decode("utf-8"), manifest_path
+        )
         _schema.validate("bundle", parsed, manifest_path)
     except (AgentGraphError, UnicodeDecodeError) as error:
         raise _not_a_bundle(destination, f"its manifest.json does not read: {error}") from None
@@ -266,7 +276,9 @@ def _parent_lock(parent: str, destination: str) -> Iterator[None]:
         raise os_error(error, parent, "open the folder") from None
 
     def timed_out() -> AgentGraphError:
-        return AgentGraphError("build-lock-timeout", f"Another build into {parent} ran for more than 60 s: {destination}")
+        return AgentGraphError(
+            "build-lock-timeout", f"Another build into {parent} ran for more than 60 s: {destination}"
+        )
 
     try:
         with held_lock(handle, 60.0, timed_out):
@@ -287,7 +299,9 @@ def _sweep(parent: str, name: str) -> None:
     if not os.path.lexists(destination):
         # A build killed between its two renames: the earlier bundle goes back where it was.
         for entry in entries:
-            if entry.name.startswith(f".{name}{_RETIRED}") and os.path.isfile(os.path.join(entry.path, BUILD_MARKER)):
+            if entry.name.startswith(f".{name}{_RETIRED}") and os.path.isfile(
+                os.path.join(entry.path, BUILD_MARKER)
+            ):
                 try:
                     verified_bundle_files(entry.path)
                     os.rename(entry.path, destination)
@@ -298,7 +312,11 @@ def _sweep(parent: str, name: str) -> None:
                 entries = [other for other in entries if other is not entry]
                 break
     for entry in entries:
-        if not entry.name.startswith(prefixes) or entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
+        if (
+            not entry.name.startswith(prefixes)
+            or entry.is_symlink()
+            or not entry.is_dir(follow_symlinks=False)
+        ):
             continue
         marker = os.path.join(entry.path, BUILD_MARKER)
         if os.path.isfile(marker) and not os.path.islink(marker):
@@ -381,7 +399,9 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
     destination = os.path.abspath(output)
     _check_overlap(provider, destination)
     if os.path.lexists(destination) and (not os.path.isdir(destination) or os.path.islink(destination)):
-        raise AgentGraphError("build-output-exists", f"Build output exists and is not a directory: {destination}")
+        raise AgentGraphError(
+            "build-output-exists", f"Build output exists and is not a directory: {destination}"
+        )
     plan = plan_bundle(provider, read or _read_os)
     parent = os.path.dirname(destination)
     name = os.path.basename(destination)
@@ -392,7 +412,9 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
             earlier: set[str] | None = None
             if os.path.lexists(destination):
                 if not os.path.isdir(destination) or os.path.islink(destination):
-                    raise AgentGraphError("build-output-exists", f"Build output exists and is not a directory: {destination}")
+                    raise AgentGraphError(
+                        "build-output-exists", f"Build output exists and is not a directory: {destination}"
+                    )
                 earlier = verified_bundle_files(destination)
             working = _new_folder(parent, f".{name}{_STAGING}")
             try:
@@ -411,7 +433,8 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
                 rebuilt = load_provider(os.path.join(working, BUNDLE_MANIFEST), cache=False)
                 if rebuilt.graph_digests != provider.graph_digests:
                     raise AgentGraphError(
-                        "build-verification-failed", "The built bundle's Graph digests differ from the sources'"
+                        "build-verification-failed",
+                        "The built bundle's Graph digests differ from the sources'",
                     )
                 _swap_into_place(working, destination, parent, name, earlier)
             except BaseException:
@@ -443,7 +466,9 @@ def _exchange(first: str, second: str) -> bool:
     raise os_error(OSError(number, os.strerror(number)), second, "replace the earlier bundle")
 
 
-def _swap_into_place(working: str, destination: str, parent: str, name: str, earlier: set[str] | None) -> None:
+def _swap_into_place(
+    working: str, destination: str, parent: str, name: str, earlier: set[str] | None
+) -> None:
     """Put the finished working folder at ``destination``; a verified earlier bundle is exchanged out and retired.
 
     Where folders can be exchanged in one step, ``destination`` always holds a

@@ -126,7 +126,9 @@ def _frames(provider: Provider, graph: CompiledGraph, entry: str | None, expand:
     return frames
 
 
-def _node_lines(frame: _Frame, node_index: int, overlay: _Overlay | None) -> tuple[list[str], str | None, str | None]:
+def _node_lines(
+    frame: _Frame, node_index: int, overlay: _Overlay | None
+) -> tuple[list[str], str | None, str | None]:
     """Label lines of a node, its settled outcome (or None) and its route mark (primary/alternative)."""
     node = frame.graph.nodes[node_index]
     definition = node.definition
@@ -138,7 +140,9 @@ def _node_lines(frame: _Frame, node_index: int, overlay: _Overlay | None) -> tup
         lines.append("action")
     elif node.is_gate:
         gate = definition.gate
-        lines.append("gate" + (f" · authority {gate.authority}" if gate is not None and gate.authority else ""))
+        lines.append(
+            "gate" + (f" · authority {gate.authority}" if gate is not None and gate.authority else "")
+        )
     elif node.is_subgraph:
         lines.append(f"subgraph → {definition.graph}#{definition.entry}")
     else:
@@ -149,7 +153,9 @@ def _node_lines(frame: _Frame, node_index: int, overlay: _Overlay | None) -> tup
         if settled is not None:
             lines.append(f"= {settled}")
             if (node.is_action or node.is_gate) and settled in ("pending", "waiting-user"):
-                route_id = make_route_id(overlay.evaluation.revision, frame.graph.id, node.id, frame.call_path)
+                route_id = make_route_id(
+                    overlay.evaluation.revision, frame.graph.id, node.id, frame.call_path
+                )
                 if route_id == overlay.primary:
                     mark = "primary"
                     lines.append("▶ primary route")
@@ -191,7 +197,12 @@ def _mermaid_text(text: str) -> str:
     )
 
 
-_MERMAID_SHAPES = {"action": ('["', '"]'), "gate": ('{"', '"}'), "subgraph": ('[["', '"]]'), "terminal": ('(["', '"])')}
+_MERMAID_SHAPES = {
+    "action": ('["', '"]'),
+    "gate": ('{"', '"}'),
+    "subgraph": ('[["', '"]]'),
+    "terminal": ('(["', '"])'),
+}
 
 
 def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) -> str:
@@ -217,13 +228,17 @@ def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) 
             identifier = f"f{frame.index}_n{node.index}"
             lines, settled, mark = _node_lines(frame, node.index, overlay)
             start, end = _MERMAID_SHAPES[node.kind]
-            out.append(f"{indent}{identifier}{start}{'<br/>'.join(_mermaid_text(line) for line in lines)}{end}")
+            out.append(
+                f"{indent}{identifier}{start}{'<br/>'.join(_mermaid_text(line) for line in lines)}{end}"
+            )
             if overlay is not None and frame.settled is not None:
                 classes.setdefault(settled if settled is not None else "unreached", []).append(identifier)
             if mark == "primary":
                 node_styles.append(f"  style {identifier} stroke:{_ROUTE_COLOR},stroke-width:4px")
             elif mark == "alternative":
-                node_styles.append(f"  style {identifier} stroke:{_ROUTE_COLOR},stroke-width:2px,stroke-dasharray:5 3")
+                node_styles.append(
+                    f"  style {identifier} stroke:{_ROUTE_COLOR},stroke-width:2px,stroke-dasharray:5 3"
+                )
         if frame.index > 0:
             out.append("  end")
     for frame in frames:
@@ -238,7 +253,9 @@ def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) 
                 out.append(f'  {prefix}_entry{position}(("{_mermaid_text(name or "")}"))')
                 link(f"  {prefix}_entry{position} --> {prefix}_n{graph.index[target]}")
         elif frame.caller is not None and frame.entry in graph.entrypoints:
-            link(f'  {frame.caller} -.->|"calls {_mermaid_text(frame.entry or "")}"| {prefix}_n{graph.index[graph.entrypoints[frame.entry or ""]]}')
+            link(
+                f'  {frame.caller} -.->|"calls {_mermaid_text(frame.entry or "")}"| {prefix}_n{graph.index[graph.entrypoints[frame.entry or ""]]}'
+            )
         for edge in graph.definition.edges:
             source = f"{prefix}_n{graph.index[edge.from_]}"
             target = f"{prefix}_n{graph.index[edge.to]}"
@@ -324,7 +341,9 @@ def _render_dot(frames: list[_Frame], title: str, overlay: _Overlay | None) -> s
                 target = graph.entrypoints.get(name or "")
                 if target is None:
                     continue
-                out.append(f'  {prefix}_entry{position} [label={_dot_text(name or "")}, shape=circle, fontsize=9];')
+                out.append(
+                    f"  {prefix}_entry{position} [label={_dot_text(name or '')}, shape=circle, fontsize=9];"
+                )
                 edges.append(f"  {prefix}_entry{position} -> {prefix}_n{graph.index[target]};")
         elif frame.caller is not None and frame.entry in graph.entrypoints:
             target_index = graph.index[graph.entrypoints[frame.entry or ""]]
@@ -367,7 +386,9 @@ def render_diagram(
     for another format.
     """
     if fmt not in FORMATS:
-        raise AgentGraphError("diagram-format-invalid", f"Unsupported diagram format: {fmt} (use mermaid or dot)")
+        raise AgentGraphError(
+            "diagram-format-invalid", f"Unsupported diagram format: {fmt} (use mermaid or dot)"
+        )
     if isinstance(graph, str):
         graph = str.__str__(graph)
     compiled = provider.graphs.get(graph) if isinstance(graph, str) else None
@@ -382,7 +403,9 @@ def render_diagram(
         outcomes = normalize_outcomes(state.outcomes)
         authorities = normalize_authorities(state.authorities)
         facts = plain_facts(normalize_facts(state.facts))
-        evaluation = evaluate(provider, graph, state.entry, facts=facts, outcomes=outcomes, authorities=authorities)
+        evaluation = evaluate(
+            provider, graph, state.entry, facts=facts, outcomes=outcomes, authorities=authorities
+        )
         overlay = _Overlay(
             evaluation=evaluation,
             facts=facts,

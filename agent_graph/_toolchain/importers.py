@@ -203,7 +203,8 @@ def _register_reasons(target: _Target, reasons: Sequence[tuple[str, str]]) -> No
         if entry is not None:
             if entry.get("kind") != "route-reason":
                 raise AgentGraphError(
-                    "route-reason-code-kind-invalid", f"Code {code} exists in {path} but is not a route-reason"
+                    "route-reason-code-kind-invalid",
+                    f"Code {code} exists in {path} but is not a route-reason",
                 )
             continue
         added.append({"code": code, "kind": "route-reason", "summary": summary})
@@ -219,7 +220,9 @@ def _register_reasons(target: _Target, reasons: Sequence[tuple[str, str]]) -> No
 
 def _report(target: _Target, heading: str, body: str) -> None:
     path = target.path(REPORT)
-    previous = _read_bytes(path, "import report").decode("utf-8") if os.path.isfile(path) else "# Import report\n"
+    previous = (
+        _read_bytes(path, "import report").decode("utf-8") if os.path.isfile(path) else "# Import report\n"
+    )
     target.rewrites[path] = f"{previous.rstrip()}\n\n## {heading}\n\n{body.strip()}\n"
 
 
@@ -250,8 +253,16 @@ def _commit(target: _Target, kind: str, graph_id: str, graph_relative: str) -> I
     )
 
 
-def _graph(graph_id: str, entry: str, nodes: list[dict[str, Any]], edges: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"schema": "agent-graph.graph.v1", "id": graph_id, "entrypoints": {"default": entry}, "nodes": nodes, "edges": edges}
+def _graph(
+    graph_id: str, entry: str, nodes: list[dict[str, Any]], edges: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "schema": "agent-graph.graph.v1",
+        "id": graph_id,
+        "entrypoints": {"default": entry},
+        "nodes": nodes,
+        "edges": edges,
+    }
 
 
 def _copy_tree(source: str, destination: str) -> tuple[dict[str, bytes], dict[str, int], list[str]]:
@@ -347,7 +358,13 @@ def import_skill(skill_md: str, into: str, graph: str | None = None) -> ImportRe
             graph_id,
             "use-skill",
             [
-                {"id": "use-skill", "kind": "action", "action": action_relative, "description": f"Use {name}"[:1000], "reasonCode": reason},
+                {
+                    "id": "use-skill",
+                    "kind": "action",
+                    "action": action_relative,
+                    "description": f"Use {name}"[:1000],
+                    "reasonCode": reason,
+                },
                 {"id": "done", "kind": "terminal", "terminalOutcome": "completed"},
             ],
             [{"from": "use-skill", "to": "done", "outcomes": ["completed"]}],
@@ -433,7 +450,13 @@ def import_scripts(scripts: Sequence[str], into: str, graph: str | None = None) 
         )
         reason = f"route.{graph_id}.{node_id}"
         nodes.append(
-            {"id": node_id, "kind": "action", "action": action_relative, "description": os.path.basename(source)[:1000], "reasonCode": reason}
+            {
+                "id": node_id,
+                "kind": "action",
+                "action": action_relative,
+                "description": os.path.basename(source)[:1000],
+                "reasonCode": reason,
+            }
         )
         reasons.append((reason, f"Imported script step {index} is ready to run."))
         if index > 1:
@@ -473,14 +496,24 @@ def _check_workflow(source: Any) -> list[dict[str, Any]]:
         raise AgentGraphError("workflow-invalid", "Workflow id must be a non-empty string when present")
     for index, step in enumerate(steps, start=1):
         if not isinstance(step, Mapping) or not isinstance(step.get("id"), str) or not step["id"]:
-            raise AgentGraphError("workflow-invalid", f"Workflow step {index} must declare non-empty id and command strings")
+            raise AgentGraphError(
+                "workflow-invalid", f"Workflow step {index} must declare non-empty id and command strings"
+            )
         if not isinstance(step.get("command"), str) or not step["command"]:
-            raise AgentGraphError("workflow-invalid", f"Workflow step {index} must declare non-empty id and command strings")
+            raise AgentGraphError(
+                "workflow-invalid", f"Workflow step {index} must declare non-empty id and command strings"
+            )
         if "description" in step and not isinstance(step["description"], str):
-            raise AgentGraphError("workflow-invalid", f"Workflow step {step['id']} description must be a string")
+            raise AgentGraphError(
+                "workflow-invalid", f"Workflow step {step['id']} description must be a string"
+            )
         depends = step.get("dependsOn")
-        if "dependsOn" in step and (not isinstance(depends, list) or not all(isinstance(d, str) for d in depends)):
-            raise AgentGraphError("workflow-invalid", f"Workflow step {step['id']} dependsOn must be a string array")
+        if "dependsOn" in step and (
+            not isinstance(depends, list) or not all(isinstance(d, str) for d in depends)
+        ):
+            raise AgentGraphError(
+                "workflow-invalid", f"Workflow step {step['id']} dependsOn must be a string array"
+            )
         if "effect" in step and step["effect"] not in _EFFECTS:
             raise AgentGraphError("workflow-invalid", f"Workflow step {step['id']} has an invalid effect")
     return [dict(step) for step in steps]
@@ -504,7 +537,7 @@ def _workflow_cycle(order: list[str], depends: Mapping[str, list[str]]) -> list[
                 visited.add(done)
                 continue
             if step in on_path:
-                return [*path[on_path[step]:], step]
+                return [*path[on_path[step] :], step]
             if step in visited:
                 continue
             on_path[step] = len(path)
@@ -529,7 +562,9 @@ def import_workflow(workflow: str, into: str, graph: str | None = None) -> Impor
     source = parse_structured(_read_bytes(path, "workflow"), path)
     steps = _check_workflow(source)
     target = _open_provider(into)
-    requested = graph if graph is not None else source.get("id") or os.path.splitext(os.path.basename(path))[0]
+    requested = (
+        graph if graph is not None else source.get("id") or os.path.splitext(os.path.basename(path))[0]
+    )
     graph_id = slug(requested)
     ids = [step["id"] for step in steps]
     if len(set(ids)) != len(ids):
@@ -537,10 +572,15 @@ def import_workflow(workflow: str, into: str, graph: str | None = None) -> Impor
         raise AgentGraphError("workflow-step-duplicate", f"Workflow step ids must be unique: {duplicate}")
     node_ids = {step_id: slug(step_id) for step_id in ids}
     if len(set(node_ids.values())) != len(ids):
-        raise AgentGraphError("workflow-step-id-collision", "Workflow step ids must remain unique after normalization")
+        raise AgentGraphError(
+            "workflow-step-id-collision", "Workflow step ids must remain unique after normalization"
+        )
     reserved = [step_id for step_id, node in node_ids.items() if node in ("start", "done")]
     if reserved:
-        raise AgentGraphError("workflow-step-id-reserved", f"Workflow step ids may not normalize to start or done: {reserved[0]}")
+        raise AgentGraphError(
+            "workflow-step-id-reserved",
+            f"Workflow step ids may not normalize to start or done: {reserved[0]}",
+        )
     depends: dict[str, list[str]] = {}
     for step in steps:
         unique: list[str] = []
@@ -554,12 +594,20 @@ def import_workflow(workflow: str, into: str, graph: str | None = None) -> Impor
         depends[step["id"]] = unique
     cycle = _workflow_cycle(ids, depends)
     if cycle is not None:
-        raise AgentGraphError("workflow-cycle", f"Workflow dependencies contain a cycle: {' -> '.join(cycle)}")
+        raise AgentGraphError(
+            "workflow-cycle", f"Workflow dependencies contain a cycle: {' -> '.join(cycle)}"
+        )
 
     start_relative = f"actions/{graph_id}-start.yaml"
     target.add_yaml(
         start_relative,
-        {"schema": "agent-graph.action.v1", "id": f"{graph_id}.start", "runner": "command", "effect": "read", "command": "true"},
+        {
+            "schema": "agent-graph.action.v1",
+            "id": f"{graph_id}.start",
+            "runner": "command",
+            "effect": "read",
+            "command": "true",
+        },
         "action",
     )
     nodes: list[dict[str, Any]] = [
@@ -600,11 +648,21 @@ def import_workflow(workflow: str, into: str, graph: str | None = None) -> Impor
         node["reasonCode"] = f"route.{graph_id}.{node_id}"
         nodes.append(node)
         reasons.append((node["reasonCode"], "The imported workflow step is ready to run."))
-        edges.extend({"from": node_ids[d], "to": node_id, "outcomes": ["completed"]} for d in depends[step["id"]])
-    edges.extend({"from": "start", "to": node_ids[s["id"]], "outcomes": ["completed"]} for s in steps if not depends[s["id"]])
+        edges.extend(
+            {"from": node_ids[d], "to": node_id, "outcomes": ["completed"]} for d in depends[step["id"]]
+        )
+    edges.extend(
+        {"from": "start", "to": node_ids[s["id"]], "outcomes": ["completed"]}
+        for s in steps
+        if not depends[s["id"]]
+    )
     depended = {d for values in depends.values() for d in values}
     nodes.append({"id": "done", "kind": "terminal", "terminalOutcome": "completed", "join": "all"})
-    edges.extend({"from": node_ids[s["id"]], "to": "done", "outcomes": ["completed"]} for s in steps if s["id"] not in depended)
+    edges.extend(
+        {"from": node_ids[s["id"]], "to": "done", "outcomes": ["completed"]}
+        for s in steps
+        if s["id"] not in depended
+    )
     graph_relative = f"graphs/{graph_id}.yaml"
     target.add_yaml(graph_relative, _graph(graph_id, "start", nodes, edges), "graph")
     _register_reasons(target, reasons)
@@ -617,7 +675,10 @@ def import_workflow(workflow: str, into: str, graph: str | None = None) -> Impor
     ]
     bullets = []
     if defaulted:
-        bullets.append("- Steps without an `effect`, written as `write` until reviewed: " + ", ".join(f"`{s}`" for s in defaulted))
+        bullets.append(
+            "- Steps without an `effect`, written as `write` until reviewed: "
+            + ", ".join(f"`{s}`" for s in defaulted)
+        )
     if ignored:
         bullets.append("- Fields not interpreted (templating, conditions, retries, environment…):")
         bullets.extend(f"  - {item}" for item in ignored)

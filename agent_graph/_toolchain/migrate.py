@@ -109,7 +109,10 @@ def _schema_edit(old: str, new: str) -> Callable[[str], str | None]:
     json_pair = re.compile(rf"(\"schema\"\s*:\s*)\"{re.escape(old)}\"")
 
     def edit(text: str) -> str | None:
-        for pattern, replacement in ((yaml_line, rf"\g<1>\g<2>{new}\g<2>\g<3>"), (json_pair, rf"\g<1>\"{new}\"")):
+        for pattern, replacement in (
+            (yaml_line, rf"\g<1>\g<2>{new}\g<2>\g<3>"),
+            (json_pair, rf"\g<1>\"{new}\""),
+        ):
             result, count = pattern.subn(replacement, text)
             if count == 1:
                 return result
@@ -222,7 +225,9 @@ def plan_migration(manifest: str) -> _Plan:
                 field="schema",
                 before=LEGACY_RESOURCE,
                 after=new_schema,
-                reason="a context view materialized by an Action" if dynamic else "a static file resource (path kept)",
+                reason="a context view materialized by an Action"
+                if dynamic
+                else "a static file resource (path kept)",
             )
         )
     return _Plan(root=root, manifest_path=manifest_path, changes=tuple(changes), rewrites=rewrites)
@@ -245,5 +250,7 @@ def migrate_provider(manifest: str = "provider.yaml", *, dry_run: bool = False) 
         manifest=plan.manifest_path,
         dry_run=dry_run,
         changes=plan.changes,
-        files=tuple(posixpath.relpath(p.replace(os.sep, "/"), plan.root.replace(os.sep, "/")) for p in plan.rewrites),
+        files=tuple(
+            posixpath.relpath(p.replace(os.sep, "/"), plan.root.replace(os.sep, "/")) for p in plan.rewrites
+        ),
     )

@@ -215,7 +215,9 @@ def check_written_source(path: str, data: bytes, expected: Any = _UNCHECKED) -> 
             "output-unreadable", f"Refusing to write {path}: the loader would not read it back ({error})"
         ) from None
     if expected is not _UNCHECKED and not _same(value, expected):
-        raise AgentGraphError("output-unreadable", f"Refusing to write {path}: it would read back as another value")
+        raise AgentGraphError(
+            "output-unreadable", f"Refusing to write {path}: it would read back as another value"
+        )
 
 
 def ensure_absent(paths: Iterable[str], code: str, what: str) -> None:
@@ -227,7 +229,9 @@ def ensure_absent(paths: Iterable[str], code: str, what: str) -> None:
         while parent and not os.path.lexists(parent):
             parent = os.path.dirname(parent) if os.path.dirname(parent) != parent else ""
         if parent and not os.path.isdir(parent):
-            raise AgentGraphError("path-not-directory", f"{what} cannot create {path}: {parent} is not a directory")
+            raise AgentGraphError(
+                "path-not-directory", f"{what} cannot create {path}: {parent} is not a directory"
+            )
 
 
 def write_new_files(files: Mapping[str, str | bytes], code: str, what: str) -> list[str]:
@@ -237,7 +241,10 @@ def write_new_files(files: Mapping[str, str | bytes], code: str, what: str) -> l
     files and folders already made are removed again.
     """
     ensure_absent(files, code, what)
-    contents = {path: content.encode("utf-8") if isinstance(content, str) else content for path, content in files.items()}
+    contents = {
+        path: content.encode("utf-8") if isinstance(content, str) else content
+        for path, content in files.items()
+    }
     for path, data in contents.items():
         check_written_source(path, data)
     written = []
@@ -387,6 +394,8 @@ def init_provider(directory: str, provider_id: str) -> str:
     no identifier is ``id-invalid``.
     """
     root = os.path.abspath(directory)
-    files = {os.path.join(root, *relative.split("/")): text for relative, text in init_files(provider_id).items()}
+    files = {
+        os.path.join(root, *relative.split("/")): text for relative, text in init_files(provider_id).items()
+    }
     write_new_files(files, "provider-target-exists", "Provider initialization")
     return os.path.join(root, "provider.yaml")

@@ -154,8 +154,12 @@ def check() -> tuple[bool, str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write the module, or with ``--check`` report whether it is stale."""
-    parser = argparse.ArgumentParser(prog="python -m agent_graph._toolchain.schemagen", description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if agent_graph/_syntax/validators.py is stale")
+    parser = argparse.ArgumentParser(
+        prog="python -m agent_graph._toolchain.schemagen", description=(__doc__ or "").splitlines()[0]
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if agent_graph/_syntax/validators.py is stale"
+    )
     args = parser.parse_args(argv)
     if args.check:
         ok, message = check()
