@@ -25,7 +25,14 @@ import stat
 
 from .._core.errors import AgentGraphError, os_error
 
-__all__ = ["FileChanges", "create_exclusive", "make_directories", "write_bytes_atomic", "write_text_atomic"]
+__all__ = [
+    "FileChanges",
+    "create_exclusive",
+    "fsync_directory",
+    "make_directories",
+    "write_bytes_atomic",
+    "write_text_atomic",
+]
 
 
 def make_directories(directory: str) -> None:
@@ -55,22 +62,26 @@ def _temporary(directory: str) -> tuple[int, str]:
     raise AgentGraphError("file-write-failed", f"Cannot create a temporary file in {directory}")
 
 
-def _fill(handle: int, temporary: str, data: bytes, target: str, mode: int | None) -> None:
+def _fill(
+    handle: int, temporary: str, data: bytes, target: str, mode: int | None, durable: bool = True
+) -> None:
     """Write, mode and fsync the temporary file (closed in every case)."""
     try:
         with os.fdopen(handle, "wb") as stream:
             if mode is not None and hasattr(os, "fchmod"):
                 os.fchmod(stream.fileno(), mode)
             stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
     except (OSError, ValueError) as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise os_error(error, target, "write") from None
 
 
-def _fsync_directory(directory: str) -> None:
+def fsync_directory(directory: str) -> None:
+    """Flush a folder's entries (a rename into it) to disk; a file system that cannot is left as it is."""
     try:
         handle = os.open(directory, os.O_RDONLY)
     except OSError:
@@ -83,8 +94,12 @@ def _fsync_directory(directory: str) -> None:
         os.close(handle)
 
 
-def write_bytes_atomic(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically, creating parent directories."""
+def write_bytes_atomic(path: str, data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically, creating parent directories.
+
+    ``durable=False`` skips the flushes to disk, for content that checks itself
+    on every read (load-cache entries carry their own digest).
+    """
     target = os.path.abspath(path)
     directory = os.path.dirname(target)
     make_directories(directory)
@@ -98,7 +113,7 @@ def write_bytes_atomic(path: str, data: bytes) -> None:
             raise AgentGraphError("path-is-directory", f"Cannot write {target}: it is a folder")
         mode = info.st_mode & 0o7777
     handle, temporary = _temporary(directory)
-    _fill(handle, temporary, data, target, mode)
+    _fill(handle, temporary, data, target, mode, durable)
     try:
         os.replace(temporary, target)
     except BaseException as error:
@@ -107,7 +122,8 @@ def write_bytes_atomic(path: str, data: bytes) -> None:
         if isinstance(error, (OSError, ValueError)):
             raise os_error(error, target, "replace") from None
         raise
-    _fsync_directory(directory)
+    if durable:
+        fsync_directory(directory)
 
 
 def write_text_atomic(path: str, text: str) -> None:
@@ -157,7 +173,7 @@ def create_exclusive(path: str, data: bytes, label: str, *, exists_code: str = "
     finally:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-    _fsync_directory(directory)
+    fsync_directory(directory)
 
 
 # ---------------------------------------------------------------- several files, all or none

@@ -14,7 +14,7 @@ trusted and never an error. Deleting the directory at any time is safe.
 Where: a directory the host chooses, or the platform cache directory
 (``$XDG_CACHE_HOME/agent-graph`` or ``~/.cache/agent-graph``,
 ``~/Library/Caches/agent-graph`` on macOS, ``%LOCALAPPDATA%\\agent-graph\\Cache``
-on Windows). Writes go to a temporary file that is renamed into place (no
+on Windows). Writes go through :func:`~agent_graph._load.atomic.write_bytes_atomic` (no
 fsync: a torn entry fails its digest check). This module is an adapter: it
 touches the file system and reads the environment, and knows nothing of
 Providers or graphs.
@@ -27,11 +27,13 @@ import hashlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable
 from typing import Any
 
 import msgspec
+
+from .._core.errors import AgentGraphError
+from .atomic import write_bytes_atomic
 
 __all__ = ["CachedValue", "LoadCache", "code_fingerprint", "default_directory", "open_cache"]
 
@@ -193,8 +195,8 @@ class LoadCache:
         if len(entry) > _entry_limit(cached.size):
             return
         path = self._path(key)
-        with contextlib.suppress(OSError):
-            _write(path, entry)
+        with contextlib.suppress(AgentGraphError):  # a full disk, say: the file is parsed again next time
+            write_bytes_atomic(path, entry, durable=False)
         cached.dirty = False
 
     def store_all(self, values: Iterable[CachedValue]) -> None:
@@ -232,20 +234,6 @@ def _read_entry(path: str, limit: int) -> bytes | None:
         return data if len(data) <= limit else None
     finally:
         os.close(descriptor)
-
-
-def _write(path: str, data: bytes) -> None:
-    directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".entry-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def open_cache(cache: CachePath | bool | None) -> LoadCache | None:

@@ -33,7 +33,7 @@ from .._core.canonical import collation_key, digest_bytes, digest_value, sort_co
 from .._core.errors import AgentGraphError, os_error
 from .._core.model import Bundle
 from .._core.provider import Provider
-from .._load.atomic import FileChanges, make_directories
+from .._load.atomic import FileChanges, fsync_directory, make_directories
 from .._load.bundle import expected_catalogs, expected_dependencies
 from .._runtime.locks import held_lock
 from .._syntax import schema as _schema
@@ -508,17 +508,4 @@ def _swap_into_place(
         _retire(retired, earlier)
     with contextlib.suppress(OSError):
         os.unlink(os.path.join(destination, BUILD_MARKER))
-    _fsync_folder(parent)
-
-
-def _fsync_folder(folder: str) -> None:
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
+    fsync_directory(parent)
