@@ -244,12 +244,12 @@ def read_regular_file(path: str, label: str, max_bytes: int = DEFAULT_READ_LIMIT
 
 # ---------------------------------------------------------------- Provider-relative paths
 
-_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
+WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def contained_path(root: str, reference: str, label: str) -> str:
     """Resolve a Provider-relative reference, refusing absolute paths and escapes."""
-    if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
+    if reference.startswith("/") or WINDOWS_ABSOLUTE.match(reference):
         raise AgentGraphError("absolute-path-forbidden", f"{label} must be relative: {reference}")
     resolved = posixpath.normpath(posixpath.join(root, reference))
     if not inside(resolved, posixpath.normpath(root)):

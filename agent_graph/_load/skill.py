@@ -10,16 +10,13 @@ through the injected file system.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.provider import Provider
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
-from .fs import FileSystem, OSFileSystem
-
-_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
+from .fs import WINDOWS_ABSOLUTE, FileSystem, OSFileSystem
 
 
 def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
@@ -103,7 +100,7 @@ def locate_binding(
         reference = locator[len("path:") :]
         if not reference:
             raise AgentGraphError("skill-locator-invalid", f"Skill path locator is empty: {path}")
-        if reference.startswith("/") or _WINDOWS_ABSOLUTE.match(reference):
+        if reference.startswith("/") or WINDOWS_ABSOLUTE.match(reference):
             raise AgentGraphError("skill-locator-absolute", f"Skill path locator must be relative: {path}")
         manifest_path = posixpath.normpath(posixpath.join(posixpath.dirname(path), reference))
         if fs.kind(manifest_path) != "file":

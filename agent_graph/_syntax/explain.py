@@ -126,19 +126,28 @@ def _describe(root_name: str, value: Any, tokens: Sequence[str]) -> tuple[str, s
     return thing, text
 
 
-def _schema_at(schema: Any, schema_path: str) -> Any:
-    """The schema object at ``#/…`` in ``schema``, or None."""
-    node = schema
-    fragment = schema_path.partition("#")[2]
-    for raw in fragment.split("/")[1:] if fragment else []:
+#: What :func:`pointer_target` gives for a pointer that leads nowhere.
+NOWHERE = object()
+
+
+def pointer_target(node: Any, tokens: Sequence[str]) -> Any:
+    """The value that the JSON Pointer tokens (still ``%``- and ``~``-escaped) lead to, or :data:`NOWHERE`."""
+    for raw in tokens:
         token = unquote(raw).replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
             node = node[int(token)]
         else:
-            return None
+            return NOWHERE
     return node
+
+
+def _schema_at(schema: Any, schema_path: str) -> Any:
+    """The schema object at ``#/…`` in ``schema``, or None."""
+    fragment = schema_path.partition("#")[2]
+    node = pointer_target(schema, fragment.split("/")[1:] if fragment else [])
+    return None if node is NOWHERE else node
 
 
 def _condition(schema: Any, schema_path: str) -> str:

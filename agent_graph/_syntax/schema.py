@@ -31,9 +31,10 @@ import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import unquote, urljoin
+from urllib.parse import urljoin
 
 from .._core.errors import AgentGraphError, Diagnostic
+from .explain import NOWHERE, pointer_target
 from .patterns import ecma_regex
 from .regex import PatternError, compile_pattern
 
@@ -396,14 +397,9 @@ class _Collector:
         if fragment:
             if not fragment.startswith("/"):
                 return None
-            for raw in fragment[1:].split("/"):
-                token = unquote(raw).replace("~1", "/").replace("~0", "~")
-                if isinstance(node, dict) and token in node:
-                    node = node[token]
-                elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                    node = node[int(token)]
-                else:
-                    return None
+            node = pointer_target(root, fragment[1:].split("/"))
+            if node is NOWHERE:
+                return None
         return node, "#" + fragment
 
     @staticmethod
