@@ -36,9 +36,6 @@ if TYPE_CHECKING:
         Diagnostic as Diagnostic,
         Severity as Severity,
     )
-    from ._core.evaluate import (
-        evaluate as evaluate,
-    )
     from ._core.ir import (
         CompiledGraph as CompiledGraph,
     )
@@ -125,7 +122,6 @@ if TYPE_CHECKING:
     from ._load.api import (
         locate_code as locate_code,
         locate_resource as locate_resource,
-        route as route,
     )
     from ._load.fs import (
         FileSystem as FileSystem,
@@ -134,7 +130,6 @@ if TYPE_CHECKING:
     )
     from ._load.loader import (
         Limits as Limits,
-        load_provider as load_provider,
         resolve_skill_binding as resolve_skill_binding,
     )
     from ._runtime.host import (
@@ -150,6 +145,11 @@ if TYPE_CHECKING:
     )
     from ._runtime.materialize import (
         materialize_resource as materialize_resource,
+    )
+    from ._runtime.observed import (
+        evaluate as evaluate,
+        load_provider as load_provider,
+        route as route,
     )
     from ._runtime.run_store import (
         BaseRunStore as BaseRunStore,
@@ -207,7 +207,7 @@ _EXPORTS: dict[str, str] = {
     "AgentGraphError": "_core.errors",
     "Diagnostic": "_core.errors",
     "Severity": "_core.errors",
-    "evaluate": "_core.evaluate",
+    "evaluate": "_runtime.observed",
     "CompiledGraph": "_core.ir",
     "Action": "_core.model",
     "AfterAction": "_core.model",
@@ -282,12 +282,12 @@ _EXPORTS: dict[str, str] = {
     "check_state": "_core.state",
     "locate_code": "_load.api",
     "locate_resource": "_load.api",
-    "route": "_load.api",
+    "route": "_runtime.observed",
     "FileSystem": "_load.fs",
     "MemoryFileSystem": "_load.fs",
     "OSFileSystem": "_load.fs",
     "Limits": "_load.loader",
-    "load_provider": "_load.loader",
+    "load_provider": "_runtime.observed",
     "resolve_skill_binding": "_load.loader",
     "host_action_input_digest": "_runtime.host_action",
     "host_action_output_digest": "_runtime.host_action",
