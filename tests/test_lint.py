@@ -315,6 +315,9 @@ def test_files_nothing_references() -> None:
         "notes/plain.md": "no front matter\n",
         "tests/01.json": _test_case(),
         ".hidden/x.yaml": {"schema": "agent-graph.action.v1"},
+        # A built bundle (or another Provider) inside the folder is not this Provider's business.
+        "dist/provider/manifest.json": {"schema": "agent-graph.bundle.v1"},
+        "dist/provider/actions/cmd.yaml": {"schema": "agent-graph.action.v1"},
     }
     findings = _lint([graph], extra=extra, standard=False, select=["AG501", "AG502", "AG503"])
     assert [(f.code, f.file) for f in findings] == [

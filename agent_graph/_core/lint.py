@@ -615,6 +615,13 @@ def _gate_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
     for case in sources.tests:
         if case.state is not None and case.state.authorities:
             granted.update(case.state.authorities)
+    documented: dict[str, bool] = {}  # each authority looked up in the documents once
+
+    def named(authority: str) -> bool:
+        if authority not in documented:
+            documented[authority] = any(authority in text for text in sources.documents)
+        return documented[authority]
+
     for graph in provider.graphs.values():
         for index, node in enumerate(graph.definition.nodes):
             gate = node.gate
@@ -623,11 +630,7 @@ def _gate_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
             where = f"Gate {graph.id}/{node.id}"
             pointer = f"/nodes/{index}/gate"
             if gate.authority is not None and gate.delegatable is True:
-                if (
-                    "AG301" in wanted
-                    and gate.authority not in granted
-                    and not any(gate.authority in text for text in sources.documents)
-                ):
+                if "AG301" in wanted and gate.authority not in granted and not named(gate.authority):
                     out.append(
                         Issue(
                             "AG301",

@@ -122,9 +122,25 @@ def _stray(provider: Provider, fs: FileSystem) -> list[tuple[str, str]]:
     root = provider.root.rstrip("/")
     known = set(provider.files)
     known.add(provider.manifest_path)
+    files = [path for path in fs.list_files(root) if path.startswith(root + "/")]
+    # A folder with a manifest of its own (another Provider, a built bundle) belongs to that one.
+    nested = {
+        path.rsplit("/", 1)[0] + "/"
+        for path in files
+        if path.rsplit("/", 1)[-1] in ("provider.yaml", "provider.yml", "manifest.json") and path not in known
+    }
+
+    def in_nested(path: str) -> bool:
+        slash = path.find("/", len(root) + 1)
+        while slash >= 0:
+            if path[: slash + 1] in nested:
+                return True
+            slash = path.find("/", slash + 1)
+        return False
+
     found: list[tuple[str, str]] = []
-    for path in fs.list_files(root):
-        if path in known or not path.startswith(root + "/"):
+    for path in files:
+        if path in known or (nested and in_nested(path)):
             continue
         parts = path[len(root) + 1 :].split("/")
         if parts[0] == "tests" or any(p.startswith(".") or p in _SKIPPED_FOLDERS for p in parts[:-1]):
@@ -189,7 +205,7 @@ def _place(provider: Provider, issues: Sequence[Issue], fs: FileSystem) -> list[
             if any(
                 _silenced(issue.code, rule.name, marker)
                 for text_line in candidates
-                if SUPPRESSION[:11] in text_line
+                if "agent-graph" in text_line
                 for marker in _MARKER.finditer(text_line)
             ):
                 continue
