@@ -133,6 +133,20 @@ def test_repeat_loop_without_exit() -> None:
     )  # one finding per loop, at its first repeat edge
 
 
+def test_long_graphs_need_no_recursion() -> None:
+    """A loop of 3,000 nodes (deeper than the interpreter's recursion limit) is walked iteratively."""
+    count = 3000
+    nodes = [action_node(f"n{i}", satisfiedBy=[{"path": "a", "exists": True}]) for i in range(count)]
+    edges = [edge(f"n{i}", f"n{i + 1}") for i in range(count - 1)]
+    graph = graph_doc(
+        "main", [*nodes, terminal_node("done")], [*edges, repeat(f"n{count - 1}", "n0", "partial")]
+    )
+    findings = _lint([graph], select=["AG1", "AG401"])
+    assert _codes(findings).count(("AG102", "n0")) == 1 and len(findings) == count + 2
+    assert ("AG103", f"n{count - 1}->n0") in _codes(findings)
+    assert ("AG101", "done") in _codes(findings)
+
+
 def test_self_repeat_with_an_exit_is_fine() -> None:
     graph = graph_doc(
         "main",

@@ -369,12 +369,13 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                 if component[following] != own:
                     exits.add(own)
         reported: set[int] = set()
+        repeat_indices = [index for index, edge in enumerate(definition.edges) if edge.kind == "repeat"]
         for position, (source, target, _outcomes) in enumerate(graph.repeat_edges):
             loop = component[source]
             if loop != component[target] or loop in exits or loop in reported:
                 continue
             reported.add(loop)
-            edge_index = _repeat_edge_index(definition.edges, position)
+            edge_index = repeat_indices[position]
             name = _edge_name(nodes[source].id, nodes[target].id)
             out.append(
                 Issue(
@@ -421,17 +422,6 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                     "add satisfiedBy with the fact its work publishes (a digest, a URL), or requiresFacts "
                     "on the node that needs that fact",
                 )
-
-
-def _repeat_edge_index(edges: Sequence[Any], position: int) -> int:
-    """The index in ``edges`` of the ``position``-th repeat edge."""
-    seen = -1
-    for index, edge in enumerate(edges):
-        if edge.kind == "repeat":
-            seen += 1
-            if seen == position:
-                return index
-    return 0
 
 
 def _outcome_issues(provider: Provider, graph: CompiledGraph, out: list[Issue]) -> None:
@@ -554,11 +544,16 @@ def _known(path: str, tested: set[str], declared: set[str]) -> bool:
     return False
 
 
-def _closest(path: str, candidates: Sequence[str]) -> str | None:
-    if not candidates or len(candidates) > 10_000:
-        return None
-    close = difflib.get_close_matches(path, candidates, n=1, cutoff=0.8)
-    return close[0] if close else None
+def _closest(path: str, candidates: Sequence[str], memo: dict[str, str | None]) -> str | None:
+    """The written path closest to ``path`` (each path searched once; none among more than 10,000)."""
+    if path not in memo:
+        close = (
+            difflib.get_close_matches(path, candidates, n=1, cutoff=0.8)
+            if candidates and len(candidates) <= 10_000
+            else []
+        )
+        memo[path] = close[0] if close else None
+    return memo[path]
 
 
 def _fact_issues(provider: Provider, sources: LintSources, wanted: frozenset[str], out: list[Issue]) -> None:
@@ -570,6 +565,7 @@ def _fact_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
     for schema in sources.schemas:
         _schema_paths(schema, declared)
     candidates = sorted(tested | {p for p in declared if "*" not in p})
+    memo: dict[str, str | None] = {}
     for graph in provider.graphs.values():
         for index, node in enumerate(graph.definition.nodes):
             checks: list[tuple[str, int, FactCheck]] = []
@@ -579,7 +575,7 @@ def _fact_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
                 path = check.path
                 if _known(path, tested, declared):
                     continue
-                close = _closest(path, candidates)
+                close = _closest(path, candidates, memo)
                 code = "AG202" if close is not None else "AG201"
                 if code not in wanted:
                     continue
