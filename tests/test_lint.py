@@ -134,8 +134,8 @@ def test_repeat_loop_without_exit() -> None:
 
 
 def test_long_graphs_need_no_recursion() -> None:
-    """A loop of 3,000 nodes (deeper than the interpreter's recursion limit) is walked iteratively."""
-    count = 3000
+    """A loop of 1,500 nodes (deeper than the interpreter's recursion limit) is walked iteratively."""
+    count = 1500
     nodes = [action_node(f"n{i}", satisfiedBy=[{"path": "a", "exists": True}]) for i in range(count)]
     edges = [edge(f"n{i}", f"n{i + 1}") for i in range(count - 1)]
     graph = graph_doc(
@@ -235,6 +235,14 @@ def test_fact_paths_written_by_tests_or_schemas_are_known() -> None:
             "export": {"type": "object", "properties": {"status": {"type": "string"}}},
             "files": {"type": "array", "items": {"properties": {"url": {"type": "string"}}}},
             "choice": {"anyOf": [{"properties": {"left": {}}}, {"properties": {"right": {}}}]},
+            "shared": {"$ref": "#/definitions/shared"},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "cycle": {"$ref": "#/definitions/loop"},
+            "tree": {"properties": {"children": {"items": {"$ref": "#/properties/tree"}}}},
+        },
+        "definitions": {
+            "shared": {"properties": {"digest": {"type": "string"}}},
+            "loop": {"$ref": "#/definitions/loop"},
         },
     }
     graph = graph_doc(
@@ -251,6 +259,9 @@ def test_fact_paths_written_by_tests_or_schemas_are_known() -> None:
                     },  # the host may publish outputs under a prefix
                     {"path": "files.3.url", "exists": True},
                     {"path": "choice.right", "exists": True},
+                    {"path": "shared.digest", "exists": True},  # through a local reference
+                    {"path": "labels.team", "equals": "ops"},  # any key of an open map
+                    {"path": "tree.children.0.children.1.children", "exists": True},  # a recursive schema
                 ],
             ),
             terminal_node("done"),

@@ -216,8 +216,11 @@ class Issue:
 class LintSources:
     """What the caller read for lint, beyond the Provider itself.
 
-    ``tests``: the graph tests; ``schemas``: the parsed JSON Schemas of the
-    Actions (inputs and outputs, a Gate's resolution form among them);
+    ``tests``: the graph tests; ``declared``: the dotted paths the JSON
+    Schemas of the Actions name (inputs and outputs, a Gate's resolution form
+    among them; ``*`` for an array's items) and ``open_maps``: those of their
+    objects whose keys are left free (``additionalProperties`` or
+    ``patternProperties`` given as a schema; ``""`` for the top);
     ``documents``: texts of Skills, Markdown resources, catalog documents and
     the README; ``stray``: files of the Provider folder the loader never
     reached, as ``(absolute path, kind)`` with kind ``action``, ``resource``
@@ -225,7 +228,8 @@ class LintSources:
     """
 
     tests: Sequence[TestCase] = ()
-    schemas: Sequence[Any] = ()
+    declared: frozenset[str] = frozenset()
+    open_maps: frozenset[str] = frozenset()
     documents: Sequence[str] = ()
     stray: Sequence[tuple[str, str]] = ()
 
@@ -499,48 +503,27 @@ def _fact_tree_paths(facts: Any, into: set[str]) -> None:
             stack.append((path, item))
 
 
-_SCHEMA_BRANCHES = ("allOf", "anyOf", "oneOf")
+def _known(path: str, tested: set[str], declared: frozenset[str], open_maps: frozenset[str]) -> bool:
+    """Whether a graph test gives ``path``, or a schema names it or a path it ends with.
 
-
-def _schema_paths(schema: Any, into: set[str], budget: int = 100_000) -> None:
-    """Dotted paths a JSON Schema names through ``properties`` (``*`` for array items), walked iteratively.
-
-    ``allOf``/``anyOf``/``oneOf``/``then``/``else`` branches describe the same
-    value; local references are not followed. ``budget`` bounds the walk.
+    Schema paths may sit below a prefix (a host publishes an Action's output
+    under a key of its own): ``job.export.status`` is known when a schema names
+    ``export.status``; ``*`` stands for an array index, and a path at or below
+    an ``open_maps`` entry (an object whose keys the schema leaves free) is known.
     """
-    stack: list[tuple[str, Any]] = [("", schema)]
-    while stack and budget > 0:
-        budget -= 1
-        prefix, node = stack.pop()
-        if not isinstance(node, Mapping):
-            continue
-        properties = node.get("properties")
-        if isinstance(properties, Mapping):
-            for key, sub in properties.items():
-                path = f"{prefix}.{key}" if prefix else str(key)
-                into.add(path)
-                stack.append((path, sub))
-        items = node.get("items")
-        if isinstance(items, Mapping):
-            stack.append((f"{prefix}.*" if prefix else "*", items))
-        for branch in _SCHEMA_BRANCHES:
-            options = node.get(branch)
-            if isinstance(options, list):
-                stack.extend((prefix, option) for option in options)
-        for branch in ("then", "else"):
-            if isinstance(node.get(branch), Mapping):
-                stack.append((prefix, node[branch]))
-
-
-def _known(path: str, tested: set[str], declared: set[str]) -> bool:
-    """Whether a graph test gives ``path`` or a schema names it (or a path ending with it)."""
     if path in tested:
+        return True
+    if "" in open_maps:
         return True
     segments = path.split(".")
     general = [("*" if _is_index(segment) else segment) for segment in segments]
     for start in range(len(segments)):
         if ".".join(segments[start:]) in declared or ".".join(general[start:]) in declared:
             return True
+        if open_maps:
+            for end in range(start + 1, len(segments)):
+                if ".".join(general[start:end]) in open_maps:
+                    return True
     return False
 
 
@@ -561,9 +544,7 @@ def _fact_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
     for case in sources.tests:
         if case.state is not None and case.state.facts is not None:
             _fact_tree_paths(case.state.facts, tested)
-    declared: set[str] = set()
-    for schema in sources.schemas:
-        _schema_paths(schema, declared)
+    declared = sources.declared
     candidates = sorted(tested | {p for p in declared if "*" not in p})
     memo: dict[str, str | None] = {}
     for graph in provider.graphs.values():
@@ -573,7 +554,7 @@ def _fact_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
                 checks.extend((name, position, check) for position, check in enumerate(field or ()))
             for name, position, check in checks:
                 path = check.path
-                if _known(path, tested, declared):
+                if _known(path, tested, declared, sources.open_maps):
                     continue
                 close = _closest(path, candidates, memo)
                 code = "AG202" if close is not None else "AG201"

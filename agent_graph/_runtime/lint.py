@@ -27,6 +27,7 @@ from .._core.lint import RULES, Finding, Issue, LintSources, analyse, selected_r
 from .._core.model import TestCase
 from .._core.provider import Provider
 from .._load.fs import FileSystem, OSFileSystem
+from .._syntax.explain import NOWHERE, pointer_target
 from .._syntax.parse import parse_front_matter, parse_structured
 from .._syntax.yaml_events import locate_pointers
 from .testing import discover_tests, read_test_case
@@ -83,6 +84,57 @@ def _tests(provider: Provider, tests: str | None, fs: FileSystem) -> list[TestCa
         except AgentGraphError:
             continue
     return cases
+
+
+_BRANCHES = ("allOf", "anyOf", "oneOf")
+_SCHEMA_DEPTH = 32  # a recursive schema (a tree) names paths this deep at most
+
+
+def _schema_paths(schema: Any, declared: set[str], open_maps: set[str], budget: int = 100_000) -> None:
+    """The dotted paths a JSON Schema names through ``properties`` (``*`` for array items), walked iteratively.
+
+    ``allOf``/``anyOf``/``oneOf``/``then``/``else`` branches describe the same
+    value and local ``$ref`` references are followed; ``budget`` bounds the
+    walk and ``_SCHEMA_DEPTH`` the paths (a recursive schema ends there). An object whose
+    ``additionalProperties`` or ``patternProperties`` is a schema goes to
+    ``open_maps``.
+    """
+    stack: list[tuple[str, Any]] = [("", schema)]
+    seen: set[tuple[str, int]] = set()  # a schema object met again at the same path (a reference cycle)
+    while stack and budget > 0:
+        budget -= 1
+        prefix, node = stack.pop()
+        if not isinstance(node, dict) or prefix.count(".") >= _SCHEMA_DEPTH:
+            continue
+        if (prefix, id(node)) in seen:
+            continue
+        seen.add((prefix, id(node)))
+        reference = node.get("$ref")
+        if isinstance(reference, str) and reference.startswith("#"):
+            fragment = reference[1:]
+            target = pointer_target(schema, fragment.split("/")[1:] if fragment else [])
+            if target is not NOWHERE:
+                stack.append((prefix, target))
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for key, sub in properties.items():
+                path = f"{prefix}.{key}" if prefix else key
+                declared.add(path)
+                stack.append((path, sub))
+        if isinstance(node.get("additionalProperties"), dict) or isinstance(
+            node.get("patternProperties"), dict
+        ):
+            open_maps.add(prefix)
+        items = node.get("items")
+        if isinstance(items, dict):
+            stack.append((f"{prefix}.*" if prefix else "*", items))
+        for branch in _BRANCHES:
+            options = node.get(branch)
+            if isinstance(options, list):
+                stack.extend((prefix, option) for option in options)
+        for branch in ("then", "else"):
+            if isinstance(node.get(branch), dict):
+                stack.append((prefix, node[branch]))
 
 
 def _schemas_and_documents(provider: Provider, fs: FileSystem) -> tuple[list[Any], list[str]]:
@@ -254,6 +306,16 @@ def lint(
         return []
     cases = _tests(provider, tests, fs)
     schemas, documents = _schemas_and_documents(provider, fs)
+    declared: set[str] = set()
+    open_maps: set[str] = set()
+    for schema in schemas:
+        _schema_paths(schema, declared, open_maps)
     stray = _stray(provider, fs) if wanted & {"AG501", "AG502", "AG503"} else []
-    sources = LintSources(tests=cases, schemas=schemas, documents=documents, stray=stray)
+    sources = LintSources(
+        tests=cases,
+        declared=frozenset(declared),
+        open_maps=frozenset(open_maps),
+        documents=documents,
+        stray=stray,
+    )
     return _place(provider, analyse(provider, sources, wanted), fs)
