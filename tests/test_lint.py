@@ -566,6 +566,9 @@ def test_cli_sarif(broken_dir: Path, capsys: pytest.CaptureFixture[str]) -> None
     }
     assert location["logicalLocations"][0]["fullyQualifiedName"] == "main/a"
     assert {r["level"] for r in run["results"]} == {"error", "warning", "note"}
+    # The format may stand before the command, as global options do.
+    status, before, _ = _cli(capsys, "--format", "sarif", "lint")
+    assert status == 1 and json.loads(before) == log
     _sarif_validator()(log)
 
 

@@ -158,7 +158,9 @@ def cmd_lint(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     if any(finding.severity == "error" for finding in findings):
         ctx.exit_status = 1
     base = os.getcwd()
-    output = args.lint_format
+    # ``--format sarif`` before the command is parsed by the top-level parser: honour it there too.
+    given = getattr(args, "format", None)
+    output = args.lint_format or (given if given in ("sarif", "text") else "text")
     if output == "sarif":
         log = sarif_log(findings, provider.root, base)
         return log, [json.dumps(log, ensure_ascii=False, indent=2)]
@@ -182,7 +184,6 @@ def add_commands(commands: Any, groups: Any) -> None:
         "--format",
         dest="lint_format",
         choices=("text", "human", "sarif"),
-        default="text",
         help="text (grouped by file), sarif (SARIF 2.1.0); the global --format json gives JSON",
     )
     lint.add_argument("--select", action="append", help="rules to run: codes, prefixes (AG1) or names")

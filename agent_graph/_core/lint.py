@@ -7,8 +7,8 @@ their source never records, Gates whose authority nobody grants, Actions
 nothing proves complete, files and catalog codes nothing uses.
 
 This module is pure: it reads the loaded Provider plus what the caller read
-for it (graph tests, Action JSON Schemas, documentation texts, Provider files
-the loader never reached) and answers :class:`Issue` records that point into
+for it (graph tests, the paths the Actions' JSON Schemas name, documentation
+texts, Provider files the loader never reached) and answers :class:`Issue` records that point into
 files with JSON pointers. The caller (``agent_graph._runtime.lint``) turns
 pointers into lines and columns, applies suppressions and builds the public
 :class:`Finding` values. Every walk is iterative and linear in the size of
@@ -29,7 +29,7 @@ from .ir import CompiledGraph
 from .model import FactCheck, TestCase
 from .provider import Provider
 
-__all__ = ["RULES", "Finding", "Issue", "LintRule", "analyse", "selected_rules"]
+__all__ = ["RULES", "Finding", "Issue", "LintRule", "LintSources", "analyse", "selected_rules"]
 
 LintSeverity = Literal["error", "warning", "info"]
 
@@ -359,7 +359,7 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
             node_issue(
                 "AG102",
                 node.index,
-                f"{where} leads to no terminal node: once reached, its frame can never complete",
+                f"{where} leads to no terminal node: no path from it ends the frame",
                 "add an edge from it (or from a node after it) towards a terminal node",
             )
     if "AG103" in wanted and graph.repeat_edges:
