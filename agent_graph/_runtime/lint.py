@@ -27,7 +27,7 @@ from .._core.lint import RULES, Finding, Issue, LintSources, analyse, selected_r
 from .._core.model import TestCase
 from .._core.provider import Provider
 from .._load.fs import FileSystem, OSFileSystem
-from .._syntax.explain import NOWHERE, pointer_target
+from .._syntax.explain import MAX_LOCATED_TEXT, NOWHERE, pointer_target
 from .._syntax.parse import parse_front_matter, parse_structured
 from .._syntax.yaml_events import locate_pointers
 from .testing import discover_tests, read_test_case
@@ -239,7 +239,8 @@ def _place(provider: Provider, issues: Sequence[Issue], fs: FileSystem) -> list[
         text = _text(fs, path) or ""
         lines = text.splitlines()
         wanted = {p for issue in group for p in (issue.pointer, issue.anchor) if p}
-        positions = locate_pointers(text, wanted) if text and wanted else {}
+        # As for schema violations, positions are looked up in texts up to MAX_LOCATED_TEXT (else line 0).
+        positions = locate_pointers(text, wanted) if text and wanted and len(text) <= MAX_LOCATED_TEXT else {}
         for issue in group:
             rule = RULES[issue.code]
             candidates: Iterable[str] = ()
