@@ -48,11 +48,10 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, ren
 
     ``code`` and ``rule`` name the rule (``AG202``, ``fact-path-misspelled``);
     ``file`` is relative to the Provider root (``/``-separated), ``line`` and
-    ``column`` are 1-based (0 when the position is unknown, as in a
-    source over 2 MiB); ``graph``,
-    ``node`` and ``edge`` (``from->to``) say which definition it is about,
-    ``pointer`` is the JSON pointer of the value inside ``file``; ``hint``
-    says how to fix it.
+    ``column`` are 1-based (0 when the position is unknown, as in a source
+    over 2 MiB); ``graph``, ``node`` and ``edge`` (``from->to``) say which
+    definition it is about, ``pointer`` is the JSON pointer of the value
+    inside ``file``; ``hint`` says how to fix it.
     """
 
     code: str
