@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from ._core.ir import (
         CompiledGraph as CompiledGraph,
     )
+    from ._core.lint import (
+        Finding as Finding,
+    )
     from ._core.model import (
         OUTCOMES as OUTCOMES,
         Action as Action,
@@ -142,6 +145,9 @@ if TYPE_CHECKING:
         host_action_output_digest as host_action_output_digest,
         host_action_read_receipt as host_action_read_receipt,
         validate_host_action_result as validate_host_action_result,
+    )
+    from ._runtime.lint import (
+        lint as lint,
     )
     from ._runtime.materialize import (
         materialize_resource as materialize_resource,
@@ -318,6 +324,8 @@ _EXPORTS: dict[str, str] = {
     "ResourceContent": "_runtime.host",
     "validate_action_input": "_runtime.host",
     "serve_mcp": "_cli.mcp",
+    "Finding": "_core.lint",
+    "lint": "_runtime.lint",
 }
 
 __all__ = ["PROTOCOL_VERSION", "__version__", *sorted(_EXPORTS)]

@@ -33,6 +33,7 @@ EXTENSIONS: tuple[str, ...] = (
     "agent_graph._cli.runtime",
     "agent_graph._cli.toolchain",
     "agent_graph._cli.mcp",
+    "agent_graph._cli.lint",
 )
 
 GLOBAL_OPTIONS = {
@@ -811,7 +812,7 @@ def split_globals(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
         if name in GLOBAL_OPTIONS and not (
             name == "--format"
             and (value if has_value else (items[index + 1] if index + 1 < len(items) else ""))
-            in ("mermaid", "dot")
+            in ("mermaid", "dot", "sarif", "text")
         ):
             key = GLOBAL_OPTIONS[name]
             if has_value:
