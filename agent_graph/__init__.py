@@ -122,6 +122,17 @@ if TYPE_CHECKING:
     from ._core.state import (
         check_state as check_state,
     )
+    from ._core.why import (
+        CandidateExplanation as CandidateExplanation,
+        CheckExplanation as CheckExplanation,
+        EdgeExplanation as EdgeExplanation,
+        Explanation as Explanation,
+        FrameExplanation as FrameExplanation,
+        GateExplanation as GateExplanation,
+        NodeExplanation as NodeExplanation,
+        explain as explain,
+        explanation_text as explanation_text,
+    )
     from ._load.api import (
         locate_code as locate_code,
         locate_resource as locate_resource,
@@ -280,6 +291,15 @@ _EXPORTS: dict[str, str] = {
     "NodeRoute": "_core.provider",
     "Provider": "_core.provider",
     "check_state": "_core.state",
+    "CandidateExplanation": "_core.why",
+    "CheckExplanation": "_core.why",
+    "EdgeExplanation": "_core.why",
+    "Explanation": "_core.why",
+    "GateExplanation": "_core.why",
+    "FrameExplanation": "_core.why",
+    "NodeExplanation": "_core.why",
+    "explain": "_core.why",
+    "explanation_text": "_core.why",
     "locate_code": "_load.api",
     "locate_resource": "_load.api",
     "route": "_load.api",

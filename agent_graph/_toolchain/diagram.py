@@ -97,6 +97,8 @@ class _Overlay:
     authorities: list[str]
     primary: str | None
     alternatives: frozenset[str]
+    #: With ``explain``: (call path, node ID) → the node's reason, as :func:`~agent_graph.explain` words it.
+    reasons: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)
 
 
 def _frames(provider: Provider, graph: CompiledGraph, entry: str | None, expand: bool) -> list[_Frame]:
@@ -164,6 +166,9 @@ def _node_lines(
                     lines.append("◇ alternative")
         else:
             lines.append("not reached")
+        reason = overlay.reasons.get((frame.call_path, node.id))
+        if reason is not None:
+            lines.append("why: " + (reason if len(reason) <= 80 else reason[:77] + "..."))
     return lines, settled, mark
 
 
@@ -376,11 +381,13 @@ def render_diagram(
     fmt: str = "mermaid",
     state: DiagramState | None = None,
     expand_subgraphs: bool = True,
+    explain: bool = False,
 ) -> str:
     """The Graph ``graph`` of ``provider`` as Mermaid (``fmt="mermaid"``) or Graphviz DOT (``"dot"``).
 
     Without ``state`` the diagram shows every entrypoint; with it, the
-    evaluation of ``state.entry`` is overlaid. Subgraph calls become clusters
+    evaluation of ``state.entry`` is overlaid, and with ``explain`` each node
+    also shows its reason (:func:`~agent_graph.explain`). Subgraph calls become clusters
     (at most :data:`MAX_CLUSTERS`) unless ``expand_subgraphs`` is false.
     Raises ``graph-missing`` for an unknown Graph and ``diagram-format-invalid``
     for another format.
@@ -414,6 +421,15 @@ def render_diagram(
             primary=evaluation.primary_route.route_id if evaluation.primary_route is not None else None,
             alternatives=frozenset(r.route_id for r in evaluation.alternative_routes),
         )
+        if explain:
+            from .._core.why import explain as explain_state
+
+            explanation = explain_state(
+                provider, graph, state.entry, facts=facts, outcomes=outcomes, authorities=authorities
+            )
+            for explained in explanation.frames:
+                for item in explained.nodes:
+                    overlay.reasons[(tuple(explained.call_path), item.node)] = item.message
         for frame in frames:
             parent = frame.parent
             if parent is not None and (parent.settled is None or frame.caller_node not in parent.settled):
