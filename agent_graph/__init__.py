@@ -39,6 +39,14 @@ if TYPE_CHECKING:
     from ._core.evaluate import (
         evaluate as evaluate,
     )
+    from ._core.graph_coverage import (
+        CoverageCollector as CoverageCollector,
+        CoverageCount as CoverageCount,
+        CoverageMissing as CoverageMissing,
+        CoverageReport as CoverageReport,
+        CoverageTotals as CoverageTotals,
+        GraphCoverage as GraphCoverage,
+    )
     from ._core.ir import (
         CompiledGraph as CompiledGraph,
     )
@@ -291,6 +299,12 @@ _EXPORTS: dict[str, str] = {
     "NodeRoute": "_core.provider",
     "Provider": "_core.provider",
     "check_state": "_core.state",
+    "CoverageCollector": "_core.graph_coverage",
+    "CoverageCount": "_core.graph_coverage",
+    "CoverageMissing": "_core.graph_coverage",
+    "CoverageReport": "_core.graph_coverage",
+    "CoverageTotals": "_core.graph_coverage",
+    "GraphCoverage": "_core.graph_coverage",
     "CandidateExplanation": "_core.why",
     "CheckExplanation": "_core.why",
     "EdgeExplanation": "_core.why",

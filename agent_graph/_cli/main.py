@@ -523,7 +523,12 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
 
     provider = ctx.provider()
     path = args.path or os.path.join(provider.root, "tests")
-    results = run_graph_tests(provider, path)
+    collector = None
+    if args.coverage or args.fail_under is not None or args.coverage_format is not None:
+        from .._core.graph_coverage import CoverageCollector
+
+        collector = CoverageCollector(provider)
+    results = run_graph_tests(provider, path, coverage=collector)
     failed = [r for r in results if not r.passed]
     errors = [r for r in results if r.error is not None]
     answer: dict[str, Any] = {
@@ -554,6 +559,11 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     lines.append(summary)
     if failed:
         ctx.exit_status = 1
+    if collector is not None:
+        from .toolchain import coverage_answer
+
+        if coverage_answer(args, ctx, collector, answer, lines):
+            ctx.exit_status = 1
     return answer, lines
 
 
@@ -741,6 +751,24 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     test = commands.add_parser("test", help="run graph tests (agent-graph.test.v1)")
     test.add_argument("path", nargs="?")
+    test.add_argument(
+        "--coverage",
+        action="store_true",
+        help="report the nodes, edges, outcomes and Gate resolutions tested",
+    )
+    test.add_argument(
+        "--fail-under",
+        dest="fail_under",
+        type=float,
+        metavar="PERCENT",
+        help="exit 1 when total coverage is under PERCENT (implies --coverage)",
+    )
+    test.add_argument(
+        "--format",
+        dest="coverage_format",
+        choices=("mermaid", "dot"),
+        help="print the coverage as Mermaid or DOT diagrams instead of a table (implies --coverage)",
+    )
     test.set_defaults(handler=cmd_test)
 
     inspect = commands.add_parser("inspect", help="inspect a Provider or a Skill binding")
