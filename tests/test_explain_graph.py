@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
 from agent_graph._cli import main as _cli
@@ -369,6 +369,53 @@ def test_the_command_line_explains_in_text_and_json(
     assert json.loads(capsys.readouterr().err)["error"]["code"] == "explain-node-missing"
 
 
+def test_the_command_line_explains_a_run_in_a_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    manifest = str(EXAMPLES / "weekly-report" / "provider.yaml")
+    store = "sqlite:///runs.db"
+    start = ["run", "start", "report", "--store", store, "--manifest", manifest, "--format", "json"]
+    assert _cli.main([*start, "--authority", "report.publish"]) == 0
+    run = json.loads(capsys.readouterr().out)["id"]
+    facts = json.dumps({"report": {"digest": "sha256:1"}})
+    update = [
+        "run",
+        "facts",
+        "--set",
+        facts,
+        "--store",
+        store,
+        "--run",
+        run,
+        "--manifest",
+        manifest,
+        "--format",
+        "json",
+    ]
+    assert _cli.main(update) == 0
+    capsys.readouterr()
+    arguments = [
+        "explain",
+        "approve",
+        "--store",
+        store,
+        "--run",
+        run,
+        "--manifest",
+        manifest,
+        "--format",
+        "json",
+    ]
+    assert _cli.main(arguments) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["focus"] == "report/approve"
+    approve = answer["frames"][0]["nodes"][0]
+    assert (
+        approve["gate"]["authorityHeld"] is True and approve["candidate"]["resolution"] == "session-authority"
+    )
+
+
 def test_the_diagram_draws_the_reasons(capsys: pytest.CaptureFixture[str]) -> None:
     provider = _report()
     state = DiagramState(facts={"report": {"digest": "d"}})
@@ -466,3 +513,29 @@ def test_every_example_explains_each_of_its_test_states() -> None:
             explanation = explain(provider, case.graph, case.entry, **arguments)
             assert explanation.evaluation == ag.evaluate(provider, case.graph, case.entry, **arguments)
             assert explanation_text(explanation).startswith(f"{case.graph}#{case.entry}: ")
+
+
+@PROPERTY
+@given(
+    S.provider_files(max_nodes=5),
+    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
+    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
+    st.one_of(S.json_values, st.lists(S.json_values, max_size=4)),
+    st.one_of(S.json_values, st.sampled_from(("default", "alt"))),
+)
+def test_hostile_input_raises_what_evaluate_raises(
+    files: dict[str, Any], facts: Any, outcomes: Any, authorities: Any, entry: Any
+) -> None:
+    provider = S.load_files(files)
+    state = {"facts": facts, "outcomes": outcomes, "authorities": authorities}
+    try:
+        evaluation = ag.evaluate(provider, S.MAIN, entry, **state)
+    except ag.AgentGraphError as error:
+        with pytest.raises(ag.AgentGraphError) as caught:
+            explain(provider, S.MAIN, entry, **state)
+        assert caught.value.code == error.code
+        return
+    explanation = explain(provider, S.MAIN, entry, **state)
+    assert explanation.evaluation == evaluation
+    explanation_text(explanation)
+    json.loads(_cli._json_line(explanation))

@@ -125,6 +125,10 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
 def cmd_explain(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._core.why import explain, explanation_text
 
+    graphs = ctx.provider().graphs
+    from_state = args.state or args.run or ctx.skill
+    if args.node is None and args.graph is not None and args.graph not in graphs and from_state:
+        args.node, args.graph = args.graph, None  # `explain NODE --state RUN`: the Run names the graph
     data = evaluation_input(args, ctx)
     explanation = explain(
         ctx.provider(),
