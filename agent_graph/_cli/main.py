@@ -518,6 +518,36 @@ def _shown_path(path: str) -> str:
     return path[len(prefix) :] if path.startswith(prefix) else path
 
 
+def _coverage_answer(
+    args: argparse.Namespace, ctx: Context, collector: Any, answer: dict[str, Any], lines: list[str]
+) -> bool:
+    """Add the coverage of ``agent-graph test`` to its answer and lines; true when under ``--fail-under``."""
+    from .._core.graph_coverage import coverage_table, falls_short
+    from .._toolchain.diagram import render_diagram
+
+    report = collector.report()
+    answer["coverage"] = report.to_json()
+    if args.coverage_format is not None:
+        diagrams = {
+            graph.graph: render_diagram(ctx.provider(), graph.graph, fmt=args.coverage_format, coverage=graph)
+            for graph in report.graphs
+        }
+        answer["diagrams"] = diagrams
+        lines.clear()
+        lines.extend(text.rstrip("\n") for text in diagrams.values())
+    else:
+        lines.append("")
+        lines.extend(coverage_table(report))
+    if args.fail_under is None:
+        return False
+    under = falls_short(report, args.fail_under)
+    answer["failUnder"] = args.fail_under
+    if under and args.coverage_format is None:
+        percent = report.total.total.percent
+        lines.append(f"FAIL coverage {percent:g}% is under --fail-under {args.fail_under:g}%")
+    return under
+
+
 def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._runtime.testing import run_graph_tests
 
@@ -559,11 +589,8 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     lines.append(summary)
     if failed:
         ctx.exit_status = 1
-    if collector is not None:
-        from .toolchain import coverage_answer
-
-        if coverage_answer(args, ctx, collector, answer, lines):
-            ctx.exit_status = 1
+    if collector is not None and _coverage_answer(args, ctx, collector, answer, lines):
+        ctx.exit_status = 1
     return answer, lines
 
 

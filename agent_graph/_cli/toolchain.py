@@ -142,36 +142,6 @@ def cmd_explain(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
     return explanation, [explanation_text(explanation).rstrip("\n")]
 
 
-def coverage_answer(
-    args: argparse.Namespace, ctx: Context, collector: Any, answer: dict[str, Any], lines: list[str]
-) -> bool:
-    """Add the coverage of ``agent-graph test`` to its answer and lines; true when under ``--fail-under``."""
-    from .._core.graph_coverage import coverage_table, falls_short
-    from .._toolchain.diagram import render_diagram
-
-    report = collector.report()
-    answer["coverage"] = report.to_json()
-    if args.coverage_format is not None:
-        diagrams = {
-            graph.graph: render_diagram(ctx.provider(), graph.graph, fmt=args.coverage_format, coverage=graph)
-            for graph in report.graphs
-        }
-        answer["diagrams"] = diagrams
-        lines.clear()
-        lines.extend(text.rstrip("\n") for text in diagrams.values())
-    else:
-        lines.append("")
-        lines.extend(coverage_table(report))
-    if args.fail_under is None:
-        return False
-    under = falls_short(report, args.fail_under)
-    answer["failUnder"] = args.fail_under
-    if under and args.coverage_format is None:
-        percent = report.total.total.percent
-        lines.append(f"FAIL coverage {percent:g}% is under --fail-under {args.fail_under:g}%")
-    return under
-
-
 def add_commands(commands: Any, groups: Any) -> None:
     """Register the authoring commands on the top-level sub-command parser."""
     build = commands.add_parser("build", help="build a deterministic, relocatable provider bundle")
