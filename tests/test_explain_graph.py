@@ -287,6 +287,7 @@ def test_a_subgraph_node_is_explained_by_its_child_frame() -> None:
     assert verify.state_key == "main/check>quality/verify"
     assert verify.candidate is not None and verify.candidate.rank == 0
     assert verify.candidate.call_path == ["main/check"]
+    assert explanation.primary == "main/check>quality/verify is the only candidate (immediate)"
     done = explain(provider, "main", facts={"checked": True}, outcomes={"main/build": "completed"})
     assert (
         _node(done, "check").message

@@ -450,6 +450,13 @@ def _frame_explanation(
     )
 
 
+def _candidate_name(candidate: CandidateExplanation) -> str:
+    """The node ID at top level, else its state key (``main/check>quality/verify``)."""
+    if not candidate.call_path:
+        return candidate.node
+    return ">".join((*candidate.call_path, candidate.graph)) + "/" + candidate.node
+
+
 def _primary_words(evaluation: Evaluation, candidates: list[CandidateExplanation]) -> str:
     if evaluation.status_code == "complete":
         return f"No route: the frame is complete with outcome {evaluation.outcome} (one terminal outcome reached)"
@@ -457,11 +464,11 @@ def _primary_words(evaluation: Evaluation, candidates: list[CandidateExplanation
         codes = ", ".join(d.code for d in evaluation.diagnostics) or "none"
         return f"No route: no reached Action or Gate is pending or waiting-user (status {evaluation.status_code}; diagnostics: {codes})"
     first = candidates[0]
-    where = "/".join((*first.call_path, first.node)) if first.call_path else first.node
+    where = _candidate_name(first)
     if len(candidates) == 1:
         return f"{where} is the only candidate ({first.availability})"
     second = candidates[1]
-    other = "/".join((*second.call_path, second.node)) if second.call_path else second.node
+    other = _candidate_name(second)
     if first.availability != second.availability:
         why = f"it is {first.availability}, and {other} is {second.availability}"
     elif first.priority != second.priority:
