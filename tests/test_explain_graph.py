@@ -307,6 +307,7 @@ def test_one_node_by_id_or_state_key() -> None:
     ]
     unopened = explain(provider, "main", node="main/check>quality/verify")
     assert unopened.frames[0].status == "not-evaluated"
+    assert (unopened.frames[0].entry, unopened.frames[0].call_path) == ("default", ["main/check"])
     assert unopened.frames[0].nodes[0].reason == "frame-not-evaluated"
     with pytest.raises(ag.AgentGraphError) as caught:
         explain(provider, "main", node="biuld")

@@ -544,11 +544,14 @@ def explain(
         frame_key, node_id = focus
         child_graph = provider.graphs[frame_key.rpartition(">")[2]]
         target = child_graph.nodes[child_graph.index[node_id]]
+        call_path = frame_key.split(">")[:-1]  # not empty: the top frame is always evaluated
+        parent_id, _, caller_id = call_path[-1].partition("/")
+        parent = provider.graphs[parent_id]
         frames.append(
             FrameExplanation(
                 graph=child_graph.id,
-                entry="",
-                call_path=[] if ">" not in frame_key else frame_key.split(">")[:-1],
+                entry=parent.nodes[parent.index[caller_id]].child_entry or "",
+                call_path=call_path,
                 frame_key=frame_key,
                 status="not-evaluated",
                 nodes=[
