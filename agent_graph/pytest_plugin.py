@@ -12,7 +12,7 @@ With ``--agent-graph-coverage`` the graph tests' evaluations are counted and
 the terminal summary shows which nodes, edges, outcomes and Gate resolutions
 they exercised, per Graph and in total;
 ``--agent-graph-coverage-fail-under=PERCENT`` fails the session under that
-total. Coverage is counted in the process that runs the graph tests (with
+total; ``--agent-graph-coverage-json=PATH`` also writes the report there. Coverage is counted in the process that runs the graph tests (with
 pytest-xdist, each worker counts its own share: run the graph tests without
 ``-n`` to measure them).
 
@@ -56,6 +56,9 @@ class _State:
     loaded: bool = field(default=False)
     coverage: bool = False
     fail_under: float | None = None
+    coverage_json: str | None = None
+    report: Any = None
+    write_error: str | None = None
     collector: Any = None
 
 
@@ -87,6 +90,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PERCENT",
         help="fail when total graph-test coverage is under PERCENT (implies --agent-graph-coverage)",
     )
+    group.addoption(
+        "--agent-graph-coverage-json",
+        dest="agent_graph_coverage_json",
+        default=None,
+        metavar="PATH",
+        help="also write the coverage report (agent-graph.coverage.v1) to PATH (implies --agent-graph-coverage)",
+    )
 
 
 def _within(path: str, directory: str) -> bool:
@@ -105,11 +115,17 @@ def pytest_configure(config: pytest.Config) -> None:
         manifest = os.path.abspath(os.path.join(str(base), value))
     tests = os.path.join(os.path.dirname(manifest), "tests")
     fail_under = config.getoption("agent_graph_fail_under", default=None)
+    coverage_json = config.getoption("agent_graph_coverage_json", default=None)
     config.stash[_STATE] = _State(
         manifest=manifest,
         tests=tests,
-        coverage=bool(config.getoption("agent_graph_coverage", default=False)) or fail_under is not None,
+        coverage=bool(config.getoption("agent_graph_coverage", default=False))
+        or fail_under is not None
+        or coverage_json is not None,
         fail_under=fail_under,
+        coverage_json=os.path.abspath(os.path.join(str(config.invocation_params.dir), coverage_json))
+        if coverage_json
+        else None,
     )
     if not os.path.isdir(tests):
         config.issue_config_time_warning(
@@ -169,17 +185,31 @@ def _coverage_report(config: pytest.Config) -> Any:
     state = config.stash.get(_STATE, None)
     if state is None or not state.coverage or state.collector is None:
         return None
-    return state.collector.report()
+    if state.report is None:
+        state.report = state.collector.report()
+    return state.report
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
     report = _coverage_report(session.config)
-    if state is None or report is None or state.fail_under is None:
+    if state is None or report is None:
         return
     from ._core.graph_coverage import falls_short
 
-    if falls_short(report, state.fail_under) and session.exitstatus == 0:
+    failed = state.fail_under is not None and falls_short(report, state.fail_under)
+    if state.coverage_json is not None:
+        import msgspec
+
+        from ._core.errors import AgentGraphError
+        from ._load.atomic import write_bytes_atomic
+
+        try:
+            write_bytes_atomic(state.coverage_json, msgspec.json.encode(report) + b"\n")
+        except AgentGraphError as error:  # the writer's coded errors, an OS failure included
+            state.write_error = f"{error.code}: {error.message}"
+            failed = True
+    if failed and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -196,6 +226,13 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
     for line in coverage_table(report):
         terminalreporter.write_line(line)
+    if state.coverage_json is not None:
+        if state.write_error is not None:
+            terminalreporter.write_line(
+                f"FAIL coverage report not written to {state.coverage_json}: {state.write_error}"
+            )
+        else:
+            terminalreporter.write_line(f"coverage report written to {state.coverage_json}")
     if state.fail_under is not None:
         percent = report.total.total.percent
         if falls_short(report, state.fail_under):

@@ -269,6 +269,15 @@ def test_the_pytest_plugin_reports_coverage(pytester: pytest.Pytester) -> None:
     partial.stdout.fnmatch_lines(["FAIL coverage * is under --agent-graph-coverage-fail-under 100%"])
     plain = _run(pytester)
     assert "agent-graph coverage" not in plain.stdout.str()
+    written = _run(pytester, "--agent-graph-coverage-json=out/coverage.json")
+    assert written.ret == 0
+    report = json.loads((pytester.path / "out" / "coverage.json").read_text())
+    assert report["schema"] == "agent-graph.coverage.v1" and report["provider"] == "demo"
+    assert report["evaluations"] == 1
+    (pytester.path / "blocked").write_text("a file where a folder should be")
+    unwritable = _run(pytester, "--agent-graph-coverage-json=blocked/coverage.json")
+    assert unwritable.ret == 1
+    unwritable.stdout.fnmatch_lines(["FAIL coverage report not written to *blocked/coverage.json: *"])
 
 
 # ---------------------------------------------------------------- random Providers
