@@ -36,6 +36,14 @@ if TYPE_CHECKING:
         Diagnostic as Diagnostic,
         Severity as Severity,
     )
+    from ._core.graph_coverage import (
+        CoverageCollector as CoverageCollector,
+        CoverageCount as CoverageCount,
+        CoverageMissing as CoverageMissing,
+        CoverageReport as CoverageReport,
+        CoverageTotals as CoverageTotals,
+        GraphCoverage as GraphCoverage,
+    )
     from ._core.ir import (
         CompiledGraph as CompiledGraph,
     )
@@ -121,6 +129,17 @@ if TYPE_CHECKING:
     )
     from ._core.state import (
         check_state as check_state,
+    )
+    from ._core.why import (
+        CandidateExplanation as CandidateExplanation,
+        CheckExplanation as CheckExplanation,
+        EdgeExplanation as EdgeExplanation,
+        Explanation as Explanation,
+        FrameExplanation as FrameExplanation,
+        GateExplanation as GateExplanation,
+        NodeExplanation as NodeExplanation,
+        explain as explain,
+        explanation_text as explanation_text,
     )
     from ._load.api import (
         locate_code as locate_code,
@@ -286,6 +305,21 @@ _EXPORTS: dict[str, str] = {
     "NodeRoute": "_core.provider",
     "Provider": "_core.provider",
     "check_state": "_core.state",
+    "CoverageCollector": "_core.graph_coverage",
+    "CoverageCount": "_core.graph_coverage",
+    "CoverageMissing": "_core.graph_coverage",
+    "CoverageReport": "_core.graph_coverage",
+    "CoverageTotals": "_core.graph_coverage",
+    "GraphCoverage": "_core.graph_coverage",
+    "CandidateExplanation": "_core.why",
+    "CheckExplanation": "_core.why",
+    "EdgeExplanation": "_core.why",
+    "Explanation": "_core.why",
+    "GateExplanation": "_core.why",
+    "FrameExplanation": "_core.why",
+    "NodeExplanation": "_core.why",
+    "explain": "_core.why",
+    "explanation_text": "_core.why",
     "locate_code": "_load.api",
     "locate_resource": "_load.api",
     "route": "_runtime.observed",

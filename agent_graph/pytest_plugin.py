@@ -8,6 +8,14 @@ Provider's ``tests/`` directory becomes one pytest item named by the test's
 ``agent-graph test``. When pytest runs without explicit paths, that directory
 is collected even if it lies outside ``testpaths``.
 
+With ``--agent-graph-coverage`` the graph tests' evaluations are counted and
+the terminal summary shows which nodes, edges, outcomes and Gate resolutions
+they exercised, per Graph and in total;
+``--agent-graph-coverage-fail-under=PERCENT`` fails the session under that
+total; ``--agent-graph-coverage-json=PATH`` also writes the report there. Coverage is counted in the process that runs the graph tests (with
+pytest-xdist, each worker counts its own share: run the graph tests without
+``-n`` to measure them).
+
 Fixtures: ``agent_graph_provider`` (the loaded Provider, once per session)
 and ``agent_graph_memory_fs`` (a :class:`MemoryProviderFileSystem` to build
 Providers from dicts without touching the disk). Nothing here is imported by
@@ -46,6 +54,12 @@ class _State:
     provider: Any = None
     error: Any = None
     loaded: bool = field(default=False)
+    coverage: bool = False
+    fail_under: float | None = None
+    coverage_json: str | None = None
+    report: Any = None
+    write_error: str | None = None
+    collector: Any = None
 
 
 _STATE = pytest.StashKey[_State]()
@@ -61,6 +75,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="agent_graph_manifest",
         default=None,
         help=f"Provider manifest whose graph tests to run (overrides the {INI_MANIFEST} ini option)",
+    )
+    group.addoption(
+        "--agent-graph-coverage",
+        dest="agent_graph_coverage",
+        action="store_true",
+        help="report the nodes, edges, outcomes and Gate resolutions the graph tests exercised",
+    )
+    group.addoption(
+        "--agent-graph-coverage-fail-under",
+        dest="agent_graph_fail_under",
+        type=float,
+        default=None,
+        metavar="PERCENT",
+        help="fail when total graph-test coverage is under PERCENT (implies --agent-graph-coverage)",
+    )
+    group.addoption(
+        "--agent-graph-coverage-json",
+        dest="agent_graph_coverage_json",
+        default=None,
+        metavar="PATH",
+        help="also write the coverage report (agent-graph.coverage.v1) to PATH (implies --agent-graph-coverage)",
     )
 
 
@@ -79,7 +114,19 @@ def pytest_configure(config: pytest.Config) -> None:
         base = config.inipath.parent if config.inipath is not None else config.rootpath
         manifest = os.path.abspath(os.path.join(str(base), value))
     tests = os.path.join(os.path.dirname(manifest), "tests")
-    config.stash[_STATE] = _State(manifest=manifest, tests=tests)
+    fail_under = config.getoption("agent_graph_fail_under", default=None)
+    coverage_json = config.getoption("agent_graph_coverage_json", default=None)
+    config.stash[_STATE] = _State(
+        manifest=manifest,
+        tests=tests,
+        coverage=bool(config.getoption("agent_graph_coverage", default=False))
+        or fail_under is not None
+        or coverage_json is not None,
+        fail_under=fail_under,
+        coverage_json=os.path.abspath(os.path.join(str(config.invocation_params.dir), coverage_json))
+        if coverage_json
+        else None,
+    )
     if not os.path.isdir(tests):
         config.issue_config_time_warning(
             pytest.PytestConfigWarning(f"agent-graph: no graph tests to collect, {tests} is not a directory"),
@@ -120,6 +167,82 @@ def _load(config: pytest.Config) -> Provider:
         raise state.error
     provider: Provider = state.provider
     return provider
+
+
+def _collector(config: pytest.Config, provider: Provider) -> Any:
+    """The session's coverage collector, made on first use; None without ``--agent-graph-coverage``."""
+    state = config.stash[_STATE]
+    if not state.coverage:
+        return None
+    if state.collector is None:
+        from ._core.graph_coverage import CoverageCollector
+
+        state.collector = CoverageCollector(provider)
+    return state.collector
+
+
+def _coverage_report(config: pytest.Config) -> Any:
+    state = config.stash.get(_STATE, None)
+    if state is None or not state.coverage or state.collector is None:
+        return None
+    if state.report is None:
+        state.report = state.collector.report()
+    return state.report
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    state = session.config.stash.get(_STATE, None)
+    report = _coverage_report(session.config)
+    if state is None or report is None:
+        return
+    from ._core.graph_coverage import falls_short
+
+    failed = state.fail_under is not None and falls_short(report, state.fail_under)
+    if state.coverage_json is not None:
+        import msgspec
+
+        from ._core.errors import AgentGraphError
+        from ._load.atomic import write_bytes_atomic
+
+        try:
+            write_bytes_atomic(state.coverage_json, msgspec.json.encode(report) + b"\n")
+        except AgentGraphError as error:  # the writer's coded errors, an OS failure included
+            state.write_error = f"{error.code}: {error.message}"
+            failed = True
+    if failed and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    state = config.stash.get(_STATE, None)
+    if state is None or not state.coverage:
+        return
+    report = _coverage_report(config)
+    terminalreporter.section("agent-graph coverage")
+    if report is None:
+        terminalreporter.write_line("no graph test ran: nothing to report")
+        return
+    from ._core.graph_coverage import coverage_table, falls_short
+
+    for line in coverage_table(report):
+        terminalreporter.write_line(line)
+    if state.coverage_json is not None:
+        if state.write_error is not None:
+            terminalreporter.write_line(
+                f"FAIL coverage report not written to {state.coverage_json}: {state.write_error}"
+            )
+        else:
+            terminalreporter.write_line(f"coverage report written to {state.coverage_json}")
+    if state.fail_under is not None:
+        percent = report.total.total.percent
+        if falls_short(report, state.fail_under):
+            terminalreporter.write_line(
+                f"FAIL coverage {percent:g}% is under --agent-graph-coverage-fail-under {state.fail_under:g}%"
+            )
+        else:
+            terminalreporter.write_line(
+                f"coverage {percent:g}% reaches --agent-graph-coverage-fail-under {state.fail_under:g}%"
+            )
 
 
 class GraphTestFailure(Exception):
@@ -170,7 +293,11 @@ class GraphTestItem(pytest.Item):
         try:
             provider = _load(self.config)
             result = run_test_case(
-                provider, self.case, str(self.path), workspace=str(self.config.invocation_params.dir)
+                provider,
+                self.case,
+                str(self.path),
+                workspace=str(self.config.invocation_params.dir),
+                coverage=_collector(self.config, provider),
             )
         except AgentGraphError as error:
             raise GraphTestFailure(_error_lines(error)) from None

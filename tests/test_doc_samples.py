@@ -298,7 +298,7 @@ def test_a_console_block_checks_exit_status_and_output(tmp_path: Path) -> None:
     document = tmp_path / "doc.md"
     document.write_text(
         "```console\n$ agent-graph test --manifest examples/weekly-report/provider.yaml examples/weekly-report/tests\n"
-        "10/10 graph test(s) passed\n```\n",
+        "11/11 graph test(s) passed\n```\n",
         encoding="utf-8",
     )
     run_document(document, tmp_path / "ok")

@@ -519,12 +519,47 @@ def _shown_path(path: str) -> str:
     return path[len(prefix) :] if path.startswith(prefix) else path
 
 
+def _coverage_answer(
+    args: argparse.Namespace, ctx: Context, collector: Any, answer: dict[str, Any], lines: list[str]
+) -> bool:
+    """Add the coverage of ``agent-graph test`` to its answer and lines; true when under ``--fail-under``."""
+    from .._core.graph_coverage import coverage_table, falls_short
+    from .._toolchain.diagram import render_diagram
+
+    report = collector.report()
+    answer["coverage"] = report.to_json()
+    if args.coverage_format is not None:
+        diagrams = {
+            graph.graph: render_diagram(ctx.provider(), graph.graph, fmt=args.coverage_format, coverage=graph)
+            for graph in report.graphs
+        }
+        answer["diagrams"] = diagrams
+        lines.clear()
+        lines.extend(text.rstrip("\n") for text in diagrams.values())
+    else:
+        lines.append("")
+        lines.extend(coverage_table(report))
+    if args.fail_under is None:
+        return False
+    under = falls_short(report, args.fail_under)
+    answer["failUnder"] = args.fail_under
+    if under and args.coverage_format is None:
+        percent = report.total.total.percent
+        lines.append(f"FAIL coverage {percent:g}% is under --fail-under {args.fail_under:g}%")
+    return under
+
+
 def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._runtime.testing import run_graph_tests
 
     provider = ctx.provider()
     path = args.path or os.path.join(provider.root, "tests")
-    results = run_graph_tests(provider, path)
+    collector = None
+    if args.coverage or args.fail_under is not None or args.coverage_format is not None:
+        from .._core.graph_coverage import CoverageCollector
+
+        collector = CoverageCollector(provider)
+    results = run_graph_tests(provider, path, coverage=collector)
     failed = [r for r in results if not r.passed]
     errors = [r for r in results if r.error is not None]
     answer: dict[str, Any] = {
@@ -554,6 +589,8 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
         )
     lines.append(summary)
     if failed:
+        ctx.exit_status = 1
+    if collector is not None and _coverage_answer(args, ctx, collector, answer, lines):
         ctx.exit_status = 1
     return answer, lines
 
@@ -742,6 +779,24 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     test = commands.add_parser("test", help="run graph tests (agent-graph.test.v1)")
     test.add_argument("path", nargs="?")
+    test.add_argument(
+        "--coverage",
+        action="store_true",
+        help="report the nodes, edges, outcomes and Gate resolutions tested",
+    )
+    test.add_argument(
+        "--fail-under",
+        dest="fail_under",
+        type=float,
+        metavar="PERCENT",
+        help="exit 1 when total coverage is under PERCENT (implies --coverage)",
+    )
+    test.add_argument(
+        "--format",
+        dest="coverage_format",
+        choices=("mermaid", "dot"),
+        help="print the coverage as Mermaid or DOT diagrams instead of a table (implies --coverage)",
+    )
     test.set_defaults(handler=cmd_test)
 
     inspect = commands.add_parser("inspect", help="inspect a Provider or a Skill binding")

@@ -95,8 +95,10 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
     from .._toolchain.diagram import DiagramState, render_diagram
 
     provider = ctx.provider()
-    overlay = args.evaluate or any(
-        getattr(args, name, None) for name in ("entry", "state", "facts", "outcomes", "authority")
+    overlay = (
+        args.evaluate
+        or args.explain
+        or any(getattr(args, name, None) for name in ("entry", "state", "facts", "outcomes", "authority"))
     )
     state = None
     if overlay:
@@ -109,10 +111,35 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
         binding = ctx.binding()
         graph = select_graph(provider, args.graph or (binding[2] if binding is not None else None), "diagram")
     text = render_diagram(
-        provider, graph, fmt=args.diagram_format, state=state, expand_subgraphs=not args.no_subgraphs
+        provider,
+        graph,
+        fmt=args.diagram_format,
+        state=state,
+        expand_subgraphs=not args.no_subgraphs,
+        explain=args.explain,
     )
     answer = {"graph": graph, "format": args.diagram_format, "overlay": state is not None, "diagram": text}
     return answer, [text.rstrip("\n")]
+
+
+def cmd_explain(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._core.why import explain, explanation_text
+
+    graphs = ctx.provider().graphs
+    from_state = args.state or args.run or ctx.skill
+    if args.node is None and args.graph is not None and args.graph not in graphs and from_state:
+        args.node, args.graph = args.graph, None  # `explain NODE --state RUN`: the Run names the graph
+    data = evaluation_input(args, ctx)
+    explanation = explain(
+        ctx.provider(),
+        data.graph,
+        data.entry,
+        args.node,
+        facts=data.facts,
+        outcomes=data.outcomes,
+        authorities=data.authorities,
+    )
+    return explanation, [explanation_text(explanation).rstrip("\n")]
 
 
 def add_commands(commands: Any, groups: Any) -> None:
@@ -173,5 +200,16 @@ def add_commands(commands: Any, groups: Any) -> None:
     diagram.add_argument(
         "--evaluate", action="store_true", help="overlay the evaluation even without state options"
     )
+    diagram.add_argument(
+        "--explain", action="store_true", help="write each node's reason on it (implies the overlay)"
+    )
     add_evaluation_options(diagram)
     diagram.set_defaults(handler=cmd_diagram)
+
+    explain = commands.add_parser(
+        "explain", help="why an evaluation is what it is: each node's status, checks, edges and route"
+    )
+    explain.add_argument("graph", nargs="?")
+    explain.add_argument("node", nargs="?", help="explain this node only (a node ID or a state key)")
+    add_evaluation_options(explain)
+    explain.set_defaults(handler=cmd_explain)

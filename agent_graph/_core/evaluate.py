@@ -381,10 +381,84 @@ class _Frame:
         self.diagnostics = diagnostics
 
 
+#: Why a node settled as it did, as :attr:`FrameTrace.why` records it (a node whose ``satisfiedBy``
+#: matched has no entry: the common case costs the evaluator nothing).
+WHY_REQUIRES = "requires-failed"
+WHY_SUBGRAPH_MISSING = "subgraph-missing"
+WHY_CHILD = "child"
+WHY_UNVERIFIED = "unverified"
+WHY_RECORDED = "recorded"
+WHY_TERMINAL = "terminal-outcome"
+WHY_PENDING = "pending"
+
+
+class FrameTrace:
+    """The decisions of one frame, recorded by the evaluator itself when a trace is asked for.
+
+    ``reached`` lists node indices in reached order and ``outcomes`` the final
+    outcome per node index (None when not reached); ``why`` maps a node index
+    to the ``WHY_*`` branch that settled it (no entry: its ``satisfiedBy``
+    matched; a node reached only by a ``repeat`` edge was never settled);
+    ``rearmed`` lists ``(repeat edge index, outcome before)`` in the order the
+    re-arms happened. ``status``, ``outcome``, ``candidates`` (ranked) and
+    ``diagnostics`` are the frame's answer; ``error`` is the code of a frame
+    refused at step 1 (``graph-recursion``, ``entry-missing``).
+    """
+
+    __slots__ = (
+        "call_path",
+        "candidates",
+        "diagnostics",
+        "entry",
+        "error",
+        "graph",
+        "outcome",
+        "outcomes",
+        "reached",
+        "rearmed",
+        "status",
+        "why",
+    )
+
+    def __init__(
+        self,
+        graph: CompiledGraph,
+        entry: str,
+        call_path: tuple[str, ...],
+        reached: list[int],
+        outcomes: list[Any],
+        why: dict[int, str],
+        rearmed: list[tuple[int, Any]],
+        frame: _Frame,
+        error: str | None = None,
+    ) -> None:
+        self.graph = graph
+        self.entry = entry
+        self.call_path = call_path
+        self.reached = reached
+        self.outcomes = outcomes
+        self.why = why
+        self.rearmed = rearmed
+        self.status: str = frame.status
+        self.outcome: str | None = frame.outcome
+        self.candidates: list[Candidate] = frame.candidates
+        self.diagnostics: list[Diagnostic] = frame.diagnostics
+        self.error = error
+
+
 class _Context:
     """What every frame of one evaluation reads."""
 
-    __slots__ = ("authorities", "facts", "graphs", "outcomes", "revision", "settled", "settled_path")
+    __slots__ = (
+        "authorities",
+        "facts",
+        "graphs",
+        "outcomes",
+        "revision",
+        "settled",
+        "settled_path",
+        "trace",
+    )
 
     def __init__(
         self,
@@ -402,6 +476,8 @@ class _Context:
         # When set, the frame at ``settled_path`` stores its settled outcomes here (node ID → outcome, reached order).
         self.settled: dict[str, Any] | None = None
         self.settled_path: tuple[str, ...] | None = None
+        # When set, every frame appends its :class:`FrameTrace` here as it finishes (children first).
+        self.trace: list[FrameTrace] | None = None
 
 
 def _candidate_rank(candidate: Candidate) -> tuple[int, int, str]:
@@ -481,33 +557,32 @@ def _open_frame(
     """A frame to run (see :func:`_frame`), or its answer when step 1 already decides it."""
     if graph.id in stack:
         chain = " -> ".join((*stack, graph.id))
-        return _Frame(
-            "error",
-            None,
-            [],
-            [
-                Diagnostic(
-                    code="graph-recursion",
-                    severity="error",
-                    message=f"Runtime graph recursion detected: {chain}",
-                )
-            ],
+        return _refused(
+            ctx,
+            graph,
+            entry,
+            call_path,
+            "graph-recursion",
+            f"Runtime graph recursion detected: {chain}",
         )
     entry_id = graph.entrypoints.get(entry) if isinstance(entry, str) else None
     if entry_id is None:
-        return _Frame(
-            "error",
-            None,
-            [],
-            [
-                Diagnostic(
-                    code="entry-missing",
-                    severity="error",
-                    message=f"Graph {graph.id} has no entry {show(entry)}",
-                )
-            ],
+        return _refused(
+            ctx, graph, entry, call_path, "entry-missing", f"Graph {graph.id} has no entry {show(entry)}"
         )
     return _frame(ctx, graph, entry, graph.index[entry_id], call_path, stack)
+
+
+def _refused(
+    ctx: _Context, graph: CompiledGraph, entry: str, call_path: tuple[str, ...], code: str, message: str
+) -> _Frame:
+    """The error frame of step 1 (recorded in the trace when one is kept)."""
+    frame = _Frame("error", None, [], [Diagnostic(code=code, severity="error", message=message)])
+    if ctx.trace is not None:
+        ctx.trace.append(
+            FrameTrace(graph, entry, call_path, [], [None] * len(graph.nodes), {}, [], frame, code)
+        )
+    return frame
 
 
 def _frame(
@@ -556,6 +631,9 @@ def _frame(
     state_key_prefix = ">".join((*call_path, graph.id)) + "/"  # the frame key (behaviour.md §3)
     ready: list[int] = []  # nodes whose match count reached their join's need in this pass
     dirty: set[int] = set()  # repeat edges for step (b): an end changed
+    # Only when a trace is kept: the branch that settled each node, and the re-arms (FrameTrace).
+    why: dict[int, str] | None = None if ctx.trace is None else {}
+    rearmed: list[tuple[int, Any]] | None = None if ctx.trace is None else []
 
     unsettled = [entry_index]
     while unsettled or dirty:
@@ -573,6 +651,8 @@ def _frame(
                         path=graph.path,
                     )
                 )
+                if why is not None:
+                    why[index] = WHY_REQUIRES
             elif node.is_subgraph:
                 child = ctx.graphs.get(node.child_graph or "")
                 if child is None:
@@ -584,6 +664,8 @@ def _frame(
                             message=missing_subgraph_message(node.child_graph),
                         )
                     )
+                    if why is not None:
+                        why[index] = WHY_SUBGRAPH_MISSING
                 else:
                     result = _open_frame(
                         ctx,
@@ -604,6 +686,8 @@ def _frame(
                             new = "waiting-user"
                         else:
                             new = "pending"
+                    if why is not None:
+                        why[index] = WHY_CHILD
             else:
                 check = node.satisfied_one
                 if check is not None:  # one check: inlined, plain dicts along the path looked up directly
@@ -633,12 +717,18 @@ def _frame(
                     )
                     if node.satisfied is not None and recorded == "completed":
                         new = "unverified"
+                        branch = WHY_UNVERIFIED
                     elif recorded:
                         new = recorded
+                        branch = WHY_RECORDED
                     elif node.is_terminal:
                         new = node.terminal_outcome
+                        branch = WHY_TERMINAL
                     else:
                         new = "pending"
+                        branch = WHY_PENDING
+                    if why is not None:
+                        why[index] = branch
                     if (new == "pending" or new == "waiting-user") and not node.is_terminal:
                         offered.append(node)
             outcome[index] = new
@@ -673,6 +763,8 @@ def _frame(
                 old = outcome[target]
                 if old != "pending":  # re-arm: keep the match counts of its flow targets, and offer it
                     outcome[target] = "pending"
+                    if rearmed is not None:
+                        rearmed.append((edge_index, old))
                     for flow_target, flow_accepted in node.flow_out:
                         before = old is not None and old in flow_accepted
                         after = "pending" in flow_accepted
@@ -713,9 +805,12 @@ def _frame(
             terminals.add(outcome[index])
     if ctx.settled is not None and ctx.settled_path == call_path:
         ctx.settled.update((nodes[index].id, outcome[index]) for index in reached_order)
-    return finish_frame(
+    answer = finish_frame(
         ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, unfinished
     )
+    if ctx.trace is not None and why is not None and rearmed is not None:
+        ctx.trace.append(FrameTrace(graph, entry, call_path, reached_order, outcome, why, rearmed, answer))
+    return answer
 
 
 def finish_frame(
@@ -841,8 +936,14 @@ def evaluate_with_candidates(
     facts: Mapping[str, Any] | None = None,
     outcomes: Mapping[str, Any] | None = None,
     authorities: Iterable[str] | None = None,
+    trace: list[FrameTrace] | None = None,
 ) -> tuple[Evaluation, list[Candidate]]:
-    """Evaluate and also return every candidate (the router resolves any of them by ID)."""
+    """Evaluate and also return every candidate (the router resolves any of them by ID).
+
+    With ``trace`` (an empty list), the evaluation runs even when its answer is
+    remembered, and every frame appends its :class:`FrameTrace` to it; the
+    answer is the same either way.
+    """
     if isinstance(graph_id, str) and type(graph_id) is not str:
         graph_id = str.__str__(graph_id)
     graph = provider.graphs.get(graph_id) if type(graph_id) is str else None
@@ -860,13 +961,14 @@ def evaluate_with_candidates(
     revision, exact, fact_values = _revision(
         graph, entry, normalize_facts(facts), outcome_values, authority_list, cache
     )
-    if exact:
+    if exact and trace is None:
         # The revision digests everything an evaluation depends on; when its text
         # determines the state, the same revision of this Provider has the same answer.
         remembered = cache.evaluations.get((graph_id, revision))
         if remembered is not None:
             return remembered[0], list(remembered[1])
     ctx = _Context(provider, fact_values, outcome_values, frozenset(authority_list), revision)
+    ctx.trace = trace
     frame = _run_frames(ctx, graph, entry)
     candidates = frame.candidates
     diagnostics = list(frame.diagnostics)
@@ -892,8 +994,8 @@ def evaluate_with_candidates(
         alternative_routes=tuple(summarize(provider, c) for c in candidates[1 : MAX_ALTERNATIVE_ROUTES + 1]),
         diagnostics=tuple(diagnostics),
     )
-    if exact and (
-        not diagnostics or all(d.detail is None for d in diagnostics)
+    if (
+        exact and trace is None and (not diagnostics or all(d.detail is None for d in diagnostics))
     ):  # a detail is a mutable dict: not shared
         cache.remember_evaluation((graph_id, revision), (evaluation, tuple(candidates)))
     return evaluation, candidates

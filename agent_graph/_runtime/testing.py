@@ -3,7 +3,9 @@
 A test evaluates ``graph``/``entry`` with ``state``; every present ``expect``
 field is compared and a failure is written ``<field>: expected X, received Y``
 (behaviour.md §8). Tests never execute Actions. Files are found and read
-through the injected file system.
+through the injected file system. Given a
+:class:`~agent_graph._core.graph_coverage.CoverageCollector`, the tests'
+evaluations also count towards coverage of the Graphs.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import msgspec
 
 from .._core.errors import AgentGraphError, os_error
 from .._core.evaluate import evaluate
+from .._core.graph_coverage import CoverageCollector
 from .._core.model import ErrorBody, GateActionPlan, Route, TestCase, TestResult
 from .._core.provider import Provider
 from .._core.route import route
@@ -51,17 +54,29 @@ def _step_field(plan: GateActionPlan | Route | None, name: str) -> Any:
     return getattr(steps[0], name, None)
 
 
-def run_test_case(provider: Provider, case: TestCase, path: str, *, workspace: str = "/") -> TestResult:
-    """Run one parsed test case against a loaded Provider."""
+def run_test_case(
+    provider: Provider,
+    case: TestCase,
+    path: str,
+    *,
+    workspace: str = "/",
+    coverage: CoverageCollector | None = None,
+) -> TestResult:
+    """Run one parsed test case against a loaded Provider (its evaluation counted by ``coverage``, if given)."""
     state = case.state
     facts = state.facts if state and state.facts is not None else {}
     outcomes = state.outcomes if state and state.outcomes is not None else {}
     authorities = list(state.authorities) if state and state.authorities is not None else []
     expect = case.expect
     failures: list[str] = []
-    evaluation = evaluate(
-        provider, case.graph, case.entry, facts=facts, outcomes=outcomes, authorities=authorities
-    )
+    if coverage is not None:
+        evaluation = coverage.evaluate(
+            case.graph, case.entry, facts=facts, outcomes=outcomes, authorities=authorities
+        )
+    else:
+        evaluation = evaluate(
+            provider, case.graph, case.entry, facts=facts, outcomes=outcomes, authorities=authorities
+        )
     # A state key naming no node makes a test pass or fail for the wrong reason: it fails the test.
     failures.extend(
         f"state: {d.message}"
@@ -188,15 +203,29 @@ def errored_result(path: str, error: AgentGraphError, *, name: str | None = None
 
 
 def run_graph_tests(
-    provider: Provider, path: str, *, fs: FileSystem | None = None, workspace: str | None = None
+    provider: Provider,
+    path: str,
+    *,
+    fs: FileSystem | None = None,
+    workspace: str | None = None,
+    coverage: CoverageCollector | None = None,
 ) -> list[TestResult]:
     """Run every graph test at ``path`` (a file or a directory searched recursively).
+
+    With ``coverage`` (a :class:`~agent_graph.CoverageCollector` of the same
+    Provider), every test's evaluation is counted; ``coverage.report()`` then
+    says which nodes, edges, outcomes and Gate resolutions the tests exercised.
 
     Raises ``test-path-missing`` and ``test-cases-empty``. Every other problem
     stays with its file: a file that cannot be read, parsed or checked, or
     whose test cannot be run, is a result with ``error`` (and not passed), and
     the remaining files still run.
     """
+    if coverage is not None and coverage.provider is not provider:
+        raise AgentGraphError(
+            "coverage-provider-mismatch",
+            "The coverage collector belongs to another Provider: make one with CoverageCollector(provider)",
+        )
     fs = fs or OSFileSystem()
     files = discover_tests(path, fs)
     if not files:
@@ -219,7 +248,9 @@ def run_graph_tests(
             except OSError as error:
                 raise os_error(error, file, "read", writing=False) from None
             case = read_test_case(data, file, display=_display(file, base))
-            results.append(run_test_case(provider, case, file, workspace=workspace or base))
+            results.append(
+                run_test_case(provider, case, file, workspace=workspace or base, coverage=coverage)
+            )
         except AgentGraphError as error:
             results.append(errored_result(file, error, name=case.name if case is not None else None))
     return results

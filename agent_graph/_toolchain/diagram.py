@@ -29,6 +29,7 @@ from .._core.evaluate import (
     plain_facts,
     settled_outcomes,
 )
+from .._core.graph_coverage import GraphCoverage, edge_label
 from .._core.ir import CompiledGraph
 from .._core.model import Evaluation
 from .._core.provider import Provider
@@ -51,6 +52,9 @@ _OUTCOME_STYLE = {
     "skipped": ("#eeeeee", "#757575"),
 }
 _UNREACHED = ("#ffffff", "#bdbdbd")
+_COVERED = ("#d4edda", "#2e7d32")
+_UNCOVERED = ("#f8d7da", "#c62828")
+_PARTLY = ("#ffe0b2", "#e65100")
 _ROUTE_COLOR = "#6a1b9a"
 
 
@@ -87,6 +91,40 @@ class _Frame:
     caller_node: str | None = None
     caller: str | None = None
     settled: dict[str, str] | None = None
+    coverage: _CoverageMarks | None = None
+
+
+@dataclass
+class _CoverageMarks:
+    """What graph tests left out of one Graph (node IDs, edge indices, per node its gaps)."""
+
+    nodes: frozenset[str]
+    edges: frozenset[int]
+    gaps: dict[str, list[str]]
+
+    @classmethod
+    def of(cls, graph: CompiledGraph, coverage: GraphCoverage) -> _CoverageMarks:
+        missing = coverage.missing
+        labels = set(missing.edges)
+        gaps: dict[str, list[str]] = {}
+        for kind, items in (("outcome", missing.outcomes), ("gate", missing.gate_resolutions)):
+            for item in items:
+                node, _, value = item.partition(": ")
+                gaps.setdefault(node, []).append(f"untested {kind}: {value}")
+        return cls(
+            nodes=frozenset(missing.nodes),
+            edges=frozenset(i for i, e in enumerate(graph.definition.edges) if edge_label(e) in labels),
+            gaps=gaps,
+        )
+
+    def edge_covered(self, index: int) -> bool:
+        return index not in self.edges
+
+    def node_class(self, node: str) -> str:
+        """``tested``, ``partly`` (reached, some outcome or Gate resolution not) or ``untested``."""
+        if node in self.nodes:
+            return "untested"
+        return "partly" if node in self.gaps else "tested"
 
 
 @dataclass
@@ -97,6 +135,8 @@ class _Overlay:
     authorities: list[str]
     primary: str | None
     alternatives: frozenset[str]
+    #: With ``explain``: (call path, node ID) → the node's reason, as :func:`~agent_graph.explain` words it.
+    reasons: dict[tuple[tuple[str, ...], str], str] = field(default_factory=dict)
 
 
 def _frames(provider: Provider, graph: CompiledGraph, entry: str | None, expand: bool) -> list[_Frame]:
@@ -164,6 +204,12 @@ def _node_lines(
                     lines.append("◇ alternative")
         else:
             lines.append("not reached")
+        reason = overlay.reasons.get((frame.call_path, node.id))
+        if reason is not None:
+            lines.append("why: " + (reason if len(reason) <= 80 else reason[:77] + "..."))
+    if frame.coverage is not None:
+        lines.append("✗ not tested" if node.id in frame.coverage.nodes else "✓ tested")
+        lines.extend(frame.coverage.gaps.get(node.id, ()))
     return lines, settled, mark
 
 
@@ -233,6 +279,8 @@ def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) 
             )
             if overlay is not None and frame.settled is not None:
                 classes.setdefault(settled if settled is not None else "unreached", []).append(identifier)
+            if frame.coverage is not None:
+                classes.setdefault(frame.coverage.node_class(node.id), []).append(identifier)
             if mark == "primary":
                 node_styles.append(f"  style {identifier} stroke:{_ROUTE_COLOR},stroke-width:4px")
             elif mark == "alternative":
@@ -256,7 +304,7 @@ def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) 
             link(
                 f'  {frame.caller} -.->|"calls {_mermaid_text(frame.entry or "")}"| {prefix}_n{graph.index[graph.entrypoints[frame.entry or ""]]}'
             )
-        for edge in graph.definition.edges:
+        for position, edge in enumerate(graph.definition.edges):
             source = f"{prefix}_n{graph.index[edge.from_]}"
             target = f"{prefix}_n{graph.index[edge.to]}"
             label = _mermaid_text(_edge_label(edge.kind, edge.outcomes))
@@ -264,6 +312,12 @@ def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) 
             style = None
             if _fires(frame, edge.from_, edge.outcomes):
                 style = f"stroke:{_ROUTE_COLOR},stroke-width:3px"
+            if frame.coverage is not None:
+                if frame.coverage.edge_covered(position):
+                    style = f"stroke:{_COVERED[1]},stroke-width:2px"
+                else:
+                    style = f"stroke:{_UNCOVERED[1]},stroke-width:2px,stroke-dasharray:4 3"
+                    label = _mermaid_text("✗ " + _edge_label(edge.kind, edge.outcomes))
             link(f'  {source} {arrow}|"{label}"| {target}', style)
     out.extend(links)
     if overlay is not None:
@@ -274,6 +328,11 @@ def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) 
         for name, identifiers in classes.items():
             if name in _OUTCOME_STYLE or name == "unreached":
                 out.append(f"  class {','.join(identifiers)} {name.replace('-', '_')}")
+    if frames[0].coverage is not None:
+        for name, (fill, stroke) in (("tested", _COVERED), ("partly", _PARTLY), ("untested", _UNCOVERED)):
+            out.append(f"  classDef {name} fill:{fill},stroke:{stroke}")
+            if classes.get(name):
+                out.append(f"  class {','.join(classes[name])} {name}")
     out.extend(link_styles)
     out.extend(node_styles)
     return "\n".join(out) + "\n"
@@ -322,6 +381,11 @@ def _render_dot(frames: list[_Frame], title: str, overlay: _Overlay | None) -> s
                 attributes.append(f'fillcolor="{fill}"')
                 if settled is None:
                     attributes.append('fontcolor="#9e9e9e"')
+            if frame.coverage is not None:
+                fill, stroke = {"tested": _COVERED, "partly": _PARTLY}.get(
+                    frame.coverage.node_class(node.id), _UNCOVERED
+                )
+                attributes.append(f'fillcolor="{fill}"')
             if mark is not None:
                 stroke = _ROUTE_COLOR
                 attributes.append("penwidth=4" if mark == "primary" else "penwidth=2")
@@ -350,8 +414,14 @@ def _render_dot(frames: list[_Frame], title: str, overlay: _Overlay | None) -> s
             edges.append(
                 f"  {frame.caller} -> {prefix}_n{target_index} [style=dotted, label={_dot_text('calls ' + (frame.entry or ''))}];"
             )
-        for edge in graph.definition.edges:
+        for position, edge in enumerate(graph.definition.edges):
             attributes = [f"label={_dot_text(_edge_label(edge.kind, edge.outcomes))}"]
+            if frame.coverage is not None:
+                if frame.coverage.edge_covered(position):
+                    attributes.append(f'color="{_COVERED[1]}", penwidth=2')
+                else:
+                    attributes[0] = f"label={_dot_text('✗ ' + _edge_label(edge.kind, edge.outcomes))}"
+                    attributes.append(f'color="{_UNCOVERED[1]}", style=dashed')
             if edge.kind == "repeat":
                 attributes.append("style=dashed, constraint=false")
             elif edge.kind == "gatedBy":
@@ -376,11 +446,18 @@ def render_diagram(
     fmt: str = "mermaid",
     state: DiagramState | None = None,
     expand_subgraphs: bool = True,
+    explain: bool = False,
+    coverage: GraphCoverage | None = None,
 ) -> str:
     """The Graph ``graph`` of ``provider`` as Mermaid (``fmt="mermaid"``) or Graphviz DOT (``"dot"``).
 
     Without ``state`` the diagram shows every entrypoint; with it, the
-    evaluation of ``state.entry`` is overlaid. Subgraph calls become clusters
+    evaluation of ``state.entry`` is overlaid, and with ``explain`` each node
+    also shows its reason (:func:`~agent_graph.explain`). With ``coverage`` (the
+    :class:`~agent_graph.GraphCoverage` of this Graph from a
+    :class:`~agent_graph.CoverageCollector`), tested nodes and edges are green
+    and untested ones red, each node listing its untested outcomes and Gate
+    resolutions; Subgraph calls are then drawn as links. Subgraph calls become clusters
     (at most :data:`MAX_CLUSTERS`) unless ``expand_subgraphs`` is false.
     Raises ``graph-missing`` for an unknown Graph and ``diagram-format-invalid``
     for another format.
@@ -398,7 +475,15 @@ def render_diagram(
     title = f"{provider.manifest.id}@{provider.manifest.version} · {graph}"
     if state is not None and isinstance(state.entry, str) and type(state.entry) is not str:
         state = dataclasses.replace(state, entry=str.__str__(state.entry))
-    frames = _frames(provider, compiled, state.entry if state is not None else None, expand_subgraphs)
+    frames = _frames(
+        provider,
+        compiled,
+        state.entry if state is not None else None,
+        expand_subgraphs and coverage is None,
+    )
+    if coverage is not None:
+        frames[0].coverage = _CoverageMarks.of(compiled, coverage)
+        title += " · test coverage " + f"{coverage.total.percent:g}%"
     if state is not None:
         outcomes = normalize_outcomes(state.outcomes)
         authorities = normalize_authorities(state.authorities)
@@ -414,6 +499,15 @@ def render_diagram(
             primary=evaluation.primary_route.route_id if evaluation.primary_route is not None else None,
             alternatives=frozenset(r.route_id for r in evaluation.alternative_routes),
         )
+        if explain:
+            from .._core.why import explain as explain_state
+
+            explanation = explain_state(
+                provider, graph, state.entry, facts=facts, outcomes=outcomes, authorities=authorities
+            )
+            for explained in explanation.frames:
+                for item in explained.nodes:
+                    overlay.reasons[(tuple(explained.call_path), item.node)] = item.message
         for frame in frames:
             parent = frame.parent
             if parent is not None and (parent.settled is None or frame.caller_node not in parent.settled):
