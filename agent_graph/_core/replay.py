@@ -31,7 +31,7 @@ from one event to the next, never rebuilt from the start.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
@@ -40,7 +40,7 @@ from .evaluate import evaluate
 from .model import Evaluation, OutcomeRecord, RouteSummary, Run, RunEvent, StatusCode
 from .provider import Provider
 
-__all__ = ["ReplayStep", "StateChange", "replay", "replay_state"]
+__all__ = ["ReplayStep", "RunState", "StateChange", "replay", "replay_state", "run_states"]
 
 #: Event types that set the session authorities to a known list.
 _CLEARING_EVENTS = frozenset({"run.resumed", "run.forked"})
@@ -124,8 +124,7 @@ def _record_json(record: OutcomeRecord) -> dict[str, Any]:
 def _check(provider: Any, run: Any) -> None:
     if not isinstance(provider, Provider):
         raise AgentGraphError("argument-invalid", "replay needs the loaded Provider (ag.load_provider)")
-    if not isinstance(run, Run):
-        raise AgentGraphError("argument-invalid", "replay needs a Run (a store's load() or ag.Run)")
+    _check_run(run)
     if run.provider != provider.manifest.id:
         raise AgentGraphError(
             "run-provider-mismatch",
@@ -133,6 +132,11 @@ def _check(provider: Any, run: Any) -> None:
         )
     if run.graph not in provider.graphs:
         raise provider.graph_missing(run.graph)
+
+
+def _check_run(run: Any) -> None:
+    if not isinstance(run, Run):
+        raise AgentGraphError("argument-invalid", "replay needs a Run (a store's load() or ag.Run)")
     for index, event in enumerate(run.events, start=1):
         if event.sequence != index:
             raise AgentGraphError(
@@ -156,17 +160,23 @@ def _check(provider: Any, run: Any) -> None:
         )
 
 
-def replay(provider: Provider, run: Run) -> Iterator[ReplayStep]:
-    """Yield a :class:`ReplayStep` for each event of ``run``, in order.
+class RunState(NamedTuple):
+    """The state of a Run right after one event, as its events record it (no evaluation)."""
 
-    Step ``n`` holds the Facts, Outcomes and authorities right after event
-    ``n``, what the event changed and the evaluation of ``run.graph`` /
-    ``run.entry`` for that state. Raises ``run-provider-mismatch`` for a Run
-    of another Provider, ``graph-missing`` for a Graph the Provider does not
-    have and ``run-invalid`` for events not numbered 1..n or that do not
-    account for the Run's Outcomes (before the first step is yielded).
-    """
-    _check(provider, run)
+    event: RunEvent
+    facts: dict[str, Any]
+    outcomes: dict[str, OutcomeRecord]
+    outcome_json: dict[str, dict[str, Any]]
+    authorities: tuple[str, ...]
+    changes: tuple[StateChange, ...]
+    unrecorded_facts: tuple[str, ...]
+    all_facts_unrecorded: bool
+    authorities_unrecorded: bool
+
+
+def run_states(run: Run) -> Iterator[RunState]:
+    """The state of ``run`` right after each of its events, in one pass (``run-invalid`` as :func:`replay`)."""
+    _check_run(run)
     events = run.events
     final_facts = run.facts
 
@@ -255,21 +265,50 @@ def replay(provider: Provider, run: Run) -> Iterator[ReplayStep]:
         elif sequence == 1 and authorities_known and authorities:
             changes.append(StateChange(part="authorities", key="", after=list(authorities)))
 
-        state_facts = {} if hidden else facts
-        evaluation = evaluate(
-            provider, run.graph, run.entry, facts=state_facts, outcomes=outcome_json, authorities=authorities
-        )
-        yield ReplayStep(
+        yield RunState(
             event=event,
-            facts=state_facts,
+            facts={} if hidden else facts,
             outcomes=outcomes,
+            outcome_json=outcome_json,
             authorities=authorities,
             changes=tuple(changes),
-            evaluation=evaluation,
-            exact=authorities_known and not hidden and not unrecorded,
             unrecorded_facts=() if hidden else unrecorded,
             all_facts_unrecorded=hidden,
             authorities_unrecorded=not authorities_known,
+        )
+
+
+def replay(provider: Provider, run: Run) -> Iterator[ReplayStep]:
+    """Yield a :class:`ReplayStep` for each event of ``run``, in order.
+
+    Step ``n`` holds the Facts, Outcomes and authorities right after event
+    ``n``, what the event changed and the evaluation of ``run.graph`` /
+    ``run.entry`` for that state. Raises ``run-provider-mismatch`` for a Run
+    of another Provider, ``graph-missing`` for a Graph the Provider does not
+    have and ``run-invalid`` for events not numbered 1..n or that do not
+    account for the Run's Outcomes (before the first step is yielded).
+    """
+    _check(provider, run)
+    for state in run_states(run):
+        evaluation = evaluate(
+            provider,
+            run.graph,
+            run.entry,
+            facts=state.facts,
+            outcomes=state.outcome_json,
+            authorities=state.authorities,
+        )
+        yield ReplayStep(
+            event=state.event,
+            facts=state.facts,
+            outcomes=state.outcomes,
+            authorities=state.authorities,
+            changes=state.changes,
+            evaluation=evaluation,
+            exact=not (state.unrecorded_facts or state.all_facts_unrecorded or state.authorities_unrecorded),
+            unrecorded_facts=state.unrecorded_facts,
+            all_facts_unrecorded=state.all_facts_unrecorded,
+            authorities_unrecorded=state.authorities_unrecorded,
         )
 
 

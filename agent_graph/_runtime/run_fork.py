@@ -1,0 +1,100 @@
+"""Fork a Run: a new Run from the state right after one of its events (a "what if" branch).
+
+The fork keeps the source's events 1..N, holds the Facts and Outcomes the Run
+had right after event N (recomputed by :func:`agent_graph._core.replay.run_states`)
+and appends ``run.forked`` ``{run: <source ID>, event: N}``. Like a resumed
+Run, a fork carries no session authorities: they belong to the session that
+granted them. It gets its own ID and is created as a new Run (it never
+replaces one: ``run-target-exists``).
+
+A fork needs every Fact of event N: when the events do not record one (a key
+changed again later, or replaced later), the fork is refused with
+``run-fork-unrecorded`` and nothing is written.
+
+:func:`forked_run` is the pure transition; :func:`fork_run` applies it to a
+store through ``load``, ``now`` and the backend primitives ``_start_ref`` and
+``_create`` (the same ones ``start`` uses).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from .._core.errors import AgentGraphError
+from .._core.model import Run, RunEvent
+from .._core.replay import RunState, run_states
+
+if TYPE_CHECKING:
+    from .run_store import BaseRunStore, ProviderRef
+
+__all__ = ["fork_run", "forked_run", "state_after"]
+
+
+def state_after(run: Run, at: int) -> RunState:
+    """The state of ``run`` right after event ``at`` (``argument-invalid`` unless 1 ≤ at ≤ the last event)."""
+    if isinstance(at, bool) or not isinstance(at, int):
+        raise AgentGraphError("argument-invalid", f"at must be an event number, not {at!r:.60}")
+    count = len(run.events)
+    if not 1 <= at <= count:
+        raise AgentGraphError(
+            "argument-invalid", f"Run {run.id} has events 1 to {count}; there is no event {at} to fork at"
+        )
+    for state in run_states(run):
+        if state.event.sequence == at:
+            return state
+    raise AgentGraphError("run-invalid", f"Run {run.id} has no event {at}")  # numbered 1..n: unreachable
+
+
+def forked_run(source: Run, at: int, identity: str, now: str) -> Run:
+    """The Run forked from ``source`` right after event ``at``: ID ``identity``, created ``now``.
+
+    Raises ``run-fork-unrecorded`` when the events do not record a Fact the
+    Run held right after event ``at``.
+    """
+    state = state_after(source, at)
+    if state.all_facts_unrecorded or state.unrecorded_facts:
+        missing = (
+            "its Facts (a later facts.replaced hides them)"
+            if state.all_facts_unrecorded
+            else "the Facts " + ", ".join(repr(key) for key in state.unrecorded_facts[:5])
+        )
+        raise AgentGraphError(
+            "run-fork-unrecorded",
+            f"Run {source.id} cannot be forked at event {at}: its events do not record {missing} "
+            "as they were then (a Facts event names its keys, not their values); "
+            "fork at a later event, or start a new Run with the Facts you mean",
+        )
+    event = RunEvent(sequence=at + 1, at=now, type="run.forked", detail={"run": source.id, "event": at})
+    return msgspec.structs.replace(
+        source,
+        id=identity,
+        created_at=now,
+        updated_at=now,
+        facts=dict(state.facts),
+        outcomes=dict(state.outcomes),
+        authorities=(),
+        events=(*source.events[:at], event),
+    )
+
+
+def fork_run(
+    store: BaseRunStore, ref: str, at: int, target: str | None = None, *, provider: ProviderRef = None
+) -> Run:
+    """Fork the stored Run ``ref`` right after event ``at`` into a new Run of ``store``.
+
+    ``target`` is the new Run's ref (a file name in the file store, the Run
+    ID in a database store); None picks a fresh one. Raises what ``load``
+    raises (``run-missing``, ``run-provider-mismatch`` …), ``argument-invalid``
+    for an event the Run does not have, ``run-fork-unrecorded`` and
+    ``run-target-exists``; nothing is written then.
+    """
+    source = store.load(ref, provider)
+    state_after(source, at)  # refuse a bad event number before taking a ref
+    if target is not None:
+        store._check_ref(target)
+    destination, identity = store._start_ref(target)
+    run = forked_run(source, at, identity, store.now())
+    store._create(destination, run, "Run fork")
+    return run
