@@ -33,6 +33,7 @@ EXTENSIONS: tuple[str, ...] = (
     "agent_graph._cli.runtime",
     "agent_graph._cli.toolchain",
     "agent_graph._cli.mcp",
+    "agent_graph._cli.replay",
 )
 
 GLOBAL_OPTIONS = {

@@ -18,18 +18,30 @@ store through ``load``, ``now`` and the backend primitives ``_start_ref`` and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import msgspec
 
 from .._core.errors import AgentGraphError
 from .._core.model import Run, RunEvent
+from .._core.provider import Provider
 from .._core.replay import RunState, run_states
 
-if TYPE_CHECKING:
-    from .run_store import BaseRunStore, ProviderRef
+__all__ = ["ForkStore", "fork_run", "forked_run", "state_after"]
 
-__all__ = ["fork_run", "forked_run", "state_after"]
+
+class ForkStore(Protocol):
+    """What :func:`fork_run` needs of a Run store (every ``BaseRunStore`` has it)."""
+
+    def load(self, ref: str, provider: Provider | str | None = None) -> Run: ...
+
+    def now(self) -> str: ...
+
+    def _check_ref(self, ref: Any) -> None: ...
+
+    def _start_ref(self, ref: str | None) -> tuple[str, str]: ...
+
+    def _create(self, ref: str, run: Run, label: str) -> None: ...
 
 
 def state_after(run: Run, at: int) -> RunState:
@@ -80,7 +92,7 @@ def forked_run(source: Run, at: int, identity: str, now: str) -> Run:
 
 
 def fork_run(
-    store: BaseRunStore, ref: str, at: int, target: str | None = None, *, provider: ProviderRef = None
+    store: ForkStore, ref: str, at: int, target: str | None = None, *, provider: Provider | str | None = None
 ) -> Run:
     """Fork the stored Run ``ref`` right after event ``at`` into a new Run of ``store``.
 
