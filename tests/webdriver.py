@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-ELEMENT = "element-6066-11e4-a52e-4f735466cecc"
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 #: WebDriver key codes (the Unicode private-use characters of the spec).
 KEYS = {
     "left": "\ue012",
@@ -146,6 +146,8 @@ class Browser:
         return [str(item[ELEMENT]) for item in answer]
 
     def click(self, element: str) -> None:
+        """Scroll ``element`` to the middle of its scroll box (as a person would, clear of sticky headers), click it."""
+        self.run("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});", {ELEMENT: element})
         self._session("POST", f"/element/{element}/click")
 
     def keys(self, element: str, *keys: str) -> None:
@@ -158,6 +160,9 @@ class Browser:
     def attribute(self, element: str, name: str) -> str | None:
         value = self._session("GET", f"/element/{element}/attribute/{name}")
         return None if value is None else str(value)
+
+    def property(self, element: str, name: str) -> Any:
+        return self._session("GET", f"/element/{element}/property/{name}")
 
     def run(self, script: str, *args: Any) -> Any:
         return self._session("POST", "/execute/sync", {"script": script, "args": list(args)})

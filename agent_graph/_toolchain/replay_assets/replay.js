@@ -51,6 +51,10 @@
       " · " + count + " event" + (count === 1 ? "" : "s") + " · " + first.t + " to " + last.t;
   }
 
+  /* The time column: the clock time when the whole Run is within one day, else the date too. */
+  var oneDay = steps[0].t.slice(0, 10) === steps[count - 1].t.slice(0, 10);
+  function shortTime(t) { return oneDay ? t.slice(11, 23) : t.slice(5, 10) + " " + t.slice(11, 19); }
+
   function buildRows() {
     var fragment = document.createDocumentFragment();
     steps.forEach(function (s, k) {
@@ -61,8 +65,9 @@
       var gate = "";
       if (s.ni !== undefined && nodes[s.ni].kind === "gate" && s.o) gate = "decided " + s.o;
       if (s.cm) gate = gate ? gate + ": " + s.cm : s.cm;
-      [s.s, s.t, s.y, s.n || "", s.o || "", s.by || "", gate, s.st + (s.oc ? " (" + s.oc + ")" : "")]
+      [s.s, shortTime(s.t), s.y.replace(/[.-]/g, "$&\u200b"), s.n || "", s.o || "", s.by || "", gate, s.st + (s.oc ? " (" + s.oc + ")" : "")]
         .forEach(function (value) { tr.appendChild(el("td", value)); });
+      tr.cells[1].title = s.t;
       tr.addEventListener("click", function () { select(k, true); });
       fragment.appendChild(tr);
     });
@@ -305,9 +310,14 @@
     select(target, inRows);
   });
 
+  /* #event-N in the address selects event N (on load, and when the address changes). */
+  function fromHash(fallback) {
+    var hash = /^#event-(\d+)$/.exec(location.hash);
+    return hash && Number(hash[1]) >= 1 && Number(hash[1]) <= count ? Number(hash[1]) - 1 : fallback;
+  }
+  window.addEventListener("hashchange", function () { select(fromHash(current), false); });
+
   summary();
   buildRows();
-  var start = count - 1, hash = /^#event-(\d+)$/.exec(location.hash);
-  if (hash && Number(hash[1]) >= 1 && Number(hash[1]) <= count) start = Number(hash[1]) - 1;
-  select(start, false);
+  select(fromHash(count - 1), false);
 })();
