@@ -136,3 +136,25 @@ def test_forked_run_is_pure(weekly: ag.Provider, tmp_path: Path) -> None:
     assert forked.outcomes == {} and forked.facts == {"team": "web"} and forked.id == "copy"
     assert forked_run(source, 2, "copy", "2026-02-01T00:00:00.000Z").outcomes == source.outcomes
     assert msgspec.json.decode(msgspec.json.encode(forked), type=ag.Run) == forked
+
+
+def test_a_fork_can_be_given_the_facts_its_events_do_not_record(
+    store: ag.BaseRunStore, weekly: ag.Provider
+) -> None:
+    ref = _weekly_run(store, weekly)
+    source = store.load(ref)
+    # After event 2 the Run had no report yet, but the events cannot say so: the caller does.
+    forked = store.fork(ref, 2, provider=weekly, facts={"team": "web"})
+    assert forked.facts == {"team": "web"} and forked.outcomes == {}
+    assert forked.events[:2] == source.events[:2]
+    assert forked.events[-1].detail == {"run": source.id, "event": 2, "keys": ["team"]}
+    step = store.next_step(_ref(store, forked), weekly)
+    assert step.route is not None and step.route.node == "draft"
+    # Its replay: before the fork nothing is recorded of the Facts; at the fork, exactly the given ones.
+    steps = list(ag.replay(weekly, forked))
+    assert [s.all_facts_unrecorded for s in steps] == [True, True, False]
+    assert steps[-1].exact and steps[-1].facts == {"team": "web"}
+    assert steps[-1].evaluation == ag.evaluate(weekly, "report", facts={"team": "web"}, outcomes={})
+    with pytest.raises(ag.AgentGraphError) as caught:
+        store.fork(ref, 2, facts=["not", "an", "object"])  # type: ignore[arg-type]
+    assert caught.value.code == "json-object-required"

@@ -15,7 +15,8 @@ What the events record decides what can be recomputed:
   changes them later, and not recorded otherwise.
 * Facts events name the keys they changed, not the values. A key's value is
   known from the last event that changed it on (the Run holds it); before
-  that event it is not recorded. Before a ``facts.replaced`` no Fact is
+  that event it is not recorded. Before a ``facts.replaced`` (or a
+  ``run.forked`` that names keys: a fork given its own Facts) no Fact is
   recorded (the replacement hides what was there).
 
 A step says what it could not recompute (``unrecorded_facts``,
@@ -42,6 +43,9 @@ from .provider import Provider
 
 __all__ = ["ReplayStep", "RunState", "StateChange", "replay", "replay_state", "run_states"]
 
+#: Event types that change the Facts (and name the keys they changed). A ``run.forked`` that names
+#: keys gave the fork its Facts: it replaces them, as ``facts.replaced`` does.
+_FACTS_EVENTS = ("facts.updated", "facts.replaced")
 #: Event types that set the session authorities to a known list.
 _CLEARING_EVENTS = frozenset({"run.resumed", "run.forked"})
 
@@ -186,9 +190,9 @@ def run_states(run: Run) -> Iterator[RunState]:
     last_change: dict[str, int] = {}
     first_authorities = 0
     for event in events:
-        if event.type in ("facts.updated", "facts.replaced"):
+        if event.type in _FACTS_EVENTS or (event.type == "run.forked" and _fact_keys(event) is not None):
             keys = _fact_keys(event)
-            if event.type == "facts.replaced" or keys is None:
+            if event.type != "facts.updated" or keys is None:
                 last_replace = event.sequence
             for key in keys or ():
                 last_change[key] = event.sequence
@@ -222,7 +226,7 @@ def run_states(run: Run) -> Iterator[RunState]:
                 pending.discard(key)
         if arrived or sequence == 1 or sequence == last_replace:
             unrecorded = tuple(sorted(pending))
-        named = _fact_keys(event) if event.type in ("facts.updated", "facts.replaced") else None
+        named = _fact_keys(event) if event.type in (*_FACTS_EVENTS, "run.forked") else None
         for key in dict.fromkeys([*(named or ()), *arrived]):
             changes.append(
                 StateChange(

@@ -7,9 +7,11 @@ Run, a fork carries no session authorities: they belong to the session that
 granted them. It gets its own ID and is created as a new Run (it never
 replaces one: ``run-target-exists``).
 
-A fork needs every Fact of event N: when the events do not record one (a key
-changed again later, or replaced later), the fork is refused with
-``run-fork-unrecorded`` and nothing is written.
+A fork needs every Fact of event N. When the events do not record one (a key
+set or changed by a later event, or replaced later), the caller gives the
+fork's Facts (``facts=``): ``run.forked`` then names their keys
+(``{run, event, keys}``) and replays like ``facts.replaced``. Without them
+such a fork is refused with ``run-fork-unrecorded`` and nothing is written.
 
 :func:`forked_run` is the pure transition; :func:`fork_run` applies it to a
 store through ``load``, ``now`` and the backend primitives ``_start_ref`` and
@@ -18,14 +20,17 @@ store through ``load``, ``now`` and the backend primitives ``_start_ref`` and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import msgspec
 
+from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
 from .._core.model import Run, RunEvent
 from .._core.provider import Provider
 from .._core.replay import RunState, run_states
+from .run_changes import run_facts
 
 __all__ = ["ForkStore", "fork_run", "forked_run", "state_after"]
 
@@ -59,14 +64,19 @@ def state_after(run: Run, at: int) -> RunState:
     raise AgentGraphError("run-invalid", f"Run {run.id} has no event {at}")  # numbered 1..n: unreachable
 
 
-def forked_run(source: Run, at: int, identity: str, now: str) -> Run:
+def forked_run(source: Run, at: int, identity: str, now: str, facts: Mapping[str, Any] | None = None) -> Run:
     """The Run forked from ``source`` right after event ``at``: ID ``identity``, created ``now``.
 
-    Raises ``run-fork-unrecorded`` when the events do not record a Fact the
-    Run held right after event ``at``.
+    ``facts`` (a JSON object) are the fork's Facts instead of the replayed
+    ones. Without them, raises ``run-fork-unrecorded`` when the events do not
+    record a Fact the Run held right after event ``at``.
     """
     state = state_after(source, at)
-    if state.all_facts_unrecorded or state.unrecorded_facts:
+    detail: dict[str, Any] = {"run": source.id, "event": at}
+    if facts is not None:
+        given = run_facts(facts, "facts")
+        detail["keys"] = sorted(given, key=utf16_key)
+    elif state.all_facts_unrecorded or state.unrecorded_facts:
         missing = (
             "its Facts (a later facts.replaced hides them)"
             if state.all_facts_unrecorded
@@ -76,15 +86,17 @@ def forked_run(source: Run, at: int, identity: str, now: str) -> Run:
             "run-fork-unrecorded",
             f"Run {source.id} cannot be forked at event {at}: its events do not record {missing} "
             "as they were then (a Facts event names its keys, not their values); "
-            "fork at a later event, or start a new Run with the Facts you mean",
+            "give the fork its Facts (facts=…), or fork at a later event",
         )
-    event = RunEvent(sequence=at + 1, at=now, type="run.forked", detail={"run": source.id, "event": at})
+    else:
+        given = dict(state.facts)
+    event = RunEvent(sequence=at + 1, at=now, type="run.forked", detail=detail)
     return msgspec.structs.replace(
         source,
         id=identity,
         created_at=now,
         updated_at=now,
-        facts=dict(state.facts),
+        facts=given,
         outcomes=dict(state.outcomes),
         authorities=(),
         events=(*source.events[:at], event),
@@ -92,21 +104,28 @@ def forked_run(source: Run, at: int, identity: str, now: str) -> Run:
 
 
 def fork_run(
-    store: ForkStore, ref: str, at: int, target: str | None = None, *, provider: Provider | str | None = None
+    store: ForkStore,
+    ref: str,
+    at: int,
+    target: str | None = None,
+    *,
+    provider: Provider | str | None = None,
+    facts: Mapping[str, Any] | None = None,
 ) -> Run:
     """Fork the stored Run ``ref`` right after event ``at`` into a new Run of ``store``.
 
     ``target`` is the new Run's ref (a file name in the file store, the Run
-    ID in a database store); None picks a fresh one. Raises what ``load``
+    ID in a database store); None picks a fresh one. ``facts`` replace the
+    Facts of event ``at`` (needed when the events do not record them). Raises what ``load``
     raises (``run-missing``, ``run-provider-mismatch`` …), ``argument-invalid``
     for an event the Run does not have, ``run-fork-unrecorded`` and
     ``run-target-exists``; nothing is written then.
     """
     source = store.load(ref, provider)
-    state_after(source, at)  # refuse a bad event number before taking a ref
+    forked_run(source, at, "-", "-", facts)  # refuse before taking a ref
     if target is not None:
         store._check_ref(target)
     destination, identity = store._start_ref(target)
-    run = forked_run(source, at, identity, store.now())
+    run = forked_run(source, at, identity, store.now(), facts)
     store._create(destination, run, "Run fork")
     return run
