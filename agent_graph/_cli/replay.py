@@ -43,8 +43,10 @@ def cmd_replay(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
         "layout": layout,
         "bytes": len(data),
     }
-    line = f"Wrote {destination}: Run {run.id}, {len(run.events)} events ({layout} layout, {len(data)} bytes)"
-    return answer, [line]
+    return answer, [
+        f"Wrote {destination}",
+        f"Run {run.id}: {len(run.events)} events, {layout} layout, {len(data)} bytes",
+    ]
 
 
 def add_commands(commands: Any, groups: Any) -> None:
