@@ -231,3 +231,50 @@ def test_the_print_view(browser: Browser, page: str) -> None:
         " if (rule.media && rule.media.mediaText === 'print') rules.push(rule.cssText); return rules.join(' ');"
     )
     assert "#controls" in hidden and "display: none" in hidden and "max-height: none" in hidden
+
+
+CONTRAST = """
+function rgb(text) {
+  var m = /rgba?\\(([\\d.]+), ([\\d.]+), ([\\d.]+)(?:, ([\\d.]+))?\\)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])] : null;
+}
+function luminance(c) {
+  var v = c.slice(0, 3).map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function ratio(a, b) { var x = luminance(a), y = luminance(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+function background(node) {
+  for (; node && node.nodeType === 1; node = node.parentElement) {
+    var c = rgb(getComputedStyle(node).backgroundColor);
+    if (c && c[3] > 0.5) return c;
+  }
+  return [255, 255, 255, 1];
+}
+var worst = [];
+document.querySelectorAll('body *').forEach(function (el) {
+  if (el.closest('#card') || el.closest('svg') && !el.closest('.node')) return;
+  var own = Array.from(el.childNodes).some(function (n) { return n.nodeType === 3 && n.textContent.trim(); });
+  if (!own || !el.getClientRects().length) return;
+  var style = getComputedStyle(el), color, back;
+  if (el.closest('svg')) {
+    color = rgb(style.fill);
+    var shape = el.closest('.node').querySelector('rect, polygon, path, ellipse');
+    back = rgb(getComputedStyle(shape).fill) || [255, 255, 255, 1];
+  } else {
+    color = rgb(style.color);
+    back = background(el);
+  }
+  if (!color) return;
+  var r = ratio(color, back);
+  if (r < 4.5) worst.push([el.tagName, (el.id || el.className.baseVal || el.className || ''), el.textContent.trim().slice(0, 30), r.toFixed(2)]);
+});
+return worst;
+"""
+
+
+def test_text_contrast_is_at_least_4_5_to_1_at_every_event(browser: Browser, page: str, run: ag.Run) -> None:
+    fresh(browser, page)
+    for number in range(1, len(run.events) + 1):
+        browser.run("location.hash = arguments[0];", f"#event-{number}")
+        assert heading(browser) == f"Event {number} of {len(run.events)}"
+        assert browser.run(CONTRAST) == [], f"event {number}"

@@ -265,3 +265,32 @@ def test_the_replay_command_writes_the_page(weekly: ag.Provider, tmp_path: Path,
         captured = capsys.readouterr()
         assert json.loads(captured.out or captured.err)["error"]["code"] == code
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_route_inside_a_called_graph_marks_the_calling_node(tmp_path: Path) -> None:
+    from . import providers as P
+
+    main_graph = P.graph_doc(
+        "main",
+        [P.action_node("prepare"), P.subgraph_node("review", "child"), P.terminal_node("end")],
+        [P.edge("prepare", "review"), P.edge("review", "end")],
+    )
+    child = P.graph_doc("child", [P.action_node("read"), P.terminal_node("ok")], [P.edge("read", "ok")])
+    provider = P.build(main_graph, child)
+    run = rc.new_run(
+        "r", provider.manifest.id, "main", "default", _at(1), workspace=None, facts={}, authorities=[]
+    )
+    run = rc.record_change("main/prepare", "completed", {"by": "agent"})(run, _at(2))
+    steps = list(replay(provider, run))
+    assert steps[-1].primary_route is not None and steps[-1].primary_route.graph == "child"
+    assert node_statuses(provider, run, steps[-1]) == {
+        "prepare": "completed",
+        "review": "offered",
+        "end": "not-reached",
+    }
+    data = page_data(provider, run)
+    offered = data["routes"][data["steps"][-1]["p"]]
+    assert (offered["g"], offered["n"], offered["i"]) == ("child", "read", 1)
+    assert data["nodes"][1]["calls"] == "child#default"
+    page = render_replay_page(provider, run, layout="builtin")
+    assert page.count('class="node kind-subgraph"') == 1
