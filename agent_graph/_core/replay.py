@@ -25,8 +25,10 @@ missing, ``exact`` is true and the step's evaluation equals ``evaluate`` of
 the Run as it was right after that event. Unrecorded values are left out of
 the state the step evaluates.
 
-Rules: pure (no I/O, no clock); linear in the events: the state is carried
-from one event to the next, never rebuilt from the start.
+Rules: pure (no I/O, no clock); one pass over the events: the state is
+carried from one event to the next, never rebuilt from the start, so a step
+costs one evaluation (which reads the whole state, as every evaluation does)
+plus a copy of the part of the state the event changed.
 """
 
 from __future__ import annotations
@@ -128,7 +130,8 @@ def _record_json(record: OutcomeRecord) -> dict[str, Any]:
 def _check(provider: Any, run: Any) -> None:
     if not isinstance(provider, Provider):
         raise AgentGraphError("argument-invalid", "replay needs the loaded Provider (ag.load_provider)")
-    _check_run(run)
+    if not isinstance(run, Run):
+        raise AgentGraphError("argument-invalid", "replay needs a Run (a store's load() or ag.Run)")
     if run.provider != provider.manifest.id:
         raise AgentGraphError(
             "run-provider-mismatch",
