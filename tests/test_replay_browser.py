@@ -278,3 +278,25 @@ def test_text_contrast_is_at_least_4_5_to_1_at_every_event(browser: Browser, pag
         browser.run("location.hash = arguments[0];", f"#event-{number}")
         assert heading(browser) == f"Event {number} of {len(run.events)}"
         assert browser.run(CONTRAST) == [], f"event {number}"
+
+
+def test_a_1000_event_run_steps_through_its_page(
+    browser: Browser, weekly: ag.Provider, tmp_path_factory: Any
+) -> None:
+    from .test_replay_page import long_run
+
+    path = tmp_path_factory.mktemp("replay-long") / "long.html"
+    path.write_text(render_replay_page(weekly, long_run(weekly, 1000), layout="builtin"), "utf-8")
+    fresh(browser, path.as_uri())
+    assert heading(browser) == "Event 1000 of 1000"
+    assert len(browser.find_all("#events tbody tr")) == 1000
+    row = browser.find("#row-1000")
+    browser.click(row)
+    browser.keys(row, "page_up")
+    assert heading(browser) == "Event 990 of 1000"
+    assert browser.attribute(browser.active(), "id") == "row-990"
+    browser.keys(browser.active(), "home")
+    assert heading(browser) == "Event 1 of 1000"
+    slider = browser.find("#slider")
+    browser.keys(slider, "end")
+    assert heading(browser) == "Event 1000 of 1000"
