@@ -127,6 +127,11 @@ if TYPE_CHECKING:
     from ._core.receipts import (
         Receipts as Receipts,
     )
+    from ._core.replay import (
+        ReplayStep as ReplayStep,
+        StateChange as StateChange,
+        replay as replay,
+    )
     from ._core.state import (
         check_state as check_state,
     )
@@ -304,6 +309,9 @@ _EXPORTS: dict[str, str] = {
     "LoadedResource": "_core.provider",
     "NodeRoute": "_core.provider",
     "Provider": "_core.provider",
+    "ReplayStep": "_core.replay",
+    "StateChange": "_core.replay",
+    "replay": "_core.replay",
     "check_state": "_core.state",
     "CoverageCollector": "_core.graph_coverage",
     "CoverageCount": "_core.graph_coverage",

@@ -34,6 +34,7 @@ EXTENSIONS: tuple[str, ...] = (
     "agent_graph._cli.toolchain",
     "agent_graph._cli.mcp",
     "agent_graph._cli.lint",
+    "agent_graph._cli.replay",
 )
 
 GLOBAL_OPTIONS = {

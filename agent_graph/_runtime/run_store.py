@@ -705,3 +705,17 @@ class BaseRunStore:
                 )
 
         return guard
+
+    def fork(
+        self,
+        ref: str,
+        at: int,
+        target: str | None = None,
+        *,
+        provider: ProviderRef = None,
+        facts: Mapping[str, Any] | None = None,
+    ) -> Run:
+        """A new Run from the state right after event ``at``, ending in ``run.forked`` (see :mod:`.run_fork`)."""
+        from .run_fork import fork_run
+
+        return fork_run(self, ref, at, target, provider=provider, facts=facts)

@@ -1,0 +1,131 @@
+"""Fork a Run: a new Run from the state right after one of its events (a "what if" branch).
+
+The fork keeps the source's events 1..N, holds the Facts and Outcomes the Run
+had right after event N (recomputed by :func:`agent_graph._core.replay.run_states`)
+and appends ``run.forked`` ``{run: <source ID>, event: N}``. Like a resumed
+Run, a fork carries no session authorities: they belong to the session that
+granted them. It gets its own ID and is created as a new Run (it never
+replaces one: ``run-target-exists``).
+
+A fork needs every Fact of event N. When the events do not record one (a key
+set or changed by a later event, or replaced later), the caller gives the
+fork's Facts (``facts=``): ``run.forked`` then names their keys
+(``{run, event, keys}``) and replays like ``facts.replaced``. Without them
+such a fork is refused with ``run-fork-unrecorded`` and nothing is written.
+
+:func:`forked_run` is the pure transition; :func:`fork_run` applies it to a
+store through ``load``, ``now`` and the backend primitives ``_start_ref`` and
+``_create`` (the same ones ``start`` uses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import msgspec
+
+from .._core.canonical import utf16_key
+from .._core.errors import AgentGraphError
+from .._core.model import Run, RunEvent
+from .._core.provider import Provider
+from .._core.replay import RunState, run_states
+from .run_changes import run_facts
+
+__all__ = ["ForkStore", "fork_run", "forked_run", "state_after"]
+
+
+class ForkStore(Protocol):
+    """What :func:`fork_run` needs of a Run store (every ``BaseRunStore`` has it)."""
+
+    def load(self, ref: str, provider: Provider | str | None = None) -> Run: ...
+
+    def now(self) -> str: ...
+
+    def _check_ref(self, ref: Any) -> None: ...
+
+    def _start_ref(self, ref: str | None) -> tuple[str, str]: ...
+
+    def _create(self, ref: str, run: Run, label: str) -> None: ...
+
+
+def state_after(run: Run, at: int) -> RunState:
+    """The state of ``run`` right after event ``at`` (``argument-invalid`` unless 1 ≤ at ≤ the last event)."""
+    if isinstance(at, bool) or not isinstance(at, int):
+        raise AgentGraphError("argument-invalid", f"at must be an event number, not {at!r:.60}")
+    count = len(run.events)
+    if not 1 <= at <= count:
+        raise AgentGraphError(
+            "argument-invalid", f"Run {run.id} has events 1 to {count}; there is no event {at} to fork at"
+        )
+    for state in run_states(run):
+        if state.event.sequence == at:
+            return state
+    raise AgentGraphError("run-invalid", f"Run {run.id} has no event {at}")  # numbered 1..n: unreachable
+
+
+def forked_run(source: Run, at: int, identity: str, now: str, facts: Mapping[str, Any] | None = None) -> Run:
+    """The Run forked from ``source`` right after event ``at``: ID ``identity``, created ``now``.
+
+    ``facts`` (a JSON object) are the fork's Facts instead of the replayed
+    ones. Without them, raises ``run-fork-unrecorded`` when the events do not
+    record a Fact the Run held right after event ``at``.
+    """
+    state = state_after(source, at)
+    detail: dict[str, Any] = {"run": source.id, "event": at}
+    if facts is not None:
+        given = run_facts(facts, "facts")
+        detail["keys"] = sorted(given, key=utf16_key)
+    elif state.all_facts_unrecorded or state.unrecorded_facts:
+        missing = (
+            "its Facts (a later facts.replaced hides them)"
+            if state.all_facts_unrecorded
+            else "the Facts " + ", ".join(repr(key) for key in state.unrecorded_facts[:5])
+        )
+        raise AgentGraphError(
+            "run-fork-unrecorded",
+            f"Run {source.id} cannot be forked at event {at}: its events do not record {missing} "
+            "as they were then (a Facts event names its keys, not their values); "
+            "give the fork its Facts (facts=…), or fork at a later event",
+        )
+    else:
+        given = dict(state.facts)
+    event = RunEvent(sequence=at + 1, at=now, type="run.forked", detail=detail)
+    return msgspec.structs.replace(
+        source,
+        id=identity,
+        created_at=now,
+        updated_at=now,
+        facts=given,
+        outcomes=dict(state.outcomes),
+        authorities=(),
+        events=(*source.events[:at], event),
+    )
+
+
+def fork_run(
+    store: ForkStore,
+    ref: str,
+    at: int,
+    target: str | None = None,
+    *,
+    provider: Provider | str | None = None,
+    facts: Mapping[str, Any] | None = None,
+) -> Run:
+    """Fork the stored Run ``ref`` right after event ``at`` into a new Run of ``store``.
+
+    ``target`` is the new Run's ref (a file name in the file store, the Run
+    ID in a database store); None picks a fresh one. ``facts`` replace the
+    Facts of event ``at`` (needed when the events do not record them). Raises what ``load``
+    raises (``run-missing``, ``run-provider-mismatch`` …), ``argument-invalid``
+    for an event the Run does not have, ``run-fork-unrecorded`` and
+    ``run-target-exists``; nothing is written then.
+    """
+    source = store.load(ref, provider)
+    forked_run(source, at, "-", "-", facts)  # refuse before taking a ref
+    if target is not None:
+        store._check_ref(target)
+    destination, identity = store._start_ref(target)
+    run = forked_run(source, at, identity, store.now(), facts)
+    store._create(destination, run, "Run fork")
+    return run

@@ -1,0 +1,349 @@
+"""The replay page of a Run: one self-contained HTML file to step through it event by event.
+
+:func:`render_replay_page` replays the Run (:func:`agent_graph.replay`, the one
+evaluator) and writes a single page: the Run's Graph as SVG
+(:mod:`.replay_layout`), a timeline with a slider, the changes and the route
+offered at the selected event, each node coloured by its status then, and a
+card per node on hover or focus. The page's style sheet and script are package
+data (``replay_assets/``) inlined into the file with the replay as JSON: it
+loads nothing from anywhere, and opens from disk in any current browser.
+
+Sizes stay small for long Runs: per event the page keeps one status letter per
+node, the route offered, what changed (values cut to :data:`VALUE_LIMIT`
+characters) and the event itself (its detail cut the same way).
+
+Node status at an event (``nodeStatus``): the Outcome the evaluator settles the
+node to (:func:`agent_graph._core.evaluate.settled_outcomes` for the Run's own
+frame), ``offered`` for the node of the primary route (or the Subgraph node
+whose call holds it), ``alternative`` for the nodes of the other routes,
+``not-reached`` otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from .._core.evaluate import (
+    evaluate_with_candidates,
+    normalize_authorities,
+    normalize_facts,
+    normalize_outcomes,
+    plain_facts,
+    settled_outcomes,
+)
+from .._core.ir import CompiledGraph
+from .._core.model import OUTCOMES, Run
+from .._core.provider import Provider
+from .._core.replay import ReplayStep, replay
+from .replay_layout import Layout, graph_svg
+
+__all__ = [
+    "STATUS_LETTERS",
+    "VALUE_LIMIT",
+    "node_statuses",
+    "page_data",
+    "render_replay_page",
+    "replay_page",
+]
+
+#: Characters of a value (a Fact, a detail) the page shows before cutting it.
+VALUE_LIMIT = 600
+#: One letter per node status, in the page's data (``.`` not reached).
+STATUS_LETTERS: dict[str, str] = {
+    "completed": "c",
+    "partial": "p",
+    "failed": "f",
+    "unverified": "u",
+    "skipped": "s",
+    "pending": "n",
+    "blocked": "b",
+    "waiting-user": "w",
+}
+_UNSET = msgspec.UNSET
+
+
+def _shown(value: Any, limit: int = VALUE_LIMIT) -> str:
+    """A value as compact JSON text, cut to ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(", ", ": "), default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _top_node(graph: CompiledGraph, call_path: Iterable[str], node: str) -> int | None:
+    """The index of the node of ``graph`` a candidate sits at or below (through its call path)."""
+    path = list(call_path)
+    node_id = path[0].split("/", 1)[1] if path else node
+    return graph.index.get(node_id)
+
+
+def node_statuses(provider: Provider, run: Run, step: ReplayStep) -> dict[str, str]:
+    """Node ID → status at ``step`` (an Outcome, ``offered``, ``alternative`` or ``not-reached``).
+
+    What the page shows, computed by the evaluator: a node a route is offered
+    at shows the route first (a draft recorded ``partial`` and offered again
+    is ``offered``).
+    """
+    graph = provider.graphs[run.graph]
+    letters, primary, alternatives = _status_letters(provider, run, step)
+    names = {letter: name for name, letter in STATUS_LETTERS.items()}
+    result: dict[str, str] = {}
+    for node in graph.nodes:
+        if node.index == primary:
+            result[node.id] = "offered"
+        elif node.index in alternatives:
+            result[node.id] = "alternative"
+        else:
+            result[node.id] = names.get(letters[node.index], "not-reached")
+    return result
+
+
+def _status_letters(provider: Provider, run: Run, step: ReplayStep) -> tuple[str, int | None, set[int]]:
+    graph = provider.graphs[run.graph]
+    outcomes = {key: record.outcome for key, record in step.outcomes.items()}
+    _evaluation, candidates = evaluate_with_candidates(
+        provider, run.graph, run.entry, step.facts, outcomes, step.authorities
+    )
+    facts = plain_facts(normalize_facts(step.facts))
+    settled = settled_outcomes(
+        provider,
+        graph,
+        run.entry,
+        (),
+        facts,
+        normalize_outcomes(outcomes),
+        normalize_authorities(step.authorities),
+    )
+    letters = "".join(STATUS_LETTERS.get(str(settled.get(node.id, "")), ".") for node in graph.nodes)
+    primary = None
+    alternatives: set[int] = set()
+    for position, candidate in enumerate(candidates):
+        index = _top_node(graph, candidate.call_path, candidate.node.id)
+        if index is None:
+            continue
+        if position == 0:
+            primary = index
+        elif index != primary:
+            alternatives.add(index)
+    return letters, primary, alternatives
+
+
+def _node_card(provider: Provider, graph: CompiledGraph, index: int) -> dict[str, Any]:
+    node = graph.nodes[index]
+    definition = node.definition
+    card: dict[str, Any] = {"id": node.id, "kind": node.kind, "key": f"{graph.id}/{node.id}"}
+    if definition.description:
+        card["description"] = definition.description
+    if definition.reason_code:
+        card["reasonCode"] = definition.reason_code
+    route = provider.node_routes.get((graph.id, node.id))
+    action_path = route.action if route is not None else None
+    loaded = provider.actions.get(action_path) if action_path else None
+    if loaded is not None:
+        action = loaded.definition
+        card["action"] = {
+            "id": action.id,
+            "runner": action.runner,
+            "effect": action.effect,
+            **({"description": action.description} if action.description else {}),
+            **({"command": action.command} if action.command else {}),
+            **({"handler": action.handler} if action.handler else {}),
+        }
+    elif definition.action:
+        card["action"] = {"id": definition.action}
+    if definition.resources is not None:
+        card["resources"] = {
+            "required": list(definition.resources.required or ()),
+            "recommended": list(definition.resources.recommended or ()),
+        }
+    if definition.gate is not None:
+        gate = definition.gate
+        card["gate"] = {
+            "prompt": gate.prompt,
+            **({"authority": gate.authority} if gate.authority else {}),
+            **({"delegatable": gate.delegatable} if gate.delegatable is not None else {}),
+        }
+    if definition.graph:
+        card["calls"] = f"{definition.graph}#{definition.entry or 'default'}"
+    if definition.terminal_outcome:
+        card["terminalOutcome"] = definition.terminal_outcome
+    for name, checks in (
+        ("satisfiedBy", definition.satisfied_by),
+        ("requiresFacts", definition.requires_facts),
+    ):
+        if checks:
+            card[name] = [_check_text(check) for check in checks]
+    return card
+
+
+def _check_text(check: Any) -> str:
+    if check.exists is not _UNSET:
+        return f"{check.path} {'exists' if check.exists else 'is absent'}"
+    return f"{check.path} = {_shown(check.equals, 80)}"
+
+
+def _recorder(detail: Any) -> str:
+    """Who or what recorded an event, when its detail says (``by``, ``recordedBy``, ``actor``, ``agent``)."""
+    if isinstance(detail, dict):
+        for key in ("by", "recordedBy", "actor", "agent", "user"):
+            value = detail.get(key)
+            if isinstance(value, str) and value:
+                return value
+    return ""
+
+
+def _comment(detail: Any) -> str:
+    if isinstance(detail, dict):
+        for key in ("comment", "reason", "note", "message"):
+            value = detail.get(key)
+            if isinstance(value, str) and value:
+                return value
+    elif isinstance(detail, str):
+        return detail
+    return ""
+
+
+def _step_data(
+    provider: Provider, run: Run, graph: CompiledGraph, step: ReplayStep, routes: dict[str, int]
+) -> dict[str, Any]:
+    event = step.event
+    evaluation = step.evaluation
+    letters, primary_index, alternative_indexes = _status_letters(provider, run, step)
+    data: dict[str, Any] = {
+        "s": event.sequence,
+        "t": event.at,
+        "y": event.type,
+        "st": evaluation.status_code,
+        "rv": evaluation.revision,
+        "ns": letters,
+    }
+    if event.node is not None:
+        data["n"] = event.node
+        local = event.node.split("/", 1)
+        if len(local) == 2 and local[0] == graph.id and ">" not in local[1] and local[1] in graph.index:
+            data["ni"] = graph.index[local[1]]
+    if event.outcome is not None:
+        data["o"] = event.outcome
+    if event.detail is not _UNSET:
+        by = _recorder(event.detail)
+        if by:
+            data["by"] = by
+        comment = _comment(event.detail)
+        if comment:
+            data["cm"] = comment[:VALUE_LIMIT]
+        rest = event.detail
+        if isinstance(rest, dict):
+            rest = {key: value for key, value in rest.items() if value not in (by, comment)}
+        if rest != {}:
+            data["d"] = _shown(rest)
+    if evaluation.outcome:
+        data["oc"] = evaluation.outcome
+    route = evaluation.primary_route
+    if route is not None:
+        offered = {
+            "i": -1 if primary_index is None else primary_index,
+            "g": route.graph,
+            "n": route.node,
+            "l": route.label,
+            "r": route.reason_code,
+            "st": route.status_code,
+            "av": route.availability,
+            **({"h": route.hint} if route.hint else {}),
+        }
+        key = json.dumps(offered, sort_keys=True)
+        if key not in routes:
+            routes[key] = len(routes)
+        data["p"] = routes[key]
+    if alternative_indexes:
+        data["al"] = sorted(alternative_indexes)
+    if evaluation.alternative_routes:
+        data["ar"] = [[r.node, r.reason_code, r.status_code] for r in evaluation.alternative_routes[:8]]
+        data["an"] = len(evaluation.alternative_routes)
+    if evaluation.diagnostics:
+        data["dg"] = [f"{d.code}: {d.message}"[:VALUE_LIMIT] for d in evaluation.diagnostics[:5]]
+    changes = []
+    for change in step.changes:
+        if change.part == "outcomes":  # the record's time and detail are the event's own
+            before = change.before["outcome"] if isinstance(change.before, dict) else None
+            changes.append([change.part, change.key, before, change.after["outcome"], 0])
+            continue
+        changes.append(
+            [
+                change.part,
+                change.key,
+                None if change.before is _UNSET else _shown(change.before),
+                None if change.after is _UNSET else _shown(change.after),
+                (0 if change.before_recorded else 1) | (0 if change.after_recorded else 2),
+            ]
+        )
+    if changes:
+        data["ch"] = changes
+    if not step.exact:
+        data["x"] = {
+            **({"f": list(step.unrecorded_facts)} if step.unrecorded_facts else {}),
+            **({"af": 1} if step.all_facts_unrecorded else {}),
+            **({"au": 1} if step.authorities_unrecorded else {}),
+        }
+    return data
+
+
+def page_data(provider: Provider, run: Run) -> dict[str, Any]:
+    """The replay as the page's script reads it (see the module docstring)."""
+    graph = provider.graphs.get(run.graph)
+    routes: dict[str, int] = {}
+    steps = [
+        _step_data(provider, run, provider.graphs[run.graph], step, routes) for step in replay(provider, run)
+    ]
+    assert graph is not None  # replay refused a missing Graph
+    return {
+        "routes": [json.loads(key) for key in routes],
+        "provider": f"{provider.manifest.id}@{provider.manifest.version}",
+        "run": {"id": run.id, "graph": run.graph, "entry": run.entry, "createdAt": run.created_at},
+        "outcomes": list(OUTCOMES),
+        "nodes": [_node_card(provider, graph, node.index) for node in graph.nodes],
+        "steps": steps,
+    }
+
+
+def _asset(name: str) -> str:
+    return (resources.files("agent_graph._toolchain") / "replay_assets" / name).read_text("utf-8")
+
+
+def _script_json(value: Any) -> str:
+    """JSON safe inside ``<script>``: no ``<`` (so no ``</script>``), no line separators that end strings."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _html_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def render_replay_page(provider: Provider, run: Run, *, layout: Layout = "auto") -> str:
+    """The replay page of ``run`` as one self-contained HTML document.
+
+    ``layout``: ``auto`` (Graphviz ``dot`` when installed, else built in),
+    ``dot`` (``replay-layout-unavailable`` without it) or ``builtin``. Raises
+    what :func:`agent_graph.replay` raises for a Run it cannot replay.
+    """
+    return replay_page(provider, run, layout)[0]
+
+
+def replay_page(provider: Provider, run: Run, layout: Layout = "auto") -> tuple[str, str]:
+    """``(page, layout used)``: :func:`render_replay_page` and whether ``dot`` or the built-in layout drew it."""
+    data = page_data(provider, run)
+    svg, used = graph_svg(provider.graphs[run.graph], layout)
+    title = f"Run {run.id} · {run.graph}#{run.entry} · {provider.manifest.id}"
+    template = _asset("replay.html")
+    page = (
+        template.replace("{{TITLE}}", _html_text(title))
+        .replace("{{LAYOUT}}", used)
+        .replace("{{CSS}}", _asset("replay.css"))
+        .replace("{{SVG}}", svg)
+        .replace("{{DATA}}", _script_json(data))
+        .replace("{{JS}}", _asset("replay.js"))
+    )
+    return page, used
