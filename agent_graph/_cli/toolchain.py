@@ -96,7 +96,8 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
 
     provider = ctx.provider()
     overlay = args.evaluate or any(
-        getattr(args, name, None) for name in ("entry", "state", "facts", "outcomes", "authority")
+        getattr(args, name, None)
+        for name in ("entry", "state", "store", "run", "facts", "outcomes", "authority")
     )
     state = None
     if overlay:
