@@ -353,7 +353,11 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
     provider = ctx.provider()
     inspection = inspect_provider(provider)
     answer = {"state": "valid", **inspection}
-    diagnostics = compatibility_diagnostics(provider) + test_file_diagnostics(provider)
+    diagnostics = (
+        compatibility_diagnostics(provider)
+        + unpackaged_file_diagnostics(provider)
+        + test_file_diagnostics(provider)
+    )
     if diagnostics:
         answer["diagnostics"] = [d.to_json() for d in diagnostics]
     lines = [
@@ -362,6 +366,17 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
         *(f"{d.severity.upper()} {d.code}: {d.message}" for d in diagnostics),
     ]
     return answer, lines
+
+
+def unpackaged_file_diagnostics(provider: Provider) -> list[Diagnostic]:
+    """Warnings for files Actions run that a bundle would leave out (``build`` refuses them).
+
+    The protocol does not look into commands, so the Provider stays valid: a warning, not a failure.
+    """
+    from .._toolchain.bundle import unpackaged_action_files
+
+    found = unpackaged_action_files(provider, os.path.isfile)
+    return [msgspec.structs.replace(d, severity="warning") for d in found]
 
 
 def test_file_diagnostics(provider: Provider) -> list[Diagnostic]:
