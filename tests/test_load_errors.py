@@ -1496,3 +1496,18 @@ def test_positions_in_hand_written_yaml() -> None:
     assert error.message == (
         "graphs/child.yaml:12:9: Graph child edge check -> dnoe references a missing node dnoe (did you mean done?)"
     )
+
+
+def test_a_misspelt_file_reference_names_the_closest_file_beside_it() -> None:
+    documents = base_documents()
+    node(documents, "build")["action"] = "actions/bulid.yaml"
+    error = fails(documents, "file-missing")
+    assert (
+        "/p/actions/bulid.yaml (did you mean actions/build.yaml?) (referenced by node build" in error.message
+    )
+    documents = base_documents()
+    node(documents, "build")["action"] = "actions/build.yml"
+    assert "(did you mean actions/build.yaml?)" in fails(documents, "file-missing").message
+    documents = base_documents()
+    node(documents, "build")["action"] = "actions/unrelated.yaml"
+    assert "did you mean" not in fails(documents, "file-missing").message

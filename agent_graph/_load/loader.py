@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import gc
 import os
 import posixpath
@@ -62,7 +63,7 @@ from .._syntax.yaml_events import locate_pointers
 from .bundle import check_bundle_catalogs, verify_bundle_manifest
 from .cache import CachedValue, LoadCache, open_cache
 from .fs import FileSystem, OSFileSystem, contained_path, inside
-from .skill import check_binding, locate_binding
+from .skill import check_binding, front_matter_position, locate_binding
 
 FILE_LOCATION = "agent-graph.resource-location.file.v1"
 RESOURCE_PROTOCOLS = {
@@ -139,7 +140,28 @@ class _Reader:
 
     def ensure_file(self, path: str, label: str) -> None:
         if self.fs.kind(path) != "file":
-            raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
+            raise AgentGraphError("file-missing", f"{label} does not exist: {path}{self.nearby(path)}")
+
+    def nearby(self, path: str) -> str:
+        """`` (did you mean <file>?)`` naming the file beside missing ``path`` whose name is closest, if one is close.
+
+        Only files of the same folder below the Provider root are considered (the
+        root itself is not listed: it may hold anything), and only on failure.
+        """
+        folder = posixpath.dirname(path)
+        root = self.root.rstrip("/")
+        if not folder.startswith(root + "/") or self.fs.kind(folder) != "directory":
+            return ""
+        try:
+            files = [f for f in self.fs.list_files(folder) if posixpath.dirname(f) == folder][:10_000]
+        except OSError:
+            return ""
+        stems: dict[str, str] = {}
+        for file in files:  # names are compared without their extensions: .yaml and .json match too well
+            stems.setdefault(posixpath.splitext(posixpath.basename(file))[0], file)
+        wanted = posixpath.splitext(posixpath.basename(path))[0]
+        close = difflib.get_close_matches(wanted, stems, n=1, cutoff=0.6)
+        return f" (did you mean {self.display(stems[close[0]])}?)" if close else ""
 
     def ensure_contained(self, path: str, label: str) -> None:
         self.ensure_file(path, label)
@@ -273,19 +295,15 @@ class _Reader:
             text = self.text(path)
         except AgentGraphError:
             return None
-        offset = 0
         if path.lower().endswith(".md"):
-            lines = text.split("\n")
-            if not lines or lines[0].rstrip("\r") != "---":
-                return None
-            end = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r") == "---"), len(lines))
-            text, offset = "\n".join(lines[1:end]), 1
-        if len(text) > MAX_LOCATED_TEXT:
+            found = front_matter_position(text, pointer, self.limits.max_depth)
+        elif len(text) > MAX_LOCATED_TEXT:
             return None
-        found = locate_pointers(text, {pointer}, self.limits.max_depth).get(pointer)
+        else:
+            found = locate_pointers(text, {pointer}, self.limits.max_depth).get(pointer)
         if found is None:
             return None
-        return (found[0] + offset, found[1]) if key else (found[2] + offset, found[3])
+        return (found[0], found[1]) if key else (found[2], found[3])
 
     def place(self, path: str, pointer: str, *, key: bool = False) -> str:
         """``file:line:column`` of the value at ``pointer`` in ``path`` (just the file when it cannot be placed)."""
@@ -822,7 +840,7 @@ def _load(
         check_bundle_catalogs(opened.bundle, provider)
     if opened.binding is not None:
         binding = opened.binding
-        check_binding(provider, binding[0], binding[1], binding[2], binding[3])
+        check_binding(provider, binding[0], binding[1], binding[2], binding[3], state.fs)
     state.reader.flush()
     return provider
 
@@ -1451,7 +1469,7 @@ def resolve_skill_binding(
         skill_md, registry, fs=fs, max_file_bytes=max_file_bytes
     )
     provider = load_provider(manifest_path, fs=fs, max_file_bytes=max_file_bytes)
-    check_binding(provider, path, locator, graph, entry)
+    check_binding(provider, path, locator, graph, entry, fs)
     return SkillBinding(
         schema="agent-graph.skill-binding.v1",
         skill_path=path,
