@@ -1511,3 +1511,20 @@ def test_a_misspelt_file_reference_names_the_closest_file_beside_it() -> None:
     documents = base_documents()
     node(documents, "build")["action"] = "actions/unrelated.yaml"
     assert "did you mean" not in fails(documents, "file-missing").message
+
+
+def test_host_action_input_violations_point_into_the_resource() -> None:
+    documents = base_documents()
+    documents["resources/report.yaml"]["input"]["value"] = {"week": "three"}
+    error = fails(documents, "host-action-input-invalid")
+    line, column = _position(documents, "resources/report.yaml", '"value": {', 9)
+    assert error.message.startswith(f"resources/report.yaml:{line}:{column}: Resource report.weekly input")
+    (diagnostic,) = error.diagnostics
+    line, column = _position(documents, "resources/report.yaml", '"three"')
+    assert diagnostic.message.startswith(f"resources/report.yaml:{line}:{column}: "), diagnostic.message
+    assert diagnostic.path == f"{ROOT}/resources/report.yaml"
+    assert (diagnostic.detail["line"], diagnostic.detail["column"], diagnostic.detail["pointer"]) == (
+        line,
+        column,
+        "/week",
+    )

@@ -327,6 +327,22 @@ class _Reader:
         text = f"{label}: {message}"
         return AgentGraphError(code, text, (Diagnostic(code, "error", text, path=path, detail=detail),))
 
+    def placed_within(self, diagnostic: Diagnostic, path: str, prefix: str) -> Diagnostic:
+        """A schema diagnostic about a value written at ``prefix`` in ``path``, placed: ``file:line:column: …``."""
+        detail = diagnostic.detail
+        if not isinstance(detail, dict) or not isinstance(detail.get("pointer"), str) or "line" in detail:
+            return diagnostic
+        found = self.position(path, prefix + detail["pointer"])
+        if found is None:
+            return msgspec.structs.replace(diagnostic, path=path)
+        line, column = found
+        return msgspec.structs.replace(
+            diagnostic,
+            message=f"{self.display(path)}:{line}:{column}: {diagnostic.message}",
+            path=path,
+            detail={**detail, "line": line, "column": column},
+        )
+
     def located(self, error: AgentGraphError, path: str) -> AgentGraphError:
         """``error`` placed in ``path`` when it carries a JSON Pointer (see :func:`~agent_graph._core.checks.at_pointer`)."""
         for diagnostic in error.diagnostics:
@@ -706,10 +722,12 @@ def _check_host_materializer(
     except AgentGraphError as error:
         if error.code != "schema-invalid":
             raise
+        reader = state.reader
         raise AgentGraphError(
             "host-action-input-invalid",
-            f"Resource {resource.id} input does not match {identities[0]}",
-            error.diagnostics,
+            f"{reader.place(resource.path, '/input/value')}: Resource {resource.id} input does not match "
+            f"{identities[0]}",
+            [reader.placed_within(d, resource.path, "/input/value") for d in error.diagnostics],
         ) from None
     location = HostActionLocation(
         schema="agent-graph.resource-location.host-action.v1",
