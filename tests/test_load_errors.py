@@ -1528,3 +1528,19 @@ def test_host_action_input_violations_point_into_the_resource() -> None:
         column,
         "/week",
     )
+
+
+def test_parse_errors_give_the_line_and_column_in_the_file() -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml"] = "schema: agent-graph.graph.v1\nid: child\nid: again\n"
+    assert fails(documents, "parse-failed").message.endswith("duplicate mapping key 'id' (line 3, column 1)")
+    documents = base_documents()
+    documents["graphs/child.yaml"] = '{"schema": "agent-graph.graph.v1",\n "schema": "x"}'
+    assert "duplicate mapping key 'schema' (line 2, column 2)" in fails(documents, "parse-failed").message
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: [procedure\n---\nBody.\n"
+    error = fails(documents, "frontmatter-invalid")
+    assert "but got '<stream end>' (line 3, column 17)" in error.message, error.message
+    documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: *nothing\n---\nBody.\n"
+    error = fails(documents, "frontmatter-invalid")
+    assert "alias *nothing refers to no anchor before it (line 3, column 7)" in error.message, error.message
