@@ -674,6 +674,8 @@ def test_a_missing_file_under_cwd_provider_is_refused_and_a_workspace_path_is_no
         "echo $HOME/x",
         "ls build/*.txt",
         "echo 'unbalanced",
+        "cd tools && ./setup.sh",
+        "mkdir -p out/dir > logs/made.txt",
     ],
 )
 def test_words_that_are_not_provider_files_are_left_alone(tmp_path: Path, command: str) -> None:

@@ -392,7 +392,8 @@ def _path_words(text: str) -> list[tuple[str, bool]]:
 
     Each comes with whether the command needs it to exist: the program of a
     simple command, the script an interpreter runs, an input redirection
-    (``< file``). The target of an output redirection (``> file``) is left out.
+    (``< file``). The target of an output redirection (``> file``) is left out,
+    and so is everything after a ``cd`` (its paths are relative to another folder).
     """
     lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
@@ -414,6 +415,8 @@ def _path_words(text: str) -> list[tuple[str, bool]]:
         if previous.startswith(">") or previous.endswith(">") or previous == ">>":
             continue  # a file the command writes
         is_program = program is None
+        if is_program and token in ("cd", "pushd"):
+            break  # later relative paths are relative to another folder
         runs = is_program or previous == "<" or (program in _INTERPRETERS and not token.startswith("-"))
         if is_program:
             program = posixpath.basename(token)
