@@ -1544,3 +1544,15 @@ def test_parse_errors_give_the_line_and_column_in_the_file() -> None:
     documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: *nothing\n---\nBody.\n"
     error = fails(documents, "frontmatter-invalid")
     assert "alias *nothing refers to no anchor before it (line 3, column 7)" in error.message, error.message
+
+
+def test_a_placed_error_is_shown_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agent_graph._cli.main import main
+
+    documents = base_documents()
+    _edges(documents)[0]["to"] = "aprove"
+    error = fails(documents, "graph-edge-node-missing")
+    assert str(error) == f"graph-edge-node-missing: {error.message}"
+    manifest = write_tree(tmp_path, documents)
+    assert main(["validate", "--manifest", str(manifest)]) == 1
+    assert capsys.readouterr().err == f"ERROR graph-edge-node-missing: {error.message}\n"

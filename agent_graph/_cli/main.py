@@ -883,6 +883,8 @@ def _fail(error: AgentGraphError, output_format: str) -> int:
         else:
             _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
             for diagnostic in error.diagnostics:
+                if diagnostic.code == error.code and diagnostic.message == error.message:
+                    continue  # the machine-readable copy of the line above (its detail says where)
                 located = (
                     isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail
                 )  # the message says where
