@@ -577,3 +577,126 @@ def test_cli_build(source: ag.Provider, tmp_path: Path, capsys: pytest.CaptureFi
     assert lines[2] == f"Bundle digest: {answer['digest']}"
     assert _cli.main(["build", source.root, "--manifest", source.manifest_path, "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().err)["error"]["code"] == "build-output-overlaps-source"
+
+
+# ---------------------------------------------------------------- files that commands run
+
+_RUNS_A_SCRIPT: dict[str, str] = {
+    "provider.yaml": "schema: agent-graph.provider.v1\nid: acme/accounts\nversion: 1.0.0\ngraphs: [graphs/main.yaml]\n",
+    "graphs/main.yaml": """\
+schema: agent-graph.graph.v1
+id: main
+entrypoints: {default: create}
+nodes:
+  - {id: create, kind: action, reasonCode: route.main.create, action: actions/create.yaml}
+  - {id: done, kind: terminal, terminalOutcome: completed}
+edges:
+  - {from: create, to: done}
+""",
+    "actions/create.yaml": """\
+schema: agent-graph.action.v1
+id: create-account
+runner: command
+effect: write
+cwd: provider
+command: ./scripts/create-account.sh --user "$USER" > logs/out.txt
+""",
+    "scripts/create-account.sh": "#!/bin/sh\necho created\n",
+}
+
+
+def _accounts(tmp_path: Path, **changes: str) -> ag.Provider:
+    return ag.load_provider(str(write_tree(tmp_path / "src", {**_RUNS_A_SCRIPT, **changes})))
+
+
+def _cli_json(capsys: pytest.CaptureFixture[str], *args: str, status: int = 0) -> Any:
+    assert _cli.main([*args, "--format", "json"]) == status
+    captured = capsys.readouterr()
+    return json.loads(captured.out if status == 0 else captured.err)
+
+
+def test_build_refuses_a_script_a_command_runs_but_the_bundle_leaves_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    provider = _accounts(tmp_path)
+    with pytest.raises(ag.AgentGraphError) as raised:
+        build_bundle(provider, str(tmp_path / "out"))
+    error = raised.value
+    assert error.code == "action-file-unpackaged"
+    assert not (tmp_path / "out").exists()
+    (diagnostic,) = error.diagnostics
+    assert diagnostic.detail == {
+        "action": "create-account",
+        "field": "command",
+        "file": "scripts/create-account.sh",
+    }
+    assert "list it under files: in actions/create.yaml" in diagnostic.message
+    # validate says the same, as a warning: the reference toolchain accepts this Provider.
+    answer = _cli_json(capsys, "validate", "--manifest", provider.manifest_path)
+    assert answer["state"] == "valid"
+    assert [(d["code"], d["severity"]) for d in answer["diagnostics"]] == [
+        ("action-file-unpackaged", "warning")
+    ]
+    assert answer["diagnostics"][0]["message"] == diagnostic.message
+    refused = _cli_json(
+        capsys, "build", str(tmp_path / "out"), "--manifest", provider.manifest_path, status=1
+    )
+    assert refused["error"]["code"] == "action-file-unpackaged"
+
+
+def test_listing_the_script_under_files_builds_a_bundle_that_holds_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    action = _RUNS_A_SCRIPT["actions/create.yaml"] + "files: [scripts/create-account.sh]\n"
+    provider = _accounts(tmp_path, **{"actions/create.yaml": action})
+    build_bundle(provider, str(tmp_path / "out"))
+    assert (tmp_path / "out" / "scripts" / "create-account.sh").is_file()
+    assert "diagnostics" not in _cli_json(capsys, "validate", "--manifest", provider.manifest_path)
+
+
+def test_a_missing_file_under_cwd_provider_is_refused_and_a_workspace_path_is_not(tmp_path: Path) -> None:
+    missing = _RUNS_A_SCRIPT["actions/create.yaml"].replace("./scripts/create-account.sh", "bin/setup")
+    provider = _accounts(tmp_path / "a", **{"actions/create.yaml": missing})
+    with pytest.raises(ag.AgentGraphError) as raised:
+        build_bundle(provider, str(tmp_path / "a" / "out"))
+    assert raised.value.code == "action-file-unpackaged"
+    assert "the Provider has no file bin/setup" in raised.value.diagnostics[0].message
+    workspace = missing.replace("cwd: provider\n", "")
+    build_bundle(_accounts(tmp_path / "b", **{"actions/create.yaml": workspace}), str(tmp_path / "b" / "out"))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "make build",
+        "curl https://example.com/x/y",
+        "cat /etc/hosts",
+        "echo $HOME/x",
+        "ls build/*.txt",
+        "echo 'unbalanced",
+        "cd tools && ./setup.sh",
+        "mkdir -p out/dir > logs/made.txt",
+    ],
+)
+def test_words_that_are_not_provider_files_are_left_alone(tmp_path: Path, command: str) -> None:
+    action = _RUNS_A_SCRIPT["actions/create.yaml"].replace(
+        './scripts/create-account.sh --user "$USER" > logs/out.txt', json.dumps(command)
+    )
+    provider = _accounts(tmp_path, **{"actions/create.yaml": action})
+    assert provider.actions[f"{provider.root}/actions/create.yaml"].definition.command == command
+    build_bundle(provider, str(tmp_path / "out"))
+
+
+def test_script_args_naming_provider_files_are_checked(tmp_path: Path) -> None:
+    action = (
+        "schema: agent-graph.action.v1\nid: create-account\nrunner: script\neffect: write\n"
+        "runtime: shell\nentry: scripts/create-account.sh\nargs: [--data, data/users.csv]\n"
+    )
+    provider = _accounts(tmp_path, **{"actions/create.yaml": action, "data/users.csv": "a,b\n"})
+    with pytest.raises(ag.AgentGraphError) as raised:
+        build_bundle(provider, str(tmp_path / "out"))
+    assert raised.value.diagnostics[0].detail == {
+        "action": "create-account",
+        "field": "args",
+        "file": "data/users.csv",
+    }

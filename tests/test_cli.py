@@ -430,10 +430,16 @@ def test_schema_list_path_extract(cli: Any, tmp_path: Path) -> None:
     names = listing["schemas"]
     assert {"provider", "graph", "action", "error", "inspect"} <= set(names)
     assert {
+        "resource",
+        "resource-location",
         "resource-location-file",
         "resource-location-graph-action",
         "resource-location-host-action",
     } <= set(names)
+    for name in ("resource", "resource-location"):  # the reference toolchain's names, used by its scripts
+        found = cli("schema", "path", name, "--format", "json").json()
+        assert found == {"name": name, "path": str(Path(listing["root"]) / f"{name}.schema.json")}
+        assert json.loads(Path(found["path"]).read_text())["oneOf"]
     assert cli("schema", "list").out.splitlines() == names
     path = cli("schema", "path", "graph", "--format", "json").json()
     assert path == {"name": "graph", "path": str(Path(listing["root"]) / "graph.schema.json")}

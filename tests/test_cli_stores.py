@@ -94,3 +94,26 @@ def test_naming_the_run_twice_or_not_at_all_is_refused(cli: Cli) -> None:
     stale = cli("run", "record", "report/draft", "completed", "--store", "sqlite:///runs.db", "--run", "a",
                 "--revision", "sha256:" + "0" * 64, "--manifest", "missing.yaml", status=1)  # fmt: skip
     assert stale["code"] == "argument-invalid"  # a revision needs the Provider to evaluate the Run
+
+
+@needs_weekly
+@pytest.mark.parametrize("kind", ["folder", "sqlite"])
+def test_diagram_of_a_run_in_a_store_shows_its_state(cli: Cli, kind: str) -> None:
+    url, ref = ("runs", "r1.json") if kind == "folder" else ("sqlite:///runs.db", "r1")
+    plain = cli(*weekly("diagram", "report"))
+    assert plain["overlay"] is False
+    cli(*weekly("run", "start", "report", "--store", url, "--run", ref))
+    fresh = cli(*weekly("diagram", "--store", url, "--run", ref))
+    assert fresh["overlay"] is True and fresh["graph"] == "report"
+    assert fresh["diagram"] != plain["diagram"]
+    cli(*weekly("run", "record", "report/draft", "completed", "--store", url, "--run", ref))
+    cli("run", "facts", "--store", url, "--run", ref, "--set", '{"report":{"digest":"sha256:1"}}')
+    drafted = cli(*weekly("diagram", "--store", url, "--run", ref))
+    assert drafted["diagram"] != fresh["diagram"]
+    # The same state given as options draws the same picture.
+    given = cli(*weekly("diagram", "report", "--outcomes", '{"report/draft":"completed"}',
+                        "--facts", '{"report":{"digest":"sha256:1"}}'))  # fmt: skip
+    assert given["diagram"] == drafted["diagram"]
+    missing = cli(*weekly("diagram", "--store", url, "--run", "nobody.json" if kind == "folder" else "nobody"),
+                  status=1)  # fmt: skip
+    assert missing["code"] == "run-missing"

@@ -250,10 +250,11 @@ def test_a_missing_file_says_who_refers_to_it() -> None:
         documents["codes.yaml"]["codes"][0]["document"] = "resources/none.md"
 
     cases = {
-        action: "action does not exist: /p/actions/bulid.yaml (referenced by node build of graph main in graphs/main.yaml)",
-        resource: "(referenced by node build of graph main in graphs/main.yaml)",
-        graph: "graph does not exist: /p/graphs/none.yaml (listed under graphs in provider.yaml)",
-        document: "(the document of code route.main.build in codes.yaml)",
+        action: "action does not exist: /p/actions/bulid.yaml (did you mean actions/build.yaml?) "
+        "(referenced by node build of graph main at graphs/main.yaml:14:14)",
+        resource: "(referenced by node build of graph main at graphs/main.yaml:20:6)",
+        graph: "graph does not exist: /p/graphs/none.yaml (listed under graphs at provider.yaml:8:3)",
+        document: "(the document of code route.main.build at codes.yaml:8:16)",
     }
     for change, expected in cases.items():
         assert _missing(change).message.endswith(expected), change.__name__

@@ -19,7 +19,17 @@ import pytest
 import agent_graph as ag
 from agent_graph._load.loader import contained_path
 
-from .load_fixtures import MANIFEST, ROOT, Documents, base_documents, load, memory_fs, node, write_tree
+from .load_fixtures import (
+    MANIFEST,
+    ROOT,
+    Documents,
+    base_documents,
+    load,
+    memory_fs,
+    node,
+    render,
+    write_tree,
+)
 
 #: The schema keyword that refuses an absolute or escaping relative path.
 PATH_RULES = {"schema.not", "schema.pattern"}
@@ -1191,3 +1201,358 @@ def test_any_other_resource_file_is_read_for_front_matter() -> None:
     assert ag.locate_resource(load(documents), "notes.plain").media_type == "text/plain"
     documents["resources/notes.txt"] = "plain\n"
     fails(documents, "frontmatter-missing")
+
+
+# ---------------------------------------------------------------- errors that say where
+
+
+def _position(
+    documents: Documents, relative: str, needle: str, offset: int = 0, nth: int = 1
+) -> tuple[int, int]:
+    """Line and column (1-based) of the ``nth`` ``needle`` in the written ``relative``, plus ``offset`` columns."""
+    text = render(documents[relative]).decode("utf-8")
+    start = -1
+    for _ in range(nth):
+        start = text.index(needle, start + 1)
+    start += offset
+    line = text.count("\n", 0, start) + 1
+    return line, start - (text.rfind("\n", 0, start) + 1) + 1
+
+
+def _placed(
+    documents: Documents, code: str, relative: str, needle: str, offset: int = 0, nth: int = 1
+) -> ag.AgentGraphError:
+    """Load, expect ``code`` with its message starting ``relative:line:column:`` at the ``nth`` ``needle``."""
+    error = fails(documents, code)
+    line, column = _position(documents, relative, needle, offset, nth)
+    assert error.message.startswith(f"{relative}:{line}:{column}: "), error.message
+    (diagnostic,) = error.diagnostics
+    assert diagnostic.code == code and diagnostic.path == f"{ROOT}/{relative}"
+    assert (diagnostic.detail["line"], diagnostic.detail["column"]) == (line, column)
+    return error
+
+
+def _edges(documents: Documents, graph: str = "graphs/main.yaml") -> list[dict[str, Any]]:
+    edges: list[dict[str, Any]] = documents[graph]["edges"]
+    return edges
+
+
+def test_edge_to_a_misspelt_node_says_where_and_the_closest_name() -> None:
+    documents = base_documents()
+    _edges(documents)[0]["to"] = "aprove"
+    error = _placed(documents, "graph-edge-node-missing", "graphs/main.yaml", '"to": "aprove"', 6)
+    assert error.message.endswith("references a missing node aprove (did you mean approve?)")
+    assert error.diagnostics[0].detail["pointer"] == "/edges/0/to"
+
+
+def test_edge_from_an_unknown_node_lists_the_nodes_when_none_is_close() -> None:
+    documents = base_documents()
+    _edges(documents, "graphs/child.yaml")[0]["from"] = "zzzz"
+    error = _placed(documents, "graph-edge-node-missing", "graphs/child.yaml", '"from": "zzzz"', 8)
+    assert error.message.endswith("missing node zzzz (nodes: check, done)")
+
+
+def test_entry_to_a_misspelt_node() -> None:
+    documents = base_documents()
+    main_graph(documents)["entrypoints"]["default"] = "biuld"
+    error = _placed(documents, "graph-entry-missing", "graphs/main.yaml", '"biuld"')
+    assert "(did you mean build?)" in error.message
+
+
+def test_duplicate_node_points_at_the_second() -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml"]["nodes"][1]["id"] = "check"
+    _placed(documents, "graph-node-duplicate", "graphs/child.yaml", '"id": "check"', 6, nth=2)
+
+
+def test_missing_terminal_points_at_the_nodes() -> None:
+    documents = base_documents()
+    child = documents["graphs/child.yaml"]
+    child["nodes"].pop()
+    child["edges"] = []
+    _placed(documents, "graph-terminal-missing", "graphs/child.yaml", '"nodes": [', 9)
+
+
+def test_edge_out_of_a_terminal() -> None:
+    documents = base_documents()
+    _edges(documents, "graphs/child.yaml").append({"from": "done", "to": "check"})
+    _placed(documents, "graph-terminal-edge-invalid", "graphs/child.yaml", '"from": "done"', 8)
+
+
+def test_duplicate_edge_points_at_the_second() -> None:
+    documents = base_documents()
+    _edges(documents, "graphs/child.yaml").append({"from": "check", "to": "done"})
+    error = fails(documents, "graph-edge-duplicate")
+    line, _ = _position(documents, "graphs/child.yaml", '"from": "check"', nth=2)
+    assert error.message.startswith(f"graphs/child.yaml:{line - 1}:"), error.message
+    assert error.diagnostics[0].detail["pointer"] == "/edges/1"
+
+
+def test_repeat_edge_into_a_subgraph() -> None:
+    documents = base_documents()
+    _edges(documents).append({"from": "write", "to": "quality", "kind": "repeat"})
+    _placed(documents, "graph-repeat-target-invalid", "graphs/main.yaml", '"to": "quality"', 6, nth=2)
+
+
+def test_gated_by_edge_from_an_action() -> None:
+    documents = base_documents()
+    _edges(documents).append({"from": "build", "to": "write", "kind": "gatedBy"})
+    _placed(documents, "graph-gated-by-source-invalid", "graphs/main.yaml", '"from": "build"', 8, nth=2)
+
+
+def test_flow_cycle_points_at_the_edge_that_closes_it() -> None:
+    documents = base_documents()
+    _edges(documents).append({"from": "run", "to": "write"})
+    error = fails(documents, "graph-flow-cycle")
+    assert error.message.startswith("graphs/main.yaml:"), error.message
+    pointer = error.diagnostics[0].detail["pointer"]
+    edge = _edges(documents)[int(pointer.rsplit("/", 1)[1])]
+    assert error.message.endswith(f"{edge['from']} -> {edge['to']}")
+
+
+def test_subgraph_missing_says_where_and_the_closest_graph() -> None:
+    documents = base_documents()
+    node(documents, "quality")["graph"] = "chlid"
+    error = _placed(documents, "subgraph-missing", "graphs/main.yaml", '"graph": "chlid"', 9)
+    assert "node quality references missing subgraph chlid (did you mean child?)" in error.message
+
+
+def test_subgraph_missing_says_when_its_file_is_not_listed() -> None:
+    documents = base_documents()
+    documents["graphs/extra.yaml"] = terminal_only_graph("extra")
+    node(documents, "quality")["graph"] = "extra"
+    node(documents, "quality")["entry"] = "default"
+    error = _placed(documents, "subgraph-missing", "graphs/main.yaml", '"graph": "extra"', 9)
+    assert error.message.endswith(
+        "graphs/extra.yaml declares graph extra but is not listed under graphs in provider.yaml: add it there"
+    )
+
+
+def test_subgraph_entry_missing_says_where_and_the_closest_entry() -> None:
+    documents = base_documents()
+    node(documents, "quality")["entry"] = "defualt"
+    error = _placed(documents, "subgraph-entry-missing", "graphs/main.yaml", '"entry": "defualt"', 9)
+    assert error.message.endswith("(did you mean default?)")
+
+
+def test_route_reason_code_missing_says_where_and_the_closest_code() -> None:
+    documents = base_documents()
+    node(documents, "build")["reasonCode"] = "route.main.biuld"
+    error = _placed(documents, "route-reason-code-missing", "graphs/main.yaml", '"route.main.biuld"')
+    assert error.message.endswith(
+        "route.main.biuld (did you mean route.main.build, route.main.run or route.main.write?)"
+    )
+
+
+def test_route_reason_code_of_another_kind() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"].append(
+        {"code": "route.child.noted", "kind": "diagnostic", "summary": "Noted.", "severity": "info"}
+    )
+    node(documents, "check", "graphs/child.yaml")["reasonCode"] = "route.child.noted"
+    error = _placed(documents, "route-reason-code-kind-invalid", "graphs/child.yaml", '"route.child.noted"')
+    assert error.message.endswith("route.child.noted is a diagnostic code")
+
+
+def test_graph_id_duplicate_points_at_the_second_id() -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml"]["id"] = "main"
+    error = _placed(documents, "graph-id-duplicate", "graphs/child.yaml", '"id": "main"', 6)
+    assert "also declared by graphs/main.yaml" in error.message
+
+
+def test_graph_recursion_points_at_the_subgraph_node() -> None:
+    documents = base_documents()
+    child = documents["graphs/child.yaml"]
+    child["nodes"].insert(1, {"id": "again", "kind": "subgraph", "graph": "main", "entry": "default"})
+    child["edges"] = [{"from": "check", "to": "again"}, {"from": "again", "to": "done"}]
+    _placed(documents, "graph-recursion", "graphs/child.yaml", '"graph": "main"', 9)
+
+
+def test_action_id_duplicate_points_at_the_second_id() -> None:
+    documents = base_documents()
+    documents["actions/apply.yaml"]["id"] = "inspect"
+    error = _placed(documents, "action-id-duplicate", "actions/apply.yaml", '"id": "inspect"', 6)
+    assert "both actions/inspect.yaml and actions/apply.yaml" in error.message
+
+
+def test_resource_id_duplicate_in_front_matter() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\nid: procedure.build\nkind: procedure\n---\nBody.\n"
+    _placed(documents, "resource-id-duplicate", "resources/policy.md", "procedure.build")
+
+
+def test_resource_kind_invalid_in_front_matter() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: procedur\n---\nBody.\n"
+    error = _placed(documents, "resource-kind-invalid", "resources/policy.md", "procedur\n")
+    assert error.message.endswith("unsupported kind: procedur (did you mean procedure?)")
+
+
+def test_resource_metadata_invalid_names_the_field() -> None:
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\nid: [policy]\nkind: procedure\n---\nBody.\n"
+    error = _placed(documents, "resource-metadata-invalid", "resources/policy.md", "[policy]")
+    assert "(id is not a string)" in error.message
+
+
+def test_resource_schema_legacy_points_at_the_schema() -> None:
+    documents = base_documents()
+    documents["resources/data.yaml"]["schema"] = "agent-graph.resource.v1"
+    _placed(documents, "resource-schema-legacy", "resources/data.yaml", '"agent-graph.resource.v1"')
+
+
+def test_code_catalog_duplicate_points_at_the_second() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"].append(
+        {"code": "route.main.run", "kind": "route-reason", "summary": "x"}
+    )
+    _placed(documents, "code-catalog-code-duplicate", "codes.yaml", '"route.main.run"', nth=2)
+
+
+def test_code_document_dynamic_points_at_the_document() -> None:
+    documents = base_documents()
+    documents["codes.yaml"]["codes"][1]["document"] = "resources/view.yaml"
+    _placed(documents, "code-document-dynamic", "codes.yaml", '"resources/view.yaml"')
+
+
+def test_materializer_rules_point_into_the_action() -> None:
+    documents = base_documents()
+    documents["actions/view-materializer.yaml"]["effect"] = "write"
+    _placed(documents, "materializer-effect-invalid", "actions/view-materializer.yaml", '"write"')
+    documents = base_documents()
+    documents["actions/view-materializer.yaml"].update(runner="host", handler="acme.view")
+    del documents["actions/view-materializer.yaml"]["command"]
+    _placed(documents, "materializer-runner-invalid", "actions/view-materializer.yaml", '"host"')
+
+
+def test_host_action_rules_point_at_the_schema_and_the_input() -> None:
+    documents = base_documents()
+    documents["schemas/report-in.schema.json"]["$id"] = "report-request"
+    _placed(
+        documents, "host-action-schema-identity-invalid", "schemas/report-in.schema.json", '"report-request"'
+    )
+    documents = base_documents()
+    documents["resources/report.yaml"]["input"]["schema"] = "acme.other/v1"
+    _placed(documents, "host-action-input-schema-mismatch", "resources/report.yaml", '"acme.other/v1"')
+
+
+@pytest.mark.parametrize(
+    ("field", "change", "code"),
+    [
+        (
+            "inspectionAction",
+            lambda d: d["actions/inspect.yaml"].update(effect="write"),
+            "gate-inspection-effect-invalid",
+        ),
+        (
+            "resolutionAction",
+            lambda d: d["actions/apply.yaml"].update(effect="read"),
+            "gate-resolution-effect-invalid",
+        ),
+        (
+            "delegated",
+            lambda d: node(d, "approve")["gate"].update(delegatable=False),
+            "gate-delegated-policy-invalid",
+        ),
+        (
+            "inspection",
+            lambda d: node(d, "approve").pop("inspectionAction"),
+            "gate-delegated-inspection-missing",
+        ),
+    ],
+)
+def test_gate_rules_point_at_the_gate_field(field: str, change: Any, code: str) -> None:
+    documents = base_documents()
+    change(documents)
+    _placed(documents, code, "graphs/main.yaml", f'"{field}": ', len(field) + 4)
+
+
+def test_a_file_an_action_names_is_placed_in_the_action() -> None:
+    documents = base_documents()
+    del documents["scripts/lib.sh"]
+    error = fails(documents, "file-missing")
+    line, column = _position(documents, "actions/run.yaml", '"scripts/lib.sh"')
+    assert error.message.endswith(f"(named by files of Action run at actions/run.yaml:{line}:{column})")
+
+
+def test_positions_in_hand_written_yaml() -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml"] = (
+        "schema: agent-graph.graph.v1\n"
+        "id: child\n"
+        "entrypoints: {default: check}\n"
+        "nodes:\n"
+        "  - id: check\n"
+        "    kind: action\n"
+        "    reasonCode: route.child.check\n"
+        "    action: actions/check.yaml\n"
+        "  - {id: done, kind: terminal, terminalOutcome: completed}\n"
+        "edges:\n"
+        "  - from: check\n"
+        "    to: dnoe\n"
+    )
+    error = fails(documents, "graph-edge-node-missing")
+    assert error.message == (
+        "graphs/child.yaml:12:9: Graph child edge check -> dnoe references a missing node dnoe (did you mean done?)"
+    )
+
+
+def test_a_misspelt_file_reference_names_the_closest_file_beside_it() -> None:
+    documents = base_documents()
+    node(documents, "build")["action"] = "actions/bulid.yaml"
+    error = fails(documents, "file-missing")
+    assert (
+        "/p/actions/bulid.yaml (did you mean actions/build.yaml?) (referenced by node build" in error.message
+    )
+    documents = base_documents()
+    node(documents, "build")["action"] = "actions/build.yml"
+    assert "(did you mean actions/build.yaml?)" in fails(documents, "file-missing").message
+    documents = base_documents()
+    node(documents, "build")["action"] = "actions/unrelated.yaml"
+    assert "did you mean" not in fails(documents, "file-missing").message
+
+
+def test_host_action_input_violations_point_into_the_resource() -> None:
+    documents = base_documents()
+    documents["resources/report.yaml"]["input"]["value"] = {"week": "three"}
+    error = fails(documents, "host-action-input-invalid")
+    line, column = _position(documents, "resources/report.yaml", '"value": {', 9)
+    assert error.message.startswith(f"resources/report.yaml:{line}:{column}: Resource report.weekly input")
+    (diagnostic,) = error.diagnostics
+    line, column = _position(documents, "resources/report.yaml", '"three"')
+    assert diagnostic.message.startswith(f"resources/report.yaml:{line}:{column}: "), diagnostic.message
+    assert diagnostic.path == f"{ROOT}/resources/report.yaml"
+    assert (diagnostic.detail["line"], diagnostic.detail["column"], diagnostic.detail["pointer"]) == (
+        line,
+        column,
+        "/week",
+    )
+
+
+def test_parse_errors_give_the_line_and_column_in_the_file() -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml"] = "schema: agent-graph.graph.v1\nid: child\nid: again\n"
+    assert fails(documents, "parse-failed").message.endswith("duplicate mapping key 'id' (line 3, column 1)")
+    documents = base_documents()
+    documents["graphs/child.yaml"] = '{"schema": "agent-graph.graph.v1",\n "schema": "x"}'
+    assert "duplicate mapping key 'schema' (line 2, column 2)" in fails(documents, "parse-failed").message
+    documents = base_documents()
+    documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: [procedure\n---\nBody.\n"
+    error = fails(documents, "frontmatter-invalid")
+    assert "but got '<stream end>' (line 3, column 17)" in error.message, error.message
+    documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: *nothing\n---\nBody.\n"
+    error = fails(documents, "frontmatter-invalid")
+    assert "alias *nothing refers to no anchor before it (line 3, column 7)" in error.message, error.message
+
+
+def test_a_placed_error_is_shown_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agent_graph._cli.main import main
+
+    documents = base_documents()
+    _edges(documents)[0]["to"] = "aprove"
+    error = fails(documents, "graph-edge-node-missing")
+    assert str(error) == f"graph-edge-node-missing: {error.message}"
+    manifest = write_tree(tmp_path, documents)
+    assert main(["validate", "--manifest", str(manifest)]) == 1
+    assert capsys.readouterr().err == f"ERROR graph-edge-node-missing: {error.message}\n"

@@ -211,6 +211,14 @@ def cli(arguments: list[str], cwd: Path) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+def _cli_here(arguments: list[str]) -> tuple[int, str, str]:
+    """:func:`cli` in the current folder, without changing folders (a child may not return to the checkout)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([*arguments, "--format", "json"])
+    return status, out.getvalue(), err.getvalue()
+
+
 def process(
     arguments: list[str],
     cwd: Path,
@@ -297,16 +305,29 @@ def _open_to_all(folder: Path) -> None:
 
 
 def as_user(arguments: list[str], cwd: Path, user: int) -> tuple[int, str, str]:
-    """The command line in a forked child that gave up root for ``user`` (no new interpreter to start)."""
+    """The command line in a forked child that gave up root for ``user`` (no new interpreter to start).
+
+    The child changes to ``cwd`` before it gives up root and never goes back:
+    the checkout may live in a folder only root can enter (a clone in a
+    ``mktemp -d`` folder). Everything it runs was imported by a warm-up in the
+    parent; a failure in the child is answered with its traceback, never
+    blamed on the user switch.
+    """
     reader, writer = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - runs in the child
         answer: Any = [70, "", "the child could not switch users"]
         try:
+            os.chdir(cwd)
             os.setgroups([])
             os.setgid(user)
             os.setuid(user)
-            answer = list(cli(arguments, cwd))
+            answer = [71, "", "the command line raised in the child"]
+            answer = list(_cli_here(arguments))
+        except BaseException:
+            import traceback
+
+            answer = [answer[0], "", f"{answer[2]}:\n{traceback.format_exc()}"]
         finally:
             os.write(writer, json.dumps(answer).encode("utf-8"))
             os._exit(0)

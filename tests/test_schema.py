@@ -255,6 +255,13 @@ EXAMPLES: dict[str, Any] = {
         "path": "resources/report.schema.json",
         "description": "Report shape",
     },
+    "resource": {
+        "schema": "agent-graph.resource.graph-action.v1",
+        "id": "view.status",
+        "kind": "context-view",
+        "mediaType": "application/json",
+        "materializer": "actions/read-status.yaml",
+    },
     "resource-graph-action": {
         "schema": "agent-graph.resource.graph-action.v1",
         "id": "view.status",
@@ -272,6 +279,7 @@ EXAMPLES: dict[str, Any] = {
         "input": {"schema": "acme.report-request/v1", "value": None},
         "description": "Host context",
     },
+    "resource-location": HOST_ACTION_LOCATION,
     "resource-location-file": FILE_LOCATION,
     "resource-location-graph-action": GRAPH_ACTION_LOCATION,
     "resource-location-host-action": HOST_ACTION_LOCATION,
@@ -403,6 +411,7 @@ FREE_FORM = {
     "host-action-result": {"/output/inline"},
     "inspect": {"/graphs/0/entrypoints"},
     "test-case": {"/state/facts", "/state/outcomes"},
+    "resource-location": {"/materialize/input/value"},
     "resource-location-host-action": {"/materialize/input/value"},
     "bundle": {"/graphDependencies"},
 }
@@ -625,9 +634,57 @@ def test_schema_document_returns_a_fresh_copy() -> None:
 @pytest.mark.parametrize("call", [schema_path, schema_document, lambda n: validate(n, {}, "x")])
 def test_unknown_schema_name(call: Any) -> None:
     with pytest.raises(AgentGraphError) as caught:
-        call("resource")
+        call("resources")
     assert caught.value.code == "schema-type-unknown"
-    assert caught.value.message == "Unknown schema type: resource"
+    assert caught.value.message == "Unknown schema type: resources"
+
+
+UNIONS = {
+    "resource-location": {
+        "fileLocation": "resource-location-file",
+        "graphActionLocation": "resource-location-graph-action",
+        "hostActionLocation": "resource-location-host-action",
+    },
+    "resource": {
+        "fileResource": "resource-file",
+        "graphActionResource": "resource-graph-action",
+        "hostActionResource": "resource-host-action",
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNIONS))
+def test_the_reference_schema_names_are_the_union_of_the_protocol_schemas(name: str) -> None:
+    union = schema_document(name)
+    parts = UNIONS[name]
+    assert union["oneOf"] == [{"$ref": f"#/definitions/{definition}"} for definition in parts]
+    identities = []
+    for definition, part in parts.items():
+        document = schema_document(part)
+        body = {k: v for k, v in document.items() if k not in ("$schema", "$id", "title", "definitions")}
+        assert union["definitions"][definition] == body, part
+        for helper, value in document.get("definitions", {}).items():
+            assert union["definitions"][helper] == value, (part, helper)
+        identities.append(document["properties"]["schema"]["const"])
+    assert union["properties"]["schema"]["enum"] == identities
+
+
+def test_resource_location_accepts_exactly_the_three_location_protocols() -> None:
+    for location in (STATIC_LOCATION, FILE_LOCATION, GRAPH_ACTION_LOCATION, HOST_ACTION_LOCATION):
+        _ok("resource-location", location)
+    assert _diagnostics("resource-location", {**FILE_LOCATION, "schema": "agent-graph.resource-location.v1"})
+    assert _diagnostics("resource-location", {**GRAPH_ACTION_LOCATION, "filePath": "/x"})
+    assert _diagnostics("resource-location", {**FILE_LOCATION, "kind": "context-view"})
+    assert _diagnostics("resource-location", EXAMPLES["resource-file"])
+
+
+def test_resource_accepts_exactly_the_three_descriptor_protocols() -> None:
+    for name in ("resource-file", "resource-graph-action", "resource-host-action"):
+        _ok("resource", EXAMPLES[name])
+    legacy = {**EXAMPLES["resource-file"], "schema": "agent-graph.resource.v1"}
+    assert _diagnostics("resource", legacy)
+    assert _diagnostics("resource", {**EXAMPLES["resource-graph-action"], "path": "x.json"})
+    assert _diagnostics("resource", FILE_LOCATION)
 
 
 # --------------------------------------------------------------------------- examples and rules
@@ -688,7 +745,8 @@ def test_wrong_schema_identity_is_rejected(name: str) -> None:
     broken = {**example, "schema": example["schema"].replace(".v1", ".v2")}
     diagnostics = _diagnostics(name, broken)
     assert any(message == "/schema" for _, message in diagnostics)
-    assert ("schema.const", "/schema") in diagnostics
+    # a union of protocols (resource, resource-location) names the identities it accepts
+    assert ("schema.enum" if name in UNIONS else "schema.const", "/schema") in diagnostics
 
 
 ID_FIELDS = [

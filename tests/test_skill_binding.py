@@ -248,3 +248,18 @@ def test_skill_without_front_matter() -> None:
 
 def test_skill_with_broken_front_matter() -> None:
     fails("---\nmetadata: [\n---\n", "frontmatter-invalid")
+
+
+def test_binding_errors_say_where_in_the_front_matter() -> None:
+    # lines: 1 ---, 2 name, 3 description, 4 metadata:, 5 agent-graph, 6 graph, 7 entry
+    error = fails(skill_text(binding(graph="mian")), "skill-graph-missing")
+    assert error.message.startswith(f"{SKILL_PATH}:6:22: "), error.message
+    assert error.message.endswith("selects missing Graph mian (did you mean main?)")
+    error = fails(skill_text(binding(entry="defualt")), "skill-entry-missing")
+    assert error.message.startswith(f"{SKILL_PATH}:7:22: "), error.message
+    assert error.message.endswith("(did you mean default?)")
+    error = fails(skill_text(binding(locator="/p/provider.yaml")), "skill-locator-invalid")
+    assert error.message.startswith(f"{SKILL_PATH}:5:16: "), error.message
+    error = fails(skill_text(binding(entry=None)), "skill-binding-missing")
+    assert error.message.startswith(f"{SKILL_PATH}:4:1"), error.message
+    assert error.message.endswith("does not declare metadata.agent-graph.entry (it is missing)")

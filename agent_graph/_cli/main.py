@@ -355,7 +355,11 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
     provider = ctx.provider()
     inspection = inspect_provider(provider)
     answer = {"state": "valid", **inspection}
-    diagnostics = compatibility_diagnostics(provider) + test_file_diagnostics(provider)
+    diagnostics = (
+        compatibility_diagnostics(provider)
+        + unpackaged_file_diagnostics(provider)
+        + test_file_diagnostics(provider)
+    )
     if diagnostics:
         answer["diagnostics"] = [d.to_json() for d in diagnostics]
     lines = [
@@ -364,6 +368,17 @@ def cmd_validate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
         *(f"{d.severity.upper()} {d.code}: {d.message}" for d in diagnostics),
     ]
     return answer, lines
+
+
+def unpackaged_file_diagnostics(provider: Provider) -> list[Diagnostic]:
+    """Warnings for files Actions run that a bundle would leave out (``build`` refuses them).
+
+    The protocol does not look into commands, so the Provider stays valid: a warning, not a failure.
+    """
+    from .._toolchain.bundle import unpackaged_action_files
+
+    found = unpackaged_action_files(provider, os.path.isfile)
+    return [msgspec.structs.replace(d, severity="warning") for d in found]
 
 
 def test_file_diagnostics(provider: Provider) -> list[Diagnostic]:
@@ -925,6 +940,8 @@ def _fail(error: AgentGraphError, output_format: str) -> int:
         else:
             _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
             for diagnostic in error.diagnostics:
+                if diagnostic.code == error.code and diagnostic.message == error.message:
+                    continue  # the machine-readable copy of the line above (its detail says where)
                 located = (
                     isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail
                 )  # the message says where

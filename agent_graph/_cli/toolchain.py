@@ -98,7 +98,10 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
     overlay = (
         args.evaluate
         or args.explain
-        or any(getattr(args, name, None) for name in ("entry", "state", "facts", "outcomes", "authority"))
+        or any(
+            getattr(args, name, None)
+            for name in ("entry", "state", "store", "run", "facts", "outcomes", "authority")
+        )
     )
     state = None
     if overlay:

@@ -63,9 +63,10 @@ class AgentGraphError(Exception):
     def __str__(self) -> str:
         """``code: message``, then the first diagnostics one per line (a traceback shows what is wrong)."""
         lines = [f"{self.code}: {self.message}"]
-        for diagnostic in self.diagnostics[:SHOWN_DIAGNOSTICS]:
+        extra = [d for d in self.diagnostics if d.code != self.code or d.message != self.message]
+        for diagnostic in extra[:SHOWN_DIAGNOSTICS]:  # (a copy of the first line is not repeated)
             lines.append(f"  {diagnostic.code}: {diagnostic.message}")
-        hidden = len(self.diagnostics) - SHOWN_DIAGNOSTICS
+        hidden = len(extra) - SHOWN_DIAGNOSTICS
         if hidden > 0:
             lines.append(f"  … and {hidden} more diagnostic{'s' if hidden > 1 else ''}")
         return "\n".join(lines)

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import gc
 import os
 import posixpath
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from .._core.canonical import digest_bytes, digest_value, sort_collated, utf16_key
-from .._core.checks import find_cycle, validate_graph_semantics
-from .._core.errors import AgentGraphError, os_error
+from .._core.checks import closest_names, find_cycle, validate_graph_semantics
+from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.ir import CompiledGraph
 from .._core.model import (
     Action,
@@ -50,6 +51,7 @@ from .._core.model import (
 )
 from .._core.provider import LoadedAction, LoadedResource, NodeRoute, Provider
 from .._syntax import schema as _schema
+from .._syntax.explain import MAX_LOCATED_TEXT
 from .._syntax.parse import (
     DEFAULT_MAX_FILE_BYTES,
     MAX_ALIAS_COUNT,
@@ -57,10 +59,11 @@ from .._syntax.parse import (
     parse_front_matter,
     parse_structured,
 )
+from .._syntax.yaml_events import locate_pointers
 from .bundle import check_bundle_catalogs, verify_bundle_manifest
 from .cache import CachedValue, LoadCache, open_cache
 from .fs import FileSystem, OSFileSystem, contained_path, inside
-from .skill import check_binding, locate_binding
+from .skill import check_binding, front_matter_position, locate_binding
 
 FILE_LOCATION = "agent-graph.resource-location.file.v1"
 RESOURCE_PROTOCOLS = {
@@ -137,7 +140,28 @@ class _Reader:
 
     def ensure_file(self, path: str, label: str) -> None:
         if self.fs.kind(path) != "file":
-            raise AgentGraphError("file-missing", f"{label} does not exist: {path}")
+            raise AgentGraphError("file-missing", f"{label} does not exist: {path}{self.nearby(path)}")
+
+    def nearby(self, path: str) -> str:
+        """`` (did you mean <file>?)`` naming the file beside missing ``path`` whose name is closest, if one is close.
+
+        Only files of the same folder below the Provider root are considered (the
+        root itself is not listed: it may hold anything), and only on failure.
+        """
+        folder = posixpath.dirname(path)
+        root = self.root.rstrip("/")
+        if not folder.startswith(root + "/") or self.fs.kind(folder) != "directory":
+            return ""
+        try:
+            files = [f for f in self.fs.list_files(folder) if posixpath.dirname(f) == folder][:10_000]
+        except OSError:
+            return ""
+        stems: dict[str, str] = {}
+        for file in files:  # names are compared without their extensions: .yaml and .json match too well
+            stems.setdefault(posixpath.splitext(posixpath.basename(file))[0], file)
+        wanted = posixpath.splitext(posixpath.basename(path))[0]
+        close = difflib.get_close_matches(wanted, stems, n=1, cutoff=0.6)
+        return f" (did you mean {self.display(stems[close[0]])}?)" if close else ""
 
     def ensure_contained(self, path: str, label: str) -> None:
         self.ensure_file(path, label)
@@ -260,6 +284,73 @@ class _Reader:
     def text(self, path: str) -> str:
         return self.read(path).decode("utf-8", errors="replace")
 
+    def position(self, path: str, pointer: str, *, key: bool = False) -> tuple[int, int] | None:
+        """Line and column (1-based) of the value at JSON ``pointer`` in the file at ``path``, or None.
+
+        ``key=True`` answers the position of the value's key. In a Markdown file
+        the pointer is into its front-matter header. Only for messages: a file
+        that cannot be read or parsed, or is too large to walk, has no positions.
+        """
+        try:
+            text = self.text(path)
+        except AgentGraphError:
+            return None
+        if path.lower().endswith(".md"):
+            found = front_matter_position(text, pointer, self.limits.max_depth)
+        elif len(text) > MAX_LOCATED_TEXT:
+            return None
+        else:
+            found = locate_pointers(text, {pointer}, self.limits.max_depth).get(pointer)
+        if found is None:
+            return None
+        return (found[0], found[1]) if key else (found[2], found[3])
+
+    def place(self, path: str, pointer: str, *, key: bool = False) -> str:
+        """``file:line:column`` of the value at ``pointer`` in ``path`` (just the file when it cannot be placed)."""
+        found = self.position(path, pointer, key=key)
+        display = self.display(path)
+        return display if found is None else f"{display}:{found[0]}:{found[1]}"
+
+    def error_at(
+        self, code: str, message: str, path: str, pointer: str, *, key: bool = False
+    ) -> AgentGraphError:
+        """``AgentGraphError(code, "file:line:column: message")`` for the value at ``pointer`` in ``path``.
+
+        Its one diagnostic has ``path`` and ``detail = {pointer, line?, column?}``.
+        """
+        found = self.position(path, pointer, key=key)
+        detail: dict[str, Any] = {"pointer": pointer}
+        label = self.display(path)
+        if found is not None:
+            detail["line"], detail["column"] = found
+            label = f"{label}:{found[0]}:{found[1]}"
+        text = f"{label}: {message}"
+        return AgentGraphError(code, text, (Diagnostic(code, "error", text, path=path, detail=detail),))
+
+    def placed_within(self, diagnostic: Diagnostic, path: str, prefix: str) -> Diagnostic:
+        """A schema diagnostic about a value written at ``prefix`` in ``path``, placed: ``file:line:column: …``."""
+        detail = diagnostic.detail
+        if not isinstance(detail, dict) or not isinstance(detail.get("pointer"), str) or "line" in detail:
+            return diagnostic
+        found = self.position(path, prefix + detail["pointer"])
+        if found is None:
+            return msgspec.structs.replace(diagnostic, path=path)
+        line, column = found
+        return msgspec.structs.replace(
+            diagnostic,
+            message=f"{self.display(path)}:{line}:{column}: {diagnostic.message}",
+            path=path,
+            detail={**detail, "line": line, "column": column},
+        )
+
+    def located(self, error: AgentGraphError, path: str) -> AgentGraphError:
+        """``error`` placed in ``path`` when it carries a JSON Pointer (see :func:`~agent_graph._core.checks.at_pointer`)."""
+        for diagnostic in error.diagnostics:
+            detail = diagnostic.detail
+            if isinstance(detail, dict) and isinstance(detail.get("pointer"), str) and "line" not in detail:
+                return self.error_at(error.code, error.message, path, detail["pointer"])
+        return error
+
     def digest(self, path: str) -> str:
         digest = self.digests.get(path)
         if digest is None:
@@ -321,8 +412,12 @@ def _load_action_definition(state: _State, reference: str) -> tuple[str, Action]
     definition: Action = _convert(raw, Action, path)
     previous = state.action_ids.get(definition.id)
     if previous is not None and previous != path:
-        raise AgentGraphError(
-            "action-id-duplicate", f"Action id {definition.id} is declared by both {previous} and {path}"
+        raise state.reader.error_at(
+            "action-id-duplicate",
+            f"Action id {definition.id} is declared by both {state.reader.display(previous)} and "
+            f"{state.reader.display(path)}",
+            path,
+            "/id",
         )
     state.action_ids[definition.id] = path
     return path, definition
@@ -333,15 +428,30 @@ def _action_files(state: _State, path: str, action: Action, label: str) -> tuple
     if cached is not None:
         return cached
     found: dict[str, None] = {path: None}
-    for reference in (action.entry, action.input_schema, action.output_schema, *(action.files or ())):
+    reader = state.reader
+    fields = (
+        ("entry", action.entry),
+        ("inputSchema", action.input_schema),
+        ("outputSchema", action.output_schema),
+        *((f"files/{i}", reference) for i, reference in enumerate(action.files or ())),
+    )
+    for field_name, reference in fields:
         if not reference:
             continue
-        resolved = contained_path(state.root, reference, label)
-        state.reader.ensure_contained(resolved, label)
+        try:
+            resolved = contained_path(state.root, reference, label)
+            reader.ensure_contained(resolved, label)
+        except AgentGraphError as error:
+            where = f"named by {field_name.split('/')[0]} of Action {action.id} at {reader.place(path, '/' + field_name)}"
+            raise _referenced(error, where) from None
         found[resolved] = None
     if action.skill:
-        skill_path = contained_path(state.root, action.skill, "agent skill reference")
-        state.reader.ensure_contained(skill_path, "agent skill")
+        try:
+            skill_path = contained_path(state.root, action.skill, "agent skill reference")
+            reader.ensure_contained(skill_path, "agent skill")
+        except AgentGraphError as error:
+            where = f"named by skill of Action {action.id} at {reader.place(path, '/skill')}"
+            raise _referenced(error, where) from None
         skill_root = posixpath.dirname(skill_path)
         if skill_root == state.root:
             found[skill_path] = None
@@ -369,17 +479,23 @@ _REFERENCE_CODES = frozenset(
 )
 
 
-def _referenced(error: AgentGraphError, where: str) -> AgentGraphError:
+#: Who refers to a file, for messages: a text, or a function that writes it (positions are found only on failure).
+Where = str | Callable[[], str]
+
+
+def _referenced(error: AgentGraphError, where: Where) -> AgentGraphError:
     """``error`` with ``(<where>)`` added (who refers to the file), for a file or path that cannot be followed."""
     if error.code not in _REFERENCE_CODES or not where or getattr(error, "referrer", None):
         return error
+    if callable(where):
+        where = where()
     located = AgentGraphError(error.code, f"{error.message} ({where})", error.diagnostics)
     located.referrer = where  # type: ignore[attr-defined]
     return located
 
 
 def _include_action(
-    state: _State, reference: str, direct: dict[str, None], label: str, where: str = ""
+    state: _State, reference: str, direct: dict[str, None], label: str, where: Where = ""
 ) -> tuple[str, Action]:
     included = state.included_actions.get(reference)
     if included is None:
@@ -412,11 +528,25 @@ def _front_matter_resource(state: _State, path: str) -> LoadedResource:
     if media_type is None:
         media_type = "text/markdown"
     if not isinstance(rid, str) or not isinstance(kind, str) or not isinstance(media_type, str):
-        raise AgentGraphError(
-            "resource-metadata-invalid", f"Resource {path} must declare string id, kind, and media-type"
+        wrong = next(
+            (k for k, v in (("id", rid), ("kind", kind)) if not isinstance(v, str)),
+            "media-type" if "media-type" in metadata else "mediaType",
+        )
+        raise state.reader.error_at(
+            "resource-metadata-invalid",
+            f"Resource {state.reader.display(path)} must declare string id, kind, and media-type "
+            f"in its front matter ({wrong} is {'missing' if wrong not in metadata else 'not a string'})",
+            path,
+            f"/{wrong}" if wrong in metadata else "",
         )
     if kind not in STATIC_KINDS:
-        raise AgentGraphError("resource-kind-invalid", f"Static resource {path} has unsupported kind: {kind}")
+        raise state.reader.error_at(
+            "resource-kind-invalid",
+            f"Static resource {state.reader.display(path)} has unsupported kind: {kind}"
+            + closest_names(kind, sorted(STATIC_KINDS), "static kinds"),
+            path,
+            "/kind",
+        )
     location = FileLocation(
         schema=FILE_LOCATION, id=rid, kind=kind, media_type=media_type, digest="", file_path=path
     )
@@ -440,10 +570,12 @@ def _load_resource(state: _State, reference: str) -> LoadedResource:
         candidate = state.reader.structured(path)
         schema = candidate.get("schema") if isinstance(candidate, dict) else None
         if schema == LEGACY_RESOURCE:
-            raise AgentGraphError(
+            raise state.reader.error_at(
                 "resource-schema-legacy",
-                f"{path} uses the 0.2 resource protocol agent-graph.resource.v1; "
+                f"{state.reader.display(path)} uses the 0.2 resource protocol agent-graph.resource.v1; "
                 "run `agent-graph migrate` to rewrite it as agent-graph.resource.file.v1 or .graph-action.v1",
+                path,
+                "/schema",
             )
         if isinstance(schema, str) and schema in RESOURCE_PROTOCOLS:
             state.reader.validate(RESOURCE_PROTOCOLS[schema], candidate, path)
@@ -512,7 +644,7 @@ def _load_resource(state: _State, reference: str) -> LoadedResource:
     return _front_matter_resource(state, path)
 
 
-def _include_resource(state: _State, reference: str, where: str = "") -> LoadedResource:
+def _include_resource(state: _State, reference: str, where: Where = "") -> LoadedResource:
     try:
         path = state.contained(reference, "resource reference")
         existing = state.resources.get(path)
@@ -523,10 +655,7 @@ def _include_resource(state: _State, reference: str, where: str = "") -> LoadedR
         raise _referenced(error, where) from None
     previous = state.resource_ids.get(resource.id)
     if previous is not None and previous != resource.path:
-        raise AgentGraphError(
-            "resource-id-duplicate",
-            f"Resource id {resource.id} is declared by both {previous} and {resource.path}",
-        )
+        raise _duplicate_resource(state, resource, previous)
     state.resource_ids[resource.id] = resource.path
     state.resources[resource.path] = resource
     state.add_file(resource.path)
@@ -534,15 +663,28 @@ def _include_resource(state: _State, reference: str, where: str = "") -> LoadedR
     return resource
 
 
+def _duplicate_resource(state: _State, resource: LoadedResource, previous: str) -> AgentGraphError:
+    reader = state.reader
+    return reader.error_at(
+        "resource-id-duplicate",
+        f"Resource id {resource.id} is declared by both {reader.display(previous)} and "
+        f"{reader.display(resource.path)}",
+        resource.path,
+        "/id",
+    )
+
+
 def _check_host_materializer(
     state: _State, resource: LoadedResource, action_path: str, action: Action
 ) -> LoadedResource:
     """Host-action rules of §11: a read host Action with handler and two identified schemas; input validated."""
     if action.runner != "host" or not action.handler or not action.input_schema or not action.output_schema:
-        raise AgentGraphError(
+        raise state.reader.error_at(
             "materializer-runner-invalid",
             f"Resource materializer {action.id} of host-action resource {resource.id} must be a host Action "
             "with handler, inputSchema and outputSchema",
+            action_path,
+            "/runner",
         )
     identities: list[str] = []
     documents: list[Any] = []
@@ -553,9 +695,12 @@ def _check_host_materializer(
         document = state.reader.structured(schema_path)
         identity = document.get("$id") if isinstance(document, dict) else None
         if not isinstance(identity, str) or not PROTOCOL_IDENTITY.match(identity):
-            raise AgentGraphError(
+            raise state.reader.error_at(
                 "host-action-schema-identity-invalid",
-                f"Schema {schema_path} of host Action {action.id} must declare a versioned protocol identity in $id",
+                f"Schema {state.reader.display(schema_path)} of host Action {action.id} must declare a "
+                "versioned protocol identity in $id (like acme.example/report-input/v1)",
+                schema_path,
+                "/$id" if isinstance(document, dict) and "$id" in document else "",
             )
         _schema.check_schema_patterns(document, schema_path)
         identities.append(identity)
@@ -563,9 +708,12 @@ def _check_host_materializer(
     definition = resource.definition
     assert isinstance(definition, HostActionResource)
     if definition.input.schema != identities[0]:
-        raise AgentGraphError(
+        raise state.reader.error_at(
             "host-action-input-schema-mismatch",
-            f"Resource {resource.id} input schema {definition.input.schema} does not match {identities[0]}",
+            f"Resource {resource.id} input schema {definition.input.schema} does not match {identities[0]}, "
+            f"the $id of its materializer's inputSchema",
+            resource.path,
+            "/input/schema",
         )
     try:
         state.reader.validate_input(
@@ -574,10 +722,12 @@ def _check_host_materializer(
     except AgentGraphError as error:
         if error.code != "schema-invalid":
             raise
+        reader = state.reader
         raise AgentGraphError(
             "host-action-input-invalid",
-            f"Resource {resource.id} input does not match {identities[0]}",
-            error.diagnostics,
+            f"{reader.place(resource.path, '/input/value')}: Resource {resource.id} input does not match "
+            f"{identities[0]}",
+            [reader.placed_within(d, resource.path, "/input/value") for d in error.diagnostics],
         ) from None
     location = HostActionLocation(
         schema="agent-graph.resource-location.host-action.v1",
@@ -680,11 +830,16 @@ def _load(
         )
     cycle = find_cycle(list(dependencies), {k: list(v) for k, v in dependencies.items()})
     if cycle is not None:
-        raise AgentGraphError(
-            "graph-recursion", f"Cross-graph recursion is not allowed: {' -> '.join(cycle)}"
+        parent_path, parent = graphs[cycle[-2]]
+        index = next(i for i, n in enumerate(parent.nodes) if n.kind == "subgraph" and n.graph == cycle[-1])
+        raise state.reader.error_at(
+            "graph-recursion",
+            f"Cross-graph recursion is not allowed: {' -> '.join(cycle)}",
+            parent_path,
+            f"/nodes/{index}/graph",
         )
     if catalog_path is not None:
-        _check_reason_codes(graphs, codes)
+        _check_reason_codes(state, graphs, codes)
     _link_materializers(state, graph_files)
     provider = _assemble(
         state,
@@ -703,7 +858,7 @@ def _load(
         check_bundle_catalogs(opened.bundle, provider)
     if opened.binding is not None:
         binding = opened.binding
-        check_binding(provider, binding[0], binding[1], binding[2], binding[3])
+        check_binding(provider, binding[0], binding[1], binding[2], binding[3], state.fs)
     state.reader.flush()
     return provider
 
@@ -769,17 +924,22 @@ def _load_code_catalog(
             reader.ensure_contained(catalog_path, "code catalog")
             raw_catalog = reader.structured(catalog_path)
         except AgentGraphError as error:
-            raise _referenced(error, f"named by catalogs.codes in {reader.display(manifest_path)}") from None
+            raise _referenced(
+                error, f"named by catalogs.codes at {reader.place(manifest_path, '/catalogs/codes')}"
+            ) from None
         reader.validate("code-catalog", raw_catalog, catalog_path)
         catalog: CodeCatalog = _convert(raw_catalog, CodeCatalog, catalog_path)
-        for entry in catalog.codes:
+        for index, entry in enumerate(catalog.codes):
             if entry.code in codes:
-                raise AgentGraphError(
-                    "code-catalog-code-duplicate", f"Code catalog contains duplicate code: {entry.code}"
+                raise reader.error_at(
+                    "code-catalog-code-duplicate",
+                    f"Code catalog contains duplicate code: {entry.code}",
+                    catalog_path,
+                    f"/codes/{index}/code",
                 )
             codes[entry.code] = entry
         state.add_file(catalog_path)
-        for entry in catalog.codes:
+        for index, entry in enumerate(catalog.codes):
             if not entry.document:
                 continue
             try:
@@ -787,19 +947,19 @@ def _load_code_catalog(
                 resource = state.resources.get(document_path) or _load_resource(state, entry.document)
             except AgentGraphError as error:
                 raise _referenced(
-                    error, f"the document of code {entry.code} in {reader.display(catalog_path)}"
+                    error,
+                    f"the document of code {entry.code} at {reader.place(catalog_path, f'/codes/{index}/document')}",
                 ) from None
             if document_path not in state.resources:
                 previous = state.resource_ids.get(resource.id)
                 if previous is not None and previous != resource.path:
-                    raise AgentGraphError(
-                        "resource-id-duplicate",
-                        f"Resource id {resource.id} is declared by both {previous} and {resource.path}",
-                    )
+                    raise _duplicate_resource(state, resource, previous)
                 if resource.dynamic:
-                    raise AgentGraphError(
+                    raise reader.error_at(
                         "code-document-dynamic",
                         f"Code {entry.code} must reference a static document resource",
+                        catalog_path,
+                        f"/codes/{index}/document",
                     )
                 state.resource_ids[resource.id] = resource.path
                 state.resources[resource.path] = resource
@@ -817,26 +977,34 @@ def _load_graphs(
     reader, root, manifest_path, limits = state.reader, state.root, state.manifest_path, state.reader.limits
     graphs: dict[str, tuple[str, Graph]] = {}
     graph_files: dict[str, dict[str, None]] = {}
-    for reference in provider_manifest.graphs:
+    for index, reference in enumerate(provider_manifest.graphs):
         try:
             graph_path = contained_path(root, reference, "graph reference")
             reader.ensure_contained(graph_path, "graph")
             raw_graph = reader.structured(graph_path)
         except AgentGraphError as error:
-            raise _referenced(error, f"listed under graphs in {reader.display(manifest_path)}") from None
+            raise _referenced(
+                error, f"listed under graphs at {reader.place(manifest_path, f'/graphs/{index}')}"
+            ) from None
         nodes_value = raw_graph.get("nodes") if isinstance(raw_graph, dict) else None
         if isinstance(nodes_value, list) and len(nodes_value) > limits.max_nodes:
             raise AgentGraphError(
                 "graph-too-large",
-                f"{graph_path} has {len(nodes_value)} nodes, over the limit of {limits.max_nodes}",
+                f"{reader.display(graph_path)} has {len(nodes_value)} nodes, over the limit of {limits.max_nodes}",
             )
         reader.validate("graph", raw_graph, graph_path)
         graph: Graph = _convert(raw_graph, Graph, graph_path)
-        validate_graph_semantics(graph)
+        try:
+            validate_graph_semantics(graph)
+        except AgentGraphError as error:
+            raise reader.located(error, graph_path) from None
         if graph.id in graphs:
-            raise AgentGraphError(
+            raise reader.error_at(
                 "graph-id-duplicate",
-                f"Provider {provider_manifest.id} contains duplicate graph id: {graph.id}",
+                f"Provider {provider_manifest.id} contains duplicate graph id: {graph.id} "
+                f"(also declared by {reader.display(graphs[graph.id][0])})",
+                graph_path,
+                "/id",
             )
         graphs[graph.id] = (graph_path, graph)
         graph_files[graph.id] = {graph_path: None}
@@ -857,46 +1025,67 @@ def _link_graph(
     """Step 4, per Graph and node: Subgraphs, Actions, Gate rules and resources; the Graph's Subgraph IDs."""
     children: dict[str, None] = {}
     used_resources: dict[str, None] = {}
-    graph_display = state.reader.display(graph_path)
-    for node in graph.nodes:
-        where = f"referenced by node {node.id} of graph {graph_id} in {graph_display}"
+    reader = state.reader
+    for index, node in enumerate(graph.nodes):
+
+        def where(field: str, node_id: str = node.id, index: int = index) -> Where:
+            return lambda: (
+                f"referenced by node {node_id} of graph {graph_id} "
+                f"at {reader.place(graph_path, f'/nodes/{index}/{field}')}"
+            )
+
         action_key = inspection_key = resolution_key = delegated_key = None
         if node.kind == "subgraph":
             child_id = node.graph or ""
             child = graphs.get(child_id)
             if child is None:
-                raise AgentGraphError(
-                    "subgraph-missing", f"Graph {graph_id} references missing subgraph {child_id}"
+                raise reader.error_at(
+                    "subgraph-missing",
+                    f"Graph {graph_id} node {node.id} references missing subgraph {child_id}"
+                    + _unlisted_graph(state, child_id, graphs),
+                    graph_path,
+                    f"/nodes/{index}/graph",
                 )
             if (node.entry or "") not in child[1].entrypoints:
-                raise AgentGraphError(
+                raise reader.error_at(
                     "subgraph-entry-missing",
-                    f"Graph {graph_id} references missing entry {child_id}#{node.entry}",
+                    f"Graph {graph_id} node {node.id} references missing entry {child_id}#{node.entry}"
+                    + closest_names(node.entry or "", child[1].entrypoints, f"entries of graph {child_id}"),
+                    graph_path,
+                    f"/nodes/{index}/entry",
                 )
             children[child_id] = None
         if node.kind == "action" and node.action:
-            action_key, _ = _include_action(state, node.action, direct, "action referenced file", where)
+            action_key, _ = _include_action(
+                state, node.action, direct, "action referenced file", where("action")
+            )
         if node.kind == "gate":
-            inspection_key, resolution_key, delegated_key = _link_gate(state, graph_id, node, direct, where)
+            inspection_key, resolution_key, delegated_key = _link_gate(
+                state, graph_id, graph_path, index, node, direct, where
+            )
         required: tuple[str, ...] = ()
         recommended: tuple[str, ...] = ()
         delegated_required: tuple[str, ...] | None = None
         delegated_recommended: tuple[str, ...] | None = None
         if node.kind in ("action", "gate"):
-            references: list[str] = []
+            references: list[tuple[str, str]] = []
             if node.resources is not None:
                 required = _node_resource_refs(node.resources.required)
                 recommended = _node_resource_refs(node.resources.recommended)
-                references.extend(required)
-                references.extend(recommended)
+                references.extend((f"resources/required/{i}", r) for i, r in enumerate(required))
+                references.extend((f"resources/recommended/{i}", r) for i, r in enumerate(recommended))
             if node.delegated is not None and node.delegated.resources is not None:
                 delegated_required = _node_resource_refs(node.delegated.resources.required)
                 delegated_recommended = _node_resource_refs(node.delegated.resources.recommended)
-                references.extend(delegated_required)
-                references.extend(delegated_recommended)
+                references.extend(
+                    (f"delegated/resources/required/{i}", r) for i, r in enumerate(delegated_required)
+                )
+                references.extend(
+                    (f"delegated/resources/recommended/{i}", r) for i, r in enumerate(delegated_recommended)
+                )
             keys: dict[str, tuple[str, ...]] = {}
-            for reference in references:
-                resource = _include_resource(state, reference, where)
+            for field_name, reference in references:
+                resource = _include_resource(state, reference, where(field_name))
                 keys[reference] = (resource.path,)
                 direct[resource.path] = None
                 direct[resource.content_path] = None
@@ -922,77 +1111,146 @@ def _link_graph(
     return children
 
 
+def _unlisted_graph(state: _State, graph_id: str, graphs: Mapping[str, tuple[str, Graph]]) -> str:
+    """The end of a ``subgraph-missing`` message: a graph file with this ID the manifest does not list, or the
+    closest listed Graph IDs.
+
+    Looks (only when loading has already failed) at the structured files in the Provider root and in the
+    folders of the listed Graphs.
+    """
+    reader = state.reader
+    folders = dict.fromkeys([state.root, *(posixpath.dirname(path) for path, _ in graphs.values())])
+    listed = {path for path, _ in graphs.values()}
+    for folder in folders:
+        try:
+            names = [p for p in state.fs.list_files(folder) if posixpath.dirname(p) == folder]
+        except OSError:
+            continue
+        for candidate in names[:1000]:
+            if candidate in listed or not candidate.lower().endswith((".yaml", ".yml", ".json")):
+                continue
+            try:
+                value = reader.structured(candidate)
+            except AgentGraphError:
+                continue
+            if (
+                isinstance(value, dict)
+                and value.get("schema") == "agent-graph.graph.v1"
+                and value.get("id") == graph_id
+            ):
+                return (
+                    f"; {reader.display(candidate)} declares graph {graph_id} but is not listed under graphs "
+                    f"in {reader.display(state.manifest_path)}: add it there"
+                )
+    return closest_names(graph_id, graphs, f"graphs listed in {reader.display(state.manifest_path)}")
+
+
 def _link_gate(
-    state: _State, graph_id: str, node: Node, direct: dict[str, None], where: str
+    state: _State,
+    graph_id: str,
+    graph_path: str,
+    index: int,
+    node: Node,
+    direct: dict[str, None],
+    where: Callable[[str], Where],
 ) -> tuple[str | None, str | None, str | None]:
     """A Gate's Actions and rules: a read-only inspection, a delegated policy only where delegatable, resolutions
     that write; the keys of its inspection, resolution and delegated resolution Actions."""
     inspection_key = resolution_key = delegated_key = None
     gate = node.gate
+    reader = state.reader
+
+    def fail(code: str, message: str, field: str) -> AgentGraphError:
+        return reader.error_at(code, message, graph_path, f"/nodes/{index}/{field}")
+
     if node.inspection_action:
         inspection_key, inspection = _include_action(
-            state, node.inspection_action, direct, "gate inspection action referenced file", where
+            state,
+            node.inspection_action,
+            direct,
+            "gate inspection action referenced file",
+            where("inspectionAction"),
         )
         if inspection.effect != "read":
-            raise AgentGraphError(
+            raise fail(
                 "gate-inspection-effect-invalid",
                 f"Gate {graph_id}/{node.id} inspection Action {inspection.id} must use effect: read",
+                "inspectionAction",
             )
     if node.delegated is not None:
         if not (gate is not None and gate.delegatable is True and gate.authority):
-            raise AgentGraphError(
+            raise fail(
                 "gate-delegated-policy-invalid",
                 f"Gate {graph_id}/{node.id} declares a delegated policy but is not delegatable "
                 "with an authority",
+                "delegated",
             )
         if node.delegated.inspection == "skip" and not node.inspection_action:
-            raise AgentGraphError(
+            raise fail(
                 "gate-delegated-inspection-missing",
                 f"Gate {graph_id}/{node.id} skips inspection on its delegated route "
                 "but declares no inspectionAction",
+                "delegated/inspection",
             )
     if node.resolution_action:
         resolution_key, resolution = _include_action(
-            state, node.resolution_action, direct, "gate resolution action referenced file", where
+            state,
+            node.resolution_action,
+            direct,
+            "gate resolution action referenced file",
+            where("resolutionAction"),
         )
         if resolution.effect == "read":
-            raise AgentGraphError(
+            raise fail(
                 "gate-resolution-effect-invalid",
                 f"Gate {graph_id}/{node.id} resolution Action {resolution.id} must use effect: write or external",
+                "resolutionAction",
             )
     if node.delegated is not None and node.delegated.resolution_action:
         delegated_key, delegated_action = _include_action(
-            state, node.delegated.resolution_action, direct, "gate resolution action referenced file", where
+            state,
+            node.delegated.resolution_action,
+            direct,
+            "gate resolution action referenced file",
+            where("delegated/resolutionAction"),
         )
         if delegated_action.effect == "read":
-            raise AgentGraphError(
+            raise fail(
                 "gate-resolution-effect-invalid",
                 f"Gate {graph_id}/{node.id} delegated resolution Action {delegated_action.id} "
                 "must use effect: write or external",
+                "delegated/resolutionAction",
             )
     return inspection_key, resolution_key, delegated_key
 
 
 def _check_reason_codes(
-    graphs: Mapping[str, tuple[str, Graph]], codes: Mapping[str, CodeCatalogEntry]
+    state: _State, graphs: Mapping[str, tuple[str, Graph]], codes: Mapping[str, CodeCatalogEntry]
 ) -> None:
     """Step 5, with a Code Catalog: every Action and Gate names a route-reason code of it."""
-    for graph_id, (_path, graph) in graphs.items():
-        for node in graph.nodes:
+    reader = state.reader
+    for graph_id, (graph_path, graph) in graphs.items():
+        for index, node in enumerate(graph.nodes):
             if node.kind not in ("action", "gate"):
                 continue
             catalog_entry = codes.get(node.reason_code or "")
             if catalog_entry is None:
-                raise AgentGraphError(
+                reasons = [code for code, entry in codes.items() if entry.kind == "route-reason"]
+                raise reader.error_at(
                     "route-reason-code-missing",
                     f"Graph {graph_id} node {node.id} reasonCode is not declared by the Provider code catalog: "
-                    f"{node.reason_code}",
+                    f"{node.reason_code}"
+                    + closest_names(node.reason_code or "", reasons, "route-reason codes"),
+                    graph_path,
+                    f"/nodes/{index}/reasonCode",
                 )
             if catalog_entry.kind != "route-reason":
-                raise AgentGraphError(
+                raise reader.error_at(
                     "route-reason-code-kind-invalid",
                     f"Graph {graph_id} node {node.id} reasonCode must use a route-reason catalog entry: "
-                    f"{node.reason_code}",
+                    f"{node.reason_code} is a {catalog_entry.kind} code",
+                    graph_path,
+                    f"/nodes/{index}/reasonCode",
                 )
 
 
@@ -1006,7 +1264,8 @@ def _link_materializers(state: _State, graph_files: Mapping[str, dict[str, None]
             action_path, action = _load_action_definition(state, resource.materializer)
         except AgentGraphError as error:
             raise _referenced(
-                error, f"the materializer of resource {resource.id} in {reader.display(resource.path)}"
+                error,
+                f"the materializer of resource {resource.id} at {reader.place(resource.path, '/materializer')}",
             ) from None
         if action_path not in state.actions:
             state.actions[action_path] = LoadedAction(
@@ -1014,17 +1273,22 @@ def _link_materializers(state: _State, graph_files: Mapping[str, dict[str, None]
             )
             state.add_file(action_path)
         if action.effect != "read":
-            raise AgentGraphError(
-                "materializer-effect-invalid", f"Resource materializer {action.id} must have effect: read"
+            raise reader.error_at(
+                "materializer-effect-invalid",
+                f"Resource materializer {action.id} of resource {resource.id} must have effect: read",
+                action_path,
+                "/effect",
             )
         if resource.protocol == "agent-graph.resource.host-action.v1":
             materializer_files = _action_files(state, action_path, action, "materializer referenced file")
             state.resources[resource_path] = _check_host_materializer(state, resource, action_path, action)
         else:
             if action.runner not in ("command", "script"):
-                raise AgentGraphError(
+                raise reader.error_at(
                     "materializer-runner-invalid",
-                    f"Resource materializer {action.id} must use command or script runner",
+                    f"Resource materializer {action.id} of resource {resource.id} must use command or script runner",
+                    action_path,
+                    "/runner",
                 )
             materializer_files = _action_files(state, action_path, action, "materializer referenced file")
             state.resources[resource_path] = dataclasses.replace(resource, materializer=action_path)
@@ -1223,7 +1487,7 @@ def resolve_skill_binding(
         skill_md, registry, fs=fs, max_file_bytes=max_file_bytes
     )
     provider = load_provider(manifest_path, fs=fs, max_file_bytes=max_file_bytes)
-    check_binding(provider, path, locator, graph, entry)
+    check_binding(provider, path, locator, graph, entry, fs)
     return SkillBinding(
         schema="agent-graph.skill-binding.v1",
         skill_path=path,

@@ -13,9 +13,11 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any
 
+from .._core.checks import closest_names
 from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.provider import Provider
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
+from .._syntax.yaml_events import locate_pointers
 from .fs import WINDOWS_ABSOLUTE, FileSystem, OSFileSystem
 
 
@@ -35,6 +37,40 @@ def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
         raise os_error(error, path, "read", writing=False) from None
 
 
+#: The largest text whose positions are looked up for a message.
+_MAX_LOCATED_TEXT = 2 * 1024 * 1024
+
+
+def front_matter_position(text: str, pointer: str, max_depth: int = 512) -> tuple[int, int, int, int] | None:
+    """Where the value at JSON ``pointer`` of a Markdown file's front matter is written in ``text``.
+
+    ``(key line, key column, value line, value column)``, 1-based and counted
+    in the whole file; None when there is no front matter or the pointer is not
+    found (positions only ever help a message).
+    """
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip("\r") != "---" or len(text) > _MAX_LOCATED_TEXT:
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r") == "---"), len(lines))
+    found = locate_pointers("\n".join(lines[1:end]), {pointer}, max_depth).get(pointer)
+    if found is None:
+        return None
+    return found[0] + 1, found[1], found[2] + 1, found[3]
+
+
+def _placed(
+    fs: FileSystem, path: str, pointer: str, max_bytes: int = DEFAULT_MAX_FILE_BYTES, *, key: bool = False
+) -> str:
+    """``path:line:column`` of the front-matter value (``key=True``: its key) at ``pointer``, else just ``path``."""
+    try:
+        found = front_matter_position(_read_text(fs, path, "skill", max_bytes), pointer)
+    except AgentGraphError:
+        found = None
+    if found is None:
+        return path
+    return f"{path}:{found[0]}:{found[1]}" if key else f"{path}:{found[2]}:{found[3]}"
+
+
 def read_skill_binding(
     skill_md: str, fs: FileSystem | None = None, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
 ) -> tuple[str, str, str]:
@@ -49,7 +85,13 @@ def read_skill_binding(
     for key in ("agent-graph", "agent-graph.graph", "agent-graph.entry"):
         value = extension.get(key)
         if not isinstance(value, str) or not value.strip():
-            raise AgentGraphError("skill-binding-missing", f"Skill {path} does not declare metadata.{key}")
+            where = _placed(
+                fs, path, f"/metadata/{key}" if key in extension else "/metadata", max_file_bytes, key=True
+            )
+            state = "is empty or not a string" if key in extension else "is missing"
+            raise AgentGraphError(
+                "skill-binding-missing", f"{where}: Skill {path} does not declare metadata.{key} (it {state})"
+            )
         values.append(value.strip())
     return values[0], values[1], values[2]
 
@@ -99,12 +141,22 @@ def locate_binding(
     if locator.startswith("path:"):
         reference = locator[len("path:") :]
         if not reference:
-            raise AgentGraphError("skill-locator-invalid", f"Skill path locator is empty: {path}")
+            raise AgentGraphError(
+                "skill-locator-invalid",
+                f"{_placed(fs, path, '/metadata/agent-graph')}: Skill path locator is empty: {path}",
+            )
         if reference.startswith("/") or WINDOWS_ABSOLUTE.match(reference):
-            raise AgentGraphError("skill-locator-absolute", f"Skill path locator must be relative: {path}")
+            raise AgentGraphError(
+                "skill-locator-absolute",
+                f"{_placed(fs, path, '/metadata/agent-graph')}: Skill path locator must be relative: {path}",
+            )
         manifest_path = posixpath.normpath(posixpath.join(posixpath.dirname(path), reference))
         if fs.kind(manifest_path) != "file":
-            raise AgentGraphError("file-missing", f"skill provider manifest does not exist: {manifest_path}")
+            raise AgentGraphError(
+                "file-missing",
+                f"skill provider manifest does not exist: {manifest_path} "
+                f"(named by metadata.agent-graph at {_placed(fs, path, '/metadata/agent-graph')})",
+            )
     elif locator.startswith("provider:"):
         provider_id = locator[len("provider:") :]
         registered = (registry or {}).get(provider_id)
@@ -116,15 +168,20 @@ def locate_binding(
         manifest_path = fs.absolute(registered)
     else:
         raise AgentGraphError(
-            "skill-locator-invalid", f"Unsupported agent-graph locator in {path}: {locator}"
+            "skill-locator-invalid",
+            f"{_placed(fs, path, '/metadata/agent-graph')}: Unsupported agent-graph locator in {path}: {locator} "
+            "(use path:RELATIVE/provider.yaml or provider:PROVIDER-ID)",
         )
     if fs.kind(manifest_path) != "file":
         raise AgentGraphError("file-missing", f"registered provider manifest does not exist: {manifest_path}")
     return path, locator, graph, entry, manifest_path
 
 
-def check_binding(provider: Provider, path: str, locator: str, graph: str, entry: str) -> None:
-    """The checks a loaded Provider must pass for a binding."""
+def check_binding(
+    provider: Provider, path: str, locator: str, graph: str, entry: str, fs: FileSystem | None = None
+) -> None:
+    """The checks a loaded Provider must pass for a binding (``fs`` reads the ``SKILL.md`` to place an error)."""
+    fs = fs or OSFileSystem()
     if locator.startswith("provider:") and provider.manifest.id != locator[len("provider:") :]:
         raise AgentGraphError(
             "provider-id-mismatch",
@@ -132,6 +189,14 @@ def check_binding(provider: Provider, path: str, locator: str, graph: str, entry
         )
     compiled = provider.graphs.get(graph)
     if compiled is None:
-        raise AgentGraphError("skill-graph-missing", f"Skill {path} selects missing Graph {graph}")
+        raise AgentGraphError(
+            "skill-graph-missing",
+            f"{_placed(fs, path, '/metadata/agent-graph.graph')}: Skill {path} selects missing Graph {graph}"
+            + closest_names(graph, provider.graphs, f"graphs of Provider {provider.manifest.id}"),
+        )
     if entry not in compiled.entrypoints:
-        raise AgentGraphError("skill-entry-missing", f"Skill {path} selects missing Entry {graph}#{entry}")
+        raise AgentGraphError(
+            "skill-entry-missing",
+            f"{_placed(fs, path, '/metadata/agent-graph.entry')}: Skill {path} selects missing Entry "
+            f"{graph}#{entry}" + closest_names(entry, compiled.entrypoints, f"entries of graph {graph}"),
+        )

@@ -565,6 +565,9 @@ def parse_structured(
     return parse_yaml(text, path, max_depth=max_depth, max_alias_count=max_alias_count)
 
 
+_HEADER_LINE = re.compile(r"\(line (\d+), column")
+
+
 def parse_front_matter(
     text: str,
     path: str,
@@ -589,8 +592,10 @@ def parse_front_matter(
     try:
         metadata = parse_yaml(normalised[4:end], path, max_depth=max_depth, max_alias_count=max_alias_count)
     except AgentGraphError as exc:
+        # The header starts on the file's second line: its positions are the file's, one line down.
+        message = _HEADER_LINE.sub(lambda m: f"(line {int(m.group(1)) + 1}, column", exc.message)
         raise AgentGraphError(
-            "frontmatter-invalid", f"Markdown frontmatter is not valid YAML: {exc.message}"
+            "frontmatter-invalid", f"Markdown frontmatter is not valid YAML: {message}"
         ) from None
     if type(metadata) is not dict:
         raise AgentGraphError("frontmatter-invalid", f"Markdown frontmatter must be an object: {path}")

@@ -4,7 +4,7 @@ Do not edit: change a schema, then regenerate (``--check`` reports a stale modul
 """
 
 GENERATED_WITH = 'fastjsonschema 2.22.3'
-SCHEMAS_DIGEST = 'sha256:a6aaf75697de290b2756252b4a997039bd7376e6f10f783ebdc05dfef9c7065a'
+SCHEMAS_DIGEST = 'sha256:a8cae52f10d2128e4cc4fac13870355c9f2a96ff4b9e3928c2ed1b0a8c4875cd'
 
 from decimal import Decimal
 import re
@@ -2479,6 +2479,240 @@ def _provider__definitions_identifier(data, custom_formats={}, name_prefix=None)
     return data
 
 
+# ---------------------------------------------------------------------- resource.schema.json
+
+def validate_resource(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_one_of_count1 = 0
+    if data_one_of_count1 < 2:
+        try:
+            _resource__definitions_fileresource(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            _resource__definitions_graphactionresource(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            _resource__definitions_hostactionresource(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='oneOf')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource.file.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource.graph-action.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource.host-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be one of ['agent-graph.resource.file.v1', 'agent-graph.resource.graph-action.v1', 'agent-graph.resource.host-action.v1']", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='enum')
+    return data
+
+def _resource__definitions_hostactionresource(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'materializer', 'input']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource.host-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource.host-action.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            _resource__definitions_identifier(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'procedure' or isinstance(data__kind, str) and data__kind == 'diagnostic' or isinstance(data__kind, str) and data__kind == 'template' or isinstance(data__kind, str) and data__kind == 'schema' or isinstance(data__kind, str) and data__kind == 'skill' or isinstance(data__kind, str) and data__kind == 'context-view'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill', 'context-view']", value=data__kind, name="" + (name_prefix or "data") + ".kind", definition=None, rule='enum')
+        if "mediaType" in data_keys:
+            data_keys.remove("mediaType")
+            data__mediaType = data["mediaType"]
+            if not isinstance(data__mediaType, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
+            if isinstance(data__mediaType, str):
+                data__mediaType_len = len(data__mediaType)
+                if data__mediaType_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
+        if "materializer" in data_keys:
+            data_keys.remove("materializer")
+            data__materializer = data["materializer"]
+            _resource__definitions_relativepath(data__materializer, custom_formats, (name_prefix or "data") + ".materializer")
+        if "input" in data_keys:
+            data_keys.remove("input")
+            data__input = data["input"]
+            if not isinstance(data__input, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".input must be object", value=data__input, name="" + (name_prefix or "data") + ".input", definition=None, rule='type')
+            data__input_is_dict = isinstance(data__input, dict)
+            if data__input_is_dict:
+                data__input__missing_keys = set(['schema', 'value']) - data__input.keys()
+                if data__input__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".input must contain " + (str(sorted(data__input__missing_keys)) + " properties"), value=data__input, name="" + (name_prefix or "data") + ".input", definition=None, rule='required')
+                data__input_keys = set(data__input.keys())
+                if "schema" in data__input_keys:
+                    data__input_keys.remove("schema")
+                    data__input__schema = data__input["schema"]
+                    _resource__definitions_protocolidentity(data__input__schema, custom_formats, (name_prefix or "data") + ".input.schema")
+                if "value" in data__input_keys:
+                    data__input_keys.remove("value")
+                    data__input__value = data__input["value"]
+                if data__input_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".input must not contain "+str(data__input_keys)+" properties", value=data__input, name="" + (name_prefix or "data") + ".input", definition=None, rule='additionalProperties')
+        if "description" in data_keys:
+            data_keys.remove("description")
+            data__description = data["description"]
+            if not isinstance(data__description, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be string", value=data__description, name="" + (name_prefix or "data") + ".description", definition=None, rule='type')
+            if isinstance(data__description, str):
+                data__description_len = len(data__description)
+                if data__description_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be shorter than or equal to 1000 characters", value=data__description, name="" + (name_prefix or "data") + ".description", definition=None, rule='maxLength')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _resource__definitions_protocolidentity(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+def _resource__definitions_relativepath(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='minLength')
+        if not REGEX_PATTERNS['^(?!/|[A-Za-z]:|.*(?:^|/)\\.\\.(?:/|$))'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^(?!/|[A-Za-z]:|.*(?:^|/)\\.\\.(?:/|$))", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+def _resource__definitions_identifier(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 160:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be shorter than or equal to 160 characters", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='maxLength')
+        if not REGEX_PATTERNS['^[a-z0-9](?:[a-z0-9._/-]*[a-z0-9])?$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[a-z0-9](?:[a-z0-9._/-]*[a-z0-9])?$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+def _resource__definitions_graphactionresource(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'materializer']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource.graph-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource.graph-action.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            _resource__definitions_identifier(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'context-view'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be same as const definition: context-view", value=data__kind, name="" + (name_prefix or "data") + ".kind", definition=None, rule='const')
+        if "mediaType" in data_keys:
+            data_keys.remove("mediaType")
+            data__mediaType = data["mediaType"]
+            if not isinstance(data__mediaType, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
+            if isinstance(data__mediaType, str):
+                data__mediaType_len = len(data__mediaType)
+                if data__mediaType_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
+        if "materializer" in data_keys:
+            data_keys.remove("materializer")
+            data__materializer = data["materializer"]
+            _resource__definitions_relativepath(data__materializer, custom_formats, (name_prefix or "data") + ".materializer")
+        if "description" in data_keys:
+            data_keys.remove("description")
+            data__description = data["description"]
+            if not isinstance(data__description, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be string", value=data__description, name="" + (name_prefix or "data") + ".description", definition=None, rule='type')
+            if isinstance(data__description, str):
+                data__description_len = len(data__description)
+                if data__description_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be shorter than or equal to 1000 characters", value=data__description, name="" + (name_prefix or "data") + ".description", definition=None, rule='maxLength')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _resource__definitions_fileresource(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'path']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource.file.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource.file.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            _resource__definitions_identifier(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'procedure' or isinstance(data__kind, str) and data__kind == 'diagnostic' or isinstance(data__kind, str) and data__kind == 'template' or isinstance(data__kind, str) and data__kind == 'schema' or isinstance(data__kind, str) and data__kind == 'skill'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill']", value=data__kind, name="" + (name_prefix or "data") + ".kind", definition=None, rule='enum')
+        if "mediaType" in data_keys:
+            data_keys.remove("mediaType")
+            data__mediaType = data["mediaType"]
+            if not isinstance(data__mediaType, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
+            if isinstance(data__mediaType, str):
+                data__mediaType_len = len(data__mediaType)
+                if data__mediaType_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
+        if "path" in data_keys:
+            data_keys.remove("path")
+            data__path = data["path"]
+            _resource__definitions_relativepath(data__path, custom_formats, (name_prefix or "data") + ".path")
+        if "description" in data_keys:
+            data_keys.remove("description")
+            data__description = data["description"]
+            if not isinstance(data__description, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be string", value=data__description, name="" + (name_prefix or "data") + ".description", definition=None, rule='type')
+            if isinstance(data__description, str):
+                data__description_len = len(data__description)
+                if data__description_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be shorter than or equal to 1000 characters", value=data__description, name="" + (name_prefix or "data") + ".description", definition=None, rule='maxLength')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+
 # ---------------------------------------------------------------------- resource-file.schema.json
 
 def validate_resource_file(data, custom_formats={}, name_prefix=None):
@@ -2726,6 +2960,319 @@ def _resource_host_action__definitions_identifier(data, custom_formats={}, name_
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must be shorter than or equal to 160 characters", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='maxLength')
         if not REGEX_PATTERNS['^[a-z0-9](?:[a-z0-9._/-]*[a-z0-9])?$'].search(data):
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[a-z0-9](?:[a-z0-9._/-]*[a-z0-9])?$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+
+# ---------------------------------------------------------------------- resource-location.schema.json
+
+def validate_resource_location(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_one_of_count1 = 0
+    if data_one_of_count1 < 2:
+        try:
+            _resource_location__definitions_filelocation(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            _resource_location__definitions_graphactionlocation(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            _resource_location__definitions_hostactionlocation(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='oneOf')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.graph-action.v1' or isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.host-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be one of ['agent-graph.resource-location.file.v1', 'agent-graph.resource-location.graph-action.v1', 'agent-graph.resource-location.host-action.v1']", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='enum')
+    return data
+
+def _resource_location__definitions_hostactionlocation(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'materialize']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.host-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.host-action.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='type')
+            if isinstance(data__id, str):
+                data__id_len = len(data__id)
+                if data__id_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be longer than or equal to 1 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='minLength')
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            _resource_location__definitions_resourcekind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+        if "mediaType" in data_keys:
+            data_keys.remove("mediaType")
+            data__mediaType = data["mediaType"]
+            if not isinstance(data__mediaType, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
+            if isinstance(data__mediaType, str):
+                data__mediaType_len = len(data__mediaType)
+                if data__mediaType_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
+        if "revision" in data_keys:
+            data_keys.remove("revision")
+            data__revision = data["revision"]
+            _resource_location__definitions_digest(data__revision, custom_formats, (name_prefix or "data") + ".revision")
+        if "materialize" in data_keys:
+            data_keys.remove("materialize")
+            data__materialize = data["materialize"]
+            if not isinstance(data__materialize, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must be object", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='type')
+            data__materialize_is_dict = isinstance(data__materialize, dict)
+            if data__materialize_is_dict:
+                data__materialize__missing_keys = set(['handler', 'input', 'output_schema']) - data__materialize.keys()
+                if data__materialize__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must contain " + (str(sorted(data__materialize__missing_keys)) + " properties"), value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='required')
+                data__materialize_keys = set(data__materialize.keys())
+                if "handler" in data__materialize_keys:
+                    data__materialize_keys.remove("handler")
+                    data__materialize__handler = data__materialize["handler"]
+                    if not isinstance(data__materialize__handler, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.handler must be string", value=data__materialize__handler, name="" + (name_prefix or "data") + ".materialize.handler", definition=None, rule='type')
+                    if isinstance(data__materialize__handler, str):
+                        data__materialize__handler_len = len(data__materialize__handler)
+                        if data__materialize__handler_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.handler must be longer than or equal to 1 characters", value=data__materialize__handler, name="" + (name_prefix or "data") + ".materialize.handler", definition=None, rule='minLength')
+                if "input" in data__materialize_keys:
+                    data__materialize_keys.remove("input")
+                    data__materialize__input = data__materialize["input"]
+                    _resource_location__definitions_protocolinput(data__materialize__input, custom_formats, (name_prefix or "data") + ".materialize.input")
+                if "output_schema" in data__materialize_keys:
+                    data__materialize_keys.remove("output_schema")
+                    data__materialize__outputschema = data__materialize["output_schema"]
+                    _resource_location__definitions_protocolidentity(data__materialize__outputschema, custom_formats, (name_prefix or "data") + ".materialize.output_schema")
+                if data__materialize_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must not contain "+str(data__materialize_keys)+" properties", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='additionalProperties')
+        if "readState" in data_keys:
+            data_keys.remove("readState")
+            data__readState = data["readState"]
+            _resource_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _resource_location__definitions_readstate(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'read-required' or isinstance(data, str) and data == 'current'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['read-required', 'current']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
+    return data
+
+def _resource_location__definitions_protocolidentity(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+def _resource_location__definitions_protocolinput(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'value']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            _resource_location__definitions_protocolidentity(data__schema, custom_formats, (name_prefix or "data") + ".schema")
+        if "value" in data_keys:
+            data_keys.remove("value")
+            data__value = data["value"]
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _resource_location__definitions_digest(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^sha256:[a-f0-9]{64}$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^sha256:[a-f0-9]{64}$", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='pattern')
+    return data
+
+def _resource_location__definitions_resourcekind(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill' or isinstance(data, str) and data == 'context-view'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill', 'context-view']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
+    return data
+
+def _resource_location__definitions_graphactionlocation(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'materialize']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        if "digest" in data:
+            if "filePath" not in data:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " missing dependency filePath for digest", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='dependencies')
+        if "filePath" in data:
+            if "digest" not in data:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " missing dependency digest for filePath", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='dependencies')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.graph-action.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.graph-action.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='type')
+            if isinstance(data__id, str):
+                data__id_len = len(data__id)
+                if data__id_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be longer than or equal to 1 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='minLength')
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'context-view'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be same as const definition: context-view", value=data__kind, name="" + (name_prefix or "data") + ".kind", definition=None, rule='const')
+        if "mediaType" in data_keys:
+            data_keys.remove("mediaType")
+            data__mediaType = data["mediaType"]
+            if not isinstance(data__mediaType, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
+            if isinstance(data__mediaType, str):
+                data__mediaType_len = len(data__mediaType)
+                if data__mediaType_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
+        if "revision" in data_keys:
+            data_keys.remove("revision")
+            data__revision = data["revision"]
+            _resource_location__definitions_digest(data__revision, custom_formats, (name_prefix or "data") + ".revision")
+        if "materialize" in data_keys:
+            data_keys.remove("materialize")
+            data__materialize = data["materialize"]
+            if not isinstance(data__materialize, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must be object", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='type')
+            data__materialize_is_dict = isinstance(data__materialize, dict)
+            if data__materialize_is_dict:
+                data__materialize__missing_keys = set(['resourceId']) - data__materialize.keys()
+                if data__materialize__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must contain " + (str(sorted(data__materialize__missing_keys)) + " properties"), value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='required')
+                data__materialize_keys = set(data__materialize.keys())
+                if "resourceId" in data__materialize_keys:
+                    data__materialize_keys.remove("resourceId")
+                    data__materialize__resourceId = data__materialize["resourceId"]
+                    if not isinstance(data__materialize__resourceId, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.resourceId must be string", value=data__materialize__resourceId, name="" + (name_prefix or "data") + ".materialize.resourceId", definition=None, rule='type')
+                    if isinstance(data__materialize__resourceId, str):
+                        data__materialize__resourceId_len = len(data__materialize__resourceId)
+                        if data__materialize__resourceId_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize.resourceId must be longer than or equal to 1 characters", value=data__materialize__resourceId, name="" + (name_prefix or "data") + ".materialize.resourceId", definition=None, rule='minLength')
+                if data__materialize_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".materialize must not contain "+str(data__materialize_keys)+" properties", value=data__materialize, name="" + (name_prefix or "data") + ".materialize", definition=None, rule='additionalProperties')
+        if "digest" in data_keys:
+            data_keys.remove("digest")
+            data__digest = data["digest"]
+            _resource_location__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
+        if "filePath" in data_keys:
+            data_keys.remove("filePath")
+            data__filePath = data["filePath"]
+            if not isinstance(data__filePath, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be string", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='type')
+            if isinstance(data__filePath, str):
+                data__filePath_len = len(data__filePath)
+                if data__filePath_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be longer than or equal to 1 characters", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='minLength')
+        if "readState" in data_keys:
+            data_keys.remove("readState")
+            data__readState = data["readState"]
+            _resource_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _resource_location__definitions_filelocation(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'id', 'kind', 'mediaType', 'digest', 'filePath']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.resource-location.file.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.resource-location.file.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='type')
+            if isinstance(data__id, str):
+                data__id_len = len(data__id)
+                if data__id_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be longer than or equal to 1 characters", value=data__id, name="" + (name_prefix or "data") + ".id", definition=None, rule='minLength')
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            _resource_location__definitions_statickind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+        if "mediaType" in data_keys:
+            data_keys.remove("mediaType")
+            data__mediaType = data["mediaType"]
+            if not isinstance(data__mediaType, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be string", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='type')
+            if isinstance(data__mediaType, str):
+                data__mediaType_len = len(data__mediaType)
+                if data__mediaType_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".mediaType must be longer than or equal to 1 characters", value=data__mediaType, name="" + (name_prefix or "data") + ".mediaType", definition=None, rule='minLength')
+        if "digest" in data_keys:
+            data_keys.remove("digest")
+            data__digest = data["digest"]
+            _resource_location__definitions_digest(data__digest, custom_formats, (name_prefix or "data") + ".digest")
+        if "filePath" in data_keys:
+            data_keys.remove("filePath")
+            data__filePath = data["filePath"]
+            if not isinstance(data__filePath, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be string", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='type')
+            if isinstance(data__filePath, str):
+                data__filePath_len = len(data__filePath)
+                if data__filePath_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".filePath must be longer than or equal to 1 characters", value=data__filePath, name="" + (name_prefix or "data") + ".filePath", definition=None, rule='minLength')
+        if "readState" in data_keys:
+            data_keys.remove("readState")
+            data__readState = data["readState"]
+            _resource_location__definitions_readstate(data__readState, custom_formats, (name_prefix or "data") + ".readState")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _resource_location__definitions_statickind(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'procedure' or isinstance(data, str) and data == 'diagnostic' or isinstance(data, str) and data == 'template' or isinstance(data, str) and data == 'schema' or isinstance(data, str) and data == 'skill'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['procedure', 'diagnostic', 'template', 'schema', 'skill']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
     return data
 
 
@@ -4500,9 +5047,11 @@ VALIDATORS = {
     'host-action-result': validate_host_action_result,
     'inspect': validate_inspect,
     'provider': validate_provider,
+    'resource': validate_resource,
     'resource-file': validate_resource_file,
     'resource-graph-action': validate_resource_graph_action,
     'resource-host-action': validate_resource_host_action,
+    'resource-location': validate_resource_location,
     'resource-location-file': validate_resource_location_file,
     'resource-location-graph-action': validate_resource_location_graph_action,
     'resource-location-host-action': validate_resource_location_host_action,

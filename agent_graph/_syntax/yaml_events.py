@@ -404,16 +404,19 @@ def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int
             if not top.is_map:
                 top.container.append(value)
             elif top.key is None:
-                _take_key(top, value, False, path)
+                _take_key(top, value, False, path, event.start_mark)
             else:
                 _put(top, value)
 
         elif cls is AliasEvent:
             anchor = anchors.get(event.anchor)
             if anchor is None:
-                _fail(path, f"alias *{event.anchor} refers to no anchor before it")
+                _fail(path, f"alias *{event.anchor} refers to no anchor before it{_at(event.start_mark)}")
             if anchor.open:
-                _fail(path, f"alias *{event.anchor} refers to a collection that contains it")
+                _fail(
+                    path,
+                    f"alias *{event.anchor} refers to a collection that contains it{_at(event.start_mark)}",
+                )
             anchor.count += 1
             if anchor.weight == 0:
                 anchor.weight = anchor.compute_weight()
@@ -432,7 +435,7 @@ def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int
             elif top.key is None:
                 if not anchor.is_scalar:
                     _fail(path, "collection values cannot be mapping keys")
-                _take_key(top, value, True, path)
+                _take_key(top, value, True, path, event.start_mark)
             else:
                 _put(top, value)
 
@@ -488,12 +491,17 @@ def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int
             return root
 
 
-def _take_key(frame: _Frame, value: Any, from_alias: bool, path: str) -> None:
+def _at(mark: Any) -> str:
+    """`` (line L, column C)`` of a ruamel mark (1-based), as parse errors say where."""
+    return f" (line {mark.line + 1}, column {mark.column + 1})"
+
+
+def _take_key(frame: _Frame, value: Any, from_alias: bool, path: str, mark: Any) -> None:
     """Record the next key of a mapping, refusing a duplicate as the reference does."""
     mapping = frame.container
     if type(value) is str and not from_alias and frame.seen is None:
         if value in mapping:
-            _fail(path, f"duplicate mapping key {value!r}")
+            _fail(path, f"duplicate mapping key {value!r}{_at(mark)}")
         key = value
     else:
         seen = frame.seen
@@ -503,7 +511,7 @@ def _take_key(frame: _Frame, value: Any, from_alias: bool, path: str) -> None:
         if not from_alias:  # an alias key never counts as a duplicate of another node
             identity = _key_identity(value)
             if identity in seen:
-                _fail(path, f"duplicate mapping key {key!r}")
+                _fail(path, f"duplicate mapping key {key!r}{_at(mark)}")
             seen.add(identity)
     if key and key[0] in "0123456789" and _is_index_key(key):
         frame.has_index_key = True

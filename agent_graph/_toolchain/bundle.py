@@ -21,6 +21,7 @@ import json
 import os
 import posixpath
 import secrets
+import shlex
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -30,7 +31,7 @@ from typing import Any
 import msgspec
 
 from .._core.canonical import collation_key, digest_bytes, digest_value, sort_collated, utf16_key
-from .._core.errors import AgentGraphError, os_error
+from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.model import Bundle
 from .._core.provider import Provider
 from .._load.atomic import FileChanges, fsync_directory, make_directories
@@ -375,10 +376,121 @@ def _retire(retired: str, files: set[str]) -> None:
         os.rmdir(retired)
 
 
+#: Characters that make a command word something other than a plain path (a variable, a glob, a quote).
+_NOT_A_PATH = frozenset("$`*?[]{}~='\"\\")
+#: Shell operators that start a new simple command.
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"})
+#: Programs whose first operand is the file they run.
+_INTERPRETERS = frozenset(
+    {"sh", "bash", "zsh", "dash", "python", "python3", "node", "bun", "deno", "ruby", "perl"}
+)
+UNPACKAGED = "action-file-unpackaged"
+
+
+def _path_words(text: str) -> list[tuple[str, bool]]:
+    """The words of a shell command that read as relative file paths (``./x``, ``../x``, ``dir/x``).
+
+    Each comes with whether the command needs it to exist: the program of a
+    simple command, the script an interpreter runs, an input redirection
+    (``< file``). The target of an output redirection (``> file``) is left out,
+    and so is everything after a ``cd`` (its paths are relative to another folder).
+    """
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        tokens = list(lexer)
+    except ValueError:  # an unbalanced quote: nothing can be said about its words
+        return []
+    found: list[tuple[str, bool]] = []
+    program: str | None = None
+    after = ""
+    for token in tokens:
+        if token in _SEPARATORS or all(c in "<>|&;()" for c in token):
+            after = token
+            if token in _SEPARATORS:
+                program = None
+            continue
+        previous, after = after, ""
+        if previous.startswith(">") or previous.endswith(">") or previous == ">>":
+            continue  # a file the command writes
+        is_program = program is None
+        if is_program and token in ("cd", "pushd"):
+            break  # later relative paths are relative to another folder
+        runs = is_program or previous == "<" or (program in _INTERPRETERS and not token.startswith("-"))
+        if is_program:
+            program = posixpath.basename(token)
+        elif program in _INTERPRETERS and not token.startswith("-"):
+            program = ""  # the interpreter's script is named; later words are its arguments
+        if (
+            "/" in token
+            and not token.startswith(("/", "-"))
+            and "://" not in token
+            and not any(character in _NOT_A_PATH for character in token)
+        ):
+            found.append((token, runs))
+    return found
+
+
+def unpackaged_action_files(provider: Provider, is_file: Callable[[str], bool]) -> list[Diagnostic]:
+    """Files of the Provider that an Action's ``command`` (or a script's ``args``) names but a bundle leaves out.
+
+    A bundle holds the Provider's file set and nothing else (behaviour.md §3):
+    an Action's ``entry``, schemas and ``files``, never files a command merely
+    mentions. A relative path word of a command is reported (``action-file-unpackaged``,
+    severity ``error``) when it names a file of the Provider root outside the file
+    set, or, for ``cwd: provider``, when the program it runs (``./x.sh``,
+    ``sh x.sh``, ``< input``) is a file the Provider root does not have at all.
+    With the default ``cwd: workspace`` a path the Provider does not have names
+    the host's workspace and is not reported; output redirections never are. ``is_file(absolute_path)`` says
+    whether a file exists; nothing else is read.
+    """
+    root = provider.root.rstrip("/")
+    packaged = set(provider.files)
+    found: list[Diagnostic] = []
+    for path, loaded in provider.actions.items():
+        action = loaded.definition
+        if action.runner == "command":
+            words, field = _path_words(action.command or ""), "command"
+        elif action.runner == "script":
+            words, field = [(w, False) for a in action.args or () for w, _ in _path_words(a)], "args"
+        else:
+            continue
+        in_provider = (action.cwd or "workspace") == "provider"
+        for word, needed in dict.fromkeys(words):
+            target = posixpath.normpath(posixpath.join(root, word))
+            if not target.startswith(root + "/") or target in packaged:
+                continue
+            shown = provider.relative(path)
+            relative = provider.relative(target)
+            if is_file(target):
+                why = (
+                    f"{relative} is a file of the Provider but not of its file set, so a bundle leaves it out; "
+                    f"list it under files: in {shown}"
+                )
+            elif in_provider and needed:
+                why = f"the Provider has no file {relative} (cwd: provider runs the command in the Provider root)"
+            else:
+                continue
+            message = f"{shown}: Action {action.id} {field} names {word}: {why}"
+            found.append(
+                Diagnostic(
+                    code=UNPACKAGED,
+                    severity="error",
+                    message=message,
+                    path=path,
+                    detail={"action": action.id, "field": field, "file": relative},
+                )
+            )
+    return found
+
+
 def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes] | None = None) -> Bundle:
     """Write a deterministic, relocatable bundle of ``provider`` to the directory ``output``.
 
-    Refuses an output that is the Provider root or contains a source file
+    Refuses a Provider whose Actions run files the bundle would not hold
+    (``action-file-unpackaged``, one diagnostic per file; see
+    :func:`unpackaged_action_files`), an output that is the Provider root or contains a source file
     (``build-output-overlaps-source``) and one that exists but is not a
     complete, verifiable earlier bundle (``build-output-exists``, see
     :func:`verified_bundle_files`): nothing but such a bundle is ever replaced,
@@ -398,6 +510,14 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
 
     destination = os.path.abspath(output)
     _check_overlap(provider, destination)
+    unpackaged = unpackaged_action_files(provider, _is_file(read))
+    if unpackaged:
+        raise AgentGraphError(
+            UNPACKAGED,
+            f"Cannot build: {len(unpackaged)} file(s) that Actions run would be missing from the bundle; "
+            + unpackaged[0].message,
+            unpackaged,
+        )
     if os.path.lexists(destination) and (not os.path.isdir(destination) or os.path.islink(destination)):
         raise AgentGraphError(
             "build-output-exists", f"Build output exists and is not a directory: {destination}"
@@ -442,6 +562,21 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
                 raise
     bundle: Bundle = msgspec.convert(plan.manifest, Bundle)
     return bundle
+
+
+def _is_file(read: Callable[[str], bytes] | None) -> Callable[[str], bool]:
+    """Whether a path is a file: on the OS, or (with a ``read`` function) whether it reads."""
+    if read is None:
+        return os.path.isfile
+
+    def readable(path: str) -> bool:
+        try:
+            read(path)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    return readable
 
 
 def _exchange(first: str, second: str) -> bool:
