@@ -10,10 +10,10 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 import agent_graph as ag
-from agent_graph._cli.mcp_guard import GateGuard, _touches
-from agent_graph._cli.mcp_render import render_step
-from agent_graph._cli.mcp_tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
 from agent_graph._core.evaluate import _MISSING, lookup_fact
+from agent_graph._mcp.render import render_step
+from agent_graph._mcp.tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
+from agent_graph._runtime.gate_policy import GateGuard, _touches
 from agent_graph._runtime.run_changes import deep_merge
 
 ROOT = Path(__file__).resolve().parents[1]

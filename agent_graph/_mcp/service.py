@@ -2,13 +2,13 @@
 
 :class:`McpService` answers each tool call with structured content and a short
 text for the model. It knows nothing of the MCP SDK or of the transport: the
-server module (:mod:`agent_graph._cli.mcp_server`) checks arguments, calls it in a
+server module (:mod:`agent_graph._mcp.server`) checks arguments, calls it in a
 worker thread and turns its answers and errors into MCP results. It uses only
 what agent-graph exports publicly (the loaded Provider, the Run stores and
 their step API, ``evaluate``, ``ResourceReader``, ``Receipts``,
 ``locate_resource``), imported from the layers below.
 
-Trust rules, enforced here (with the Gate guard of :mod:`agent_graph._cli.mcp_guard`):
+Trust rules, enforced here (with the Gate guard of :mod:`agent_graph._runtime.gate_policy`):
 
 * The agent's Facts are claims. Facts that any Gate of the Provider reads in
   its ``satisfiedBy`` belong to the user or the host: a tool call that would
@@ -56,12 +56,12 @@ from .._core.model import (
 from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .._load.api import locate_resource
+from .._runtime.gate_policy import GateGuard
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_changes import evaluate_run
 from .._runtime.run_store import BaseRunStore
 from .._runtime.runs import FileRunStore
-from .mcp_guard import GateGuard
-from .mcp_render import render_step
+from .render import render_step
 
 __all__ = [
     "MAX_RECEIPT_RUNS",

@@ -1,10 +1,10 @@
 """The Model Context Protocol server of ``agent-graph mcp``, on the official ``mcp`` SDK.
 
-This module wires :class:`~agent_graph._cli.mcp_service.McpService` into the SDK's
-low-level ``Server``: the seven tools of :mod:`agent_graph._cli.mcp_tools`, the
+This module wires :class:`~agent_graph._mcp.service.McpService` into the SDK's
+low-level ``Server``: the seven tools of :mod:`agent_graph._mcp.tools`, the
 Provider's static resources as MCP resources (``agent-graph://resource/<id>``)
 and one MCP prompt per graph entry (``graph#entry``, which starts a Run and
-gives its first step). It is imported only by the ``mcp`` command, and only
+gives its first step). It is imported only by :func:`~agent_graph._mcp.serve.serve_mcp`, and only
 when the optional extra ``agent-graph[mcp]`` is installed.
 
 Rules:
@@ -45,8 +45,8 @@ from mcp.shared.exceptions import MCPError
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._core.errors import AgentGraphError
-from .mcp_service import McpService, PendingGate, ToolAnswer
-from .mcp_tools import MAX_FACTS_BYTES, TOOLS, check_arguments, json_value
+from .service import McpService, PendingGate, ToolAnswer
+from .tools import MAX_FACTS_BYTES, TOOLS, check_arguments, json_value
 
 __all__ = ["SERVER_INSTRUCTIONS", "build_server", "serve_stdio"]
 
