@@ -122,7 +122,6 @@ if TYPE_CHECKING:
     from ._load.api import (
         locate_code as locate_code,
         locate_resource as locate_resource,
-        route as route,
     )
     from ._load.fs import (
         FileSystem as FileSystem,
@@ -167,6 +166,9 @@ if TYPE_CHECKING:
     )
     from ._runtime.runs_sqlite import (
         SqliteRunStore as SqliteRunStore,
+    )
+    from ._runtime.step import (
+        route as route,
     )
     from ._runtime.stores import (
         open_store as open_store,
@@ -285,7 +287,7 @@ _EXPORTS: dict[str, str] = {
     "check_state": "_core.state",
     "locate_code": "_load.api",
     "locate_resource": "_load.api",
-    "route": "_load.api",
+    "route": "_runtime.step",
     "FileSystem": "_load.fs",
     "MemoryFileSystem": "_load.fs",
     "OSFileSystem": "_load.fs",

@@ -45,22 +45,19 @@ from .._core.errors import AgentGraphError
 from .._core.model import (
     FactCheck,
     FileLocation,
-    GraphActionLocation,
-    HostActionLocation,
     Node,
-    Route,
     RouteSummary,
     Run,
     Step,
 )
 from .._core.provider import Provider
 from .._core.receipts import Receipts
-from .._load.api import locate_resource
 from .._runtime.gate_policy import GateGuard
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_changes import evaluate_run
 from .._runtime.run_store import BaseRunStore
 from .._runtime.runs import FileRunStore
+from .._runtime.step import RegularFileSystem, run_step, step_location
 from .render import render_step
 
 __all__ = [
@@ -157,6 +154,7 @@ class McpService:
             workspace=self.workspace,
             materialize_cache=self.materialize_cache,
             host_handlers=self.host_handlers,
+            file_system=RegularFileSystem(),
         )
         for graph_id, compiled in self.provider.graphs.items():
             for node in compiled.definition.nodes:
@@ -247,8 +245,8 @@ class McpService:
 
     def step(self, run_id: str, route_id: str | None = None) -> tuple[ToolAnswer, PendingGate | None]:
         """The next_step answer, and the Gate that waits for the user when there is one."""
-        ref, _ = self._load(run_id)
-        step = self.store.next_step(ref, self.provider, receipts=self.receipts(run_id), route_id=route_id)
+        _, run = self._load(run_id)
+        step = run_step(self.provider, run, receipts=self.receipts(run_id), route_id=route_id)
         return self._step_answer(run_id, step)
 
     def _step_answer(
@@ -379,7 +377,7 @@ class McpService:
                     continue  # an absent Fact cannot be published
                 _set_path(facts, check.path.split("."), value)
         try:
-            self.store.record(
+            run = self.store.record(
                 ref,
                 pending.state_key,
                 "completed" if decision == "approve" else "failed",
@@ -393,7 +391,7 @@ class McpService:
             if error.code != "run-revision-stale":
                 raise
             return self._unanswered(answer, "the Run changed while the user was asked; nothing was recorded")
-        step = self.store.next_step(ref, self.provider, receipts=self.receipts(pending.run_id))
+        step = run_step(self.provider, run, receipts=self.receipts(pending.run_id))
         resolved = {"resolved": {"gate": pending.gate, "node": pending.state_key, "decision": decision}}
         result, _ = self._step_answer(pending.run_id, step, resolved)
         return result
@@ -408,12 +406,10 @@ class McpService:
     def read_resource(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         run_id = arguments["runId"]
         resource_id = arguments["resourceId"]
-        ref, _ = self._load(run_id)
+        _, run = self._load(run_id)
         receipts = self.receipts(run_id)
-        step = self.store.next_step(ref, self.provider, receipts=receipts, route_id=arguments.get("routeId"))
-        location = _route_location(step.route, resource_id) if step.route is not None else None
-        if location is None:
-            location = self._static_location(resource_id)
+        step = run_step(self.provider, run, receipts=receipts, route_id=arguments.get("routeId"))
+        location = step_location(self.provider, step, resource_id)
         got = self.reader.read(location)
         receipts.add(got.receipt)
         receipt = got.receipt.to_json()
@@ -426,15 +422,6 @@ class McpService:
             "receipt": receipt,
         }
         return ToolAnswer(structured, got.content)
-
-    def _static_location(self, resource_id: str) -> FileLocation:
-        location = locate_resource(self.provider, resource_id)
-        if not isinstance(location, FileLocation):
-            raise AgentGraphError(
-                "resource-not-on-route",
-                f"{resource_id} is a context view; read it while a step lists it (next_step), at that step's revision",
-            )
-        return location
 
     def static_resources(self) -> list[FileLocation]:
         """The Provider's static resources (file locations), sorted by ID."""
@@ -570,30 +557,6 @@ class McpService:
             + answer.text
         )
         return description, text
-
-
-def _route_location(
-    route: Route, resource_id: str
-) -> FileLocation | GraphActionLocation | HostActionLocation | None:
-    """The location with ID ``resource_id`` that ``route`` lists (resources, Skills, schemas), or None."""
-    candidates: list[FileLocation | GraphActionLocation | HostActionLocation] = [
-        *route.resources.required,
-        *route.resources.recommended,
-    ]
-    actions = [route.action]
-    if route.gate is not None:
-        for plan in (route.gate.inspection_action, route.gate.resolution_action):
-            if plan is not None:
-                actions.append(plan.action)
-    for action in actions:
-        if action is not None:
-            candidates.extend(
-                x for x in (action.skill, action.input_schema, action.output_schema) if x is not None
-            )
-    for location in candidates:
-        if location.id == resource_id:
-            return location
-    return None
 
 
 def _set_path(facts: dict[str, Any], segments: Sequence[str], value: Any) -> None:
