@@ -79,7 +79,9 @@ async def refused(session: Any, tool: str, arguments: Any) -> str:
     """The AgentGraphError code of a tool error; the text and the envelope agree."""
     result = await session.call_tool(tool, arguments)
     assert result.is_error, f"{tool} {arguments!r:.200} was not refused"
-    envelope = result.structured_content
+    assert result.structured_content is None  # it would have to match the tool's output schema
+    assert len(result.content) == 2 and all(part.type == "text" for part in result.content)
+    envelope = json.loads(result.content[1].text)
     assert envelope["schema"] == "agent-graph.error.v1"
     code: str = envelope["error"]["code"]
     assert result.content[0].text == f"ERROR {code}: {envelope['error']['message']}"
@@ -184,6 +186,9 @@ async def with_authority(store: str, workdir: Path, earlier: str) -> None:
         gate = await draft_step(session, run_id)
         assert gate["status"] == "actionable"
         assert gate["route"]["gate"]["resolution"] == "session-authority"
+        # The Provider's hint for this Gate says to ask the user; with its authority held, the text does not.
+        text = (await session.call_tool("next_step", {"runId": run_id})).content[0].text
+        assert "ask the user" not in text.lower() and "which this server holds" in text
         assert "userDecision" not in gate
         assert gate["record"]["node"] == "report/approve"
         approve = {
@@ -552,6 +557,15 @@ def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
             resources = (await session.list_resources()).resources
             ids = [resource.name for resource in resources]
             assert "procedure.weekly-report" in ids and ids == sorted(ids)
+            # Skills and schemas are listed and read like any static file, as the read_resource tool reads them.
+            assert {"skill.report-writer", "schema.draft.output"} <= set(ids)
+            schema = await session.read_resource("agent-graph://resource/schema.draft.output")
+            schema_text = schema.contents[0]
+            assert isinstance(schema_text, types.TextResourceContents)
+            assert schema_text.text == (
+                ROOT / "examples/weekly-report/schemas/draft-output.schema.json"
+            ).read_text(encoding="utf-8")
+            assert (await session.list_resource_templates()).resource_templates == []
             procedure = next(r for r in resources if r.name == "procedure.weekly-report")
             read = await session.read_resource(procedure.uri)
             text = read.contents[0]
@@ -621,3 +635,80 @@ def test_without_a_store_the_runs_live_in_a_folder_removed_when_the_server_stops
     process.stdin.close()
     assert not folder.exists() and not folder.parent.exists()
     assert list(tmp_path.iterdir()) == []  # nothing written in the folder it ran in
+
+
+# ---------------------------------------------------------------- the TypeScript SDK's client
+
+NODE_TESTS = ROOT / "tests" / "node"
+
+
+def _node_client() -> list[str]:
+    """The command that runs the TypeScript SDK driver (its packages installed with ``npm ci`` if missing)."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("node and npm are not installed: the TypeScript SDK client cannot run")
+    if not (NODE_TESTS / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").is_file():
+        installed = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=NODE_TESTS,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert installed.returncode == 0, f"npm ci in tests/node failed:\n{installed.stderr[-2000:]}"
+    return [node, str(NODE_TESTS / "mcp_client.mjs")]
+
+
+def test_the_typescript_sdk_client_sees_every_result_and_every_error(tmp_path: Path) -> None:
+    """A whole Run through @modelcontextprotocol/sdk, which checks structured content against output schemas."""
+    client = _node_client()
+    params = _params(["--store", str(tmp_path / "runs")], tmp_path)
+    server = {
+        "command": params.command,
+        "args": params.args,
+        "cwd": str(tmp_path),
+        "env": {**os.environ, **(params.env or {})},
+    }
+    with open(tmp_path / "stderr.txt", "wb") as errlog:
+        done = subprocess.run(
+            [*client, json.dumps(server)], stdout=subprocess.PIPE, stderr=errlog, cwd=NODE_TESTS, timeout=300
+        )
+    stderr = (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+    assert done.returncode == 0, stderr[-3000:]
+    transcript = json.loads(done.stdout)
+    calls = transcript["calls"]
+    assert [c for c in calls if "thrown" in c and "tool" in c] == []  # the SDK accepted every tool result
+    tools = [c for c in calls if "tool" in c]
+
+    def errors() -> list[str]:
+        found = []
+        for entry in tools:
+            if entry["isError"]:
+                assert entry["structured"] is None
+                envelope = json.loads(entry["texts"][1])
+                assert (
+                    entry["texts"][0] == f"ERROR {envelope['error']['code']}: {envelope['error']['message']}"
+                )
+                found.append(envelope["error"]["code"])
+        return found
+
+    assert errors() == ["run-revision-stale", "gate-fact-refused", "gate-outcome-refused", "run-missing"]
+    assert (
+        transcript["eventsBeforeGate"] == 3
+    )  # started, the draft's Facts and outcome: nothing refused was written
+    assert len(transcript["asked"]) == 1 and transcript["asked"][0].startswith("Publish this report?")
+    last_step = [c for c in tools if c["tool"] == "next_step"][-1]
+    assert last_step["structured"]["status"] == "complete" and last_step["structured"]["route"] is None
+    events = tools[-1]["structured"]["events"]
+    assert [(e["node"], e["outcome"]) for e in events if e.get("node")] == [
+        ("report/draft", "completed"),
+        ("report/approve", "completed"),
+        ("report/publish", "completed"),
+    ]
+    requests = {c["request"]: c for c in calls if "request" in c}
+    listed = {r["name"] for r in requests["resources/list"]["result"]["resources"]}
+    assert {"procedure.weekly-report", "skill.report-writer", "schema.draft.output"} <= listed
+    schema = requests["resources/read schema.draft.output"]["result"]["contents"][0]
+    assert json.loads(schema["text"])["type"] == "object"
+    assert "resource-missing" in requests["resources/read missing"]["thrown"]
+    assert requests["resources/templates/list"]["result"]["resourceTemplates"] == []

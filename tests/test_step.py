@@ -88,3 +88,16 @@ def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     assert files.read_bytes(str(regular)) == b"# A\n"
     with pytest.raises(OSError, match="not a regular file"):
         files.read_bytes(str(fifo))  # opened without blocking: no writer is needed to get an answer
+
+
+def test_the_static_files_are_resources_skills_and_schemas_once_each() -> None:
+    from agent_graph._runtime.step import static_locations
+
+    ids = [location.id for location in static_locations(PROVIDER)]
+    assert ids == sorted(set(ids))
+    assert {
+        "procedure.weekly-report",
+        "template.weekly-report",
+        "skill.report-writer",
+        "schema.draft.output",
+    } == set(ids)

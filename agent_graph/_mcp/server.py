@@ -9,10 +9,10 @@ when the optional extra ``agent-graph[mcp]`` is installed.
 
 Rules:
 
-* Every failure of a tool is an MCP tool error (``isError``) whose text is
-  ``ERROR <code>: <message>`` and whose structured content is the
-  ``agent-graph.error.v1`` envelope; nothing a client sends can stop the
-  server. Resource and prompt failures are JSON-RPC errors carrying the same
+* Every failure of a tool is an MCP tool error (``isError``) with two text
+  contents, ``ERROR <code>: <message>`` and the ``agent-graph.error.v1``
+  envelope as JSON, and no structured content (which would have to match the
+  tool's output schema); nothing a client sends can stop the server. Resource and prompt failures are JSON-RPC errors carrying the same
   envelope as their data.
 * Tool work runs in a worker thread, one call at a time, so a slow store or
   materializer never stalls the protocol.
@@ -99,9 +99,19 @@ class _StateSigner:
 
 
 def _error_answer(error: AgentGraphError) -> types.CallToolResult:
+    """A tool error every client accepts: two texts, the line and the envelope, and no structured content.
+
+    Structured content must match the tool's output schema, and clients built
+    on the TypeScript SDK check it on errors too; so the
+    ``agent-graph.error.v1`` envelope travels as text (JSON), never as
+    structured content.
+    """
+    envelope = json.dumps(error.to_envelope(), separators=(",", ":"))
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=f"ERROR {error.code}: {error.message}")],
-        structured_content=error.to_envelope(),
+        content=[
+            types.TextContent(type="text", text=f"ERROR {error.code}: {error.message}"),
+            types.TextContent(type="text", text=envelope),
+        ],
         is_error=True,
     )
 
@@ -219,6 +229,10 @@ class _Handlers:
         ]
         return types.ListResourcesResult(resources=resources)
 
+    async def list_resource_templates(self, ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
+        """No templates: every readable resource is listed by its URI (context views only at a step)."""
+        return types.ListResourceTemplatesResult(resource_templates=[])
+
     async def read_resource(self, ctx: Any, params: Any) -> types.ReadResourceResult:
         uri = str(params.uri)
         try:
@@ -291,6 +305,7 @@ def build_server(service: McpService, *, version: str = "") -> Server[Any]:
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
         on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_resource_templates,
         on_read_resource=handlers.read_resource,
         on_list_prompts=handlers.list_prompts,
         on_get_prompt=handlers.get_prompt,

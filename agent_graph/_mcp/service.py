@@ -57,7 +57,7 @@ from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_changes import evaluate_run
 from .._runtime.run_store import BaseRunStore
 from .._runtime.runs import FileRunStore
-from .._runtime.step import RegularFileSystem, run_step, step_location
+from .._runtime.step import RegularFileSystem, run_step, static_locations, step_location
 from .render import render_step
 
 __all__ = [
@@ -145,6 +145,7 @@ class McpService:
     reader: ResourceReader = field(init=False)
     _nodes: dict[tuple[str, str], Node] = field(init=False, default_factory=dict)
     _receipts: OrderedDict[str, Receipts] = field(init=False, default_factory=OrderedDict)
+    _static: list[FileLocation] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.authorities = tuple(sorted(set(self.authorities)))
@@ -159,6 +160,7 @@ class McpService:
         for graph_id, compiled in self.provider.graphs.items():
             for node in compiled.definition.nodes:
                 self._nodes[(graph_id, node.id)] = node
+        self._static = static_locations(self.provider)
 
     # ------------------------------------------------------------ helpers
 
@@ -424,9 +426,8 @@ class McpService:
         return ToolAnswer(structured, got.content)
 
     def static_resources(self) -> list[FileLocation]:
-        """The Provider's static resources (file locations), sorted by ID."""
-        locations = [r.location for r in self.provider.resources.values() if not r.dynamic]
-        return sorted((loc for loc in locations if isinstance(loc, FileLocation)), key=lambda loc: loc.id)
+        """The Provider's static files an agent may read (resources, Skills, schemas), sorted by ID."""
+        return self._static
 
     @staticmethod
     def resource_uri(location: FileLocation) -> str:

@@ -48,7 +48,7 @@ from .._load.api import REVISION_PATTERN, locate_resource
 from .._load.fs import OSFileSystem
 from .run_changes import evaluation_input
 
-__all__ = ["RegularFileSystem", "route", "run_step", "step_location"]
+__all__ = ["RegularFileSystem", "route", "run_step", "static_locations", "step_location"]
 
 Location = FileLocation | GraphActionLocation | HostActionLocation
 AnyReceipts = Receipts | ReadReceipts | Mapping[str, Any] | None
@@ -185,6 +185,25 @@ def _route_locations(found: Route) -> list[Location]:
     return locations
 
 
+def static_locations(provider: Provider) -> list[FileLocation]:
+    """Every static file of the Provider an agent may read, sorted by ID: resources, Skills and schemas.
+
+    The Provider's static resources (Markdown, files), then each Action's
+    Skill, input schema and output schema; one location per ID.
+    """
+    found: dict[str, FileLocation] = {}
+    for resource in provider.resources.values():
+        if not resource.dynamic and isinstance(resource.location, FileLocation):
+            found.setdefault(resource.location.id, resource.location)
+    for loaded in provider.actions.values():
+        action = loaded.route_action
+        if action is not None:
+            for location in (action.skill, action.input_schema, action.output_schema):
+                if location is not None:
+                    found.setdefault(location.id, location)
+    return [found[key] for key in sorted(found)]
+
+
 def step_location(provider: Provider, step: Step, resource_id: str) -> Location:
     """The location ``resource_id`` names at ``step``: on its route first, else a static file of the Provider.
 
@@ -195,6 +214,9 @@ def step_location(provider: Provider, step: Step, resource_id: str) -> Location:
         for location in _route_locations(step.route):
             if location.id == resource_id:
                 return location
+    for static in static_locations(provider):
+        if static.id == resource_id:
+            return static
     location = locate_resource(provider, resource_id)
     if not isinstance(location, FileLocation):
         raise AgentGraphError(
