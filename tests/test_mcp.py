@@ -421,15 +421,10 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
                 "params": {"name": "start_run", "arguments": {}},
             }
         ),
-        _frame(
-            {
-                "jsonrpc": "2.0",
-                "id": 5,
-                "method": "tools/call",
-                "params": {"name": "list_runs", "arguments": {}},
-            }
-        ),
     ]
+    listing = _frame(
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "list_runs", "arguments": {}}}
+    )
     params = _params(["--store", str(tmp_path / "runs")], tmp_path)
     errlog = tmp_path / "stderr.txt"
     with open(errlog, "wb") as stderr_file:  # a file, not a pipe: standard error can never block the server
@@ -449,11 +444,14 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     process.stdin.flush()
     answers: dict[int, Any] = {}
     try:
-        while not {1, 4, 5} <= answers.keys():
-            message = json.loads(received.get(timeout=30))  # every line is one JSON-RPC message
+        while not {1, 3, 4, 5} <= answers.keys():
+            message = json.loads(received.get(timeout=60))  # every line is one JSON-RPC message
             assert message["jsonrpc"] == "2.0"
             if "id" in message:
                 answers[message["id"]] = message
+            if message.get("id") == 4:  # calls run concurrently: list the Runs once the start is answered
+                process.stdin.write(listing)
+                process.stdin.flush()
     finally:
         process.stdin.close()
         process.wait(timeout=30)
@@ -462,8 +460,9 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     assert answers[1]["result"]["serverInfo"]["name"] == "agent-graph"
     assert answers[4]["result"]["isError"] is False
     assert answers[5]["result"]["structuredContent"]["total"] == 1
-    if 3 in answers:  # refused either by the transport (a JSON-RPC error) or by the tool (a tool error)
-        assert "error" in answers[3] or answers[3]["result"]["isError"] is True
+    # Nested deeper than the SDK reads JSON: answered all the same, as a tool error with its code.
+    assert answers[3]["result"]["isError"] is True
+    assert json.loads(answers[3]["result"]["content"][1]["text"])["error"]["code"] == "input-too-deep"
     reader.join(timeout=30)
     while not received.empty():  # whatever came after the answers is protocol too
         assert json.loads(received.get())["jsonrpc"] == "2.0"
@@ -712,3 +711,241 @@ def test_the_typescript_sdk_client_sees_every_result_and_every_error(tmp_path: P
     assert json.loads(schema["text"])["type"] == "object"
     assert "resource-missing" in requests["resources/read missing"]["thrown"]
     assert requests["resources/templates/list"]["result"]["resourceTemplates"] == []
+
+
+# ---------------------------------------------------------------- slow reads, signals, floods
+
+_BLOCKING_HOST = """
+import sys, time
+from pathlib import Path
+
+import agent_graph as ag
+
+here = Path(sys.argv[1])
+
+
+def fetch_timeline(location):
+    (here / "entered").write_text("yes")
+    while not (here / "release").exists():  # a handler that does not answer until the test says so
+        time.sleep(0.05)
+    return {
+        "schema": "agent-graph.host-action-result.v1",
+        "handler": location.materialize.handler,
+        "input_digest": ag.host_action_input_digest(location),
+        "output": {"schema": location.materialize.output_schema, "inline": {"incident": "INC-1042", "events": []}},
+        "receipt": {"adapter": "test", "adapter_version": "1.0.0"},
+    }
+
+
+provider = ag.load_provider(str(here / "examples" / "incident-brief" / "provider.yaml"))
+with ag.open_store(str(here / "runs")) as store:
+    ag.serve_mcp(
+        provider,
+        store,
+        host_handlers={"acme.incident-timeline": fetch_timeline},
+        materialize_cache=str(here / "cache"),
+        read_timeout=float(sys.argv[2]),
+    )
+"""
+
+
+@asynccontextmanager
+async def blocking_host(workdir: Path, read_timeout: float) -> AsyncIterator[ClientSession]:
+    shutil.copytree(ROOT / "examples" / "incident-brief", workdir / "examples" / "incident-brief")
+    (workdir / "serve.py").write_text(_BLOCKING_HOST, encoding="utf-8")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[str(workdir / "serve.py"), str(workdir), str(read_timeout)],
+        env=_params([], workdir).env,
+        cwd=str(workdir),
+    )
+    with open(workdir / "server-stderr.txt", "a", encoding="utf-8") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            await session.list_tools()
+            yield session
+
+
+def test_a_read_that_does_not_answer_never_holds_up_other_calls(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with blocking_host(tmp_path, read_timeout=600) as session:
+            run_id = (await ok(session, "start_run", {}))["runId"]
+            pending = asyncio.ensure_future(
+                session.call_tool("read_resource", {"runId": run_id, "resourceId": "incident.timeline"})
+            )
+            for _ in range(1200):  # the handler is entered (at most 60 s)
+                if (tmp_path / "entered").exists():
+                    break
+                await asyncio.sleep(0.05)
+            assert (tmp_path / "entered").exists()
+            # While the handler holds its read, other calls are answered, a write included.
+            other = (await ok(session, "start_run", {}))["runId"]
+            assert (await ok(session, "list_runs", {}))["total"] == 2
+            step = await ok(session, "next_step", {"runId": other})
+            assert step["status"] == "actionable"
+            procedure = [
+                loc["id"] for loc in step["route"]["resources"]["required"] if loc["kind"] != "host-action"
+            ]
+            assert procedure and (
+                await ok(session, "read_resource", {"runId": other, "resourceId": procedure[0]})
+            )
+            assert not pending.done()
+            (tmp_path / "release").write_text("go")
+            read = await asyncio.wait_for(pending, 60)
+            assert (
+                not read.is_error and json.loads(read.structured_content["content"])["incident"] == "INC-1042"
+            )
+
+    run(scenario())
+
+
+def test_a_read_past_its_time_limit_is_a_coded_error(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with blocking_host(tmp_path, read_timeout=1) as session:
+            run_id = (await ok(session, "start_run", {}))["runId"]
+            arguments = {"runId": run_id, "resourceId": "incident.timeline"}
+            assert await refused(session, "read_resource", arguments) == "resource-read-timeout"
+            assert (await ok(session, "list_runs", {}))["total"] == 1  # still answering
+        # The client closed the connection with the handler still waiting: the server ended anyway.
+
+    run(scenario())
+    assert "Traceback" not in (tmp_path / "server-stderr.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_swapped_in_for_a_resource_is_refused_and_the_server_keeps_answering(tmp_path: Path) -> None:
+    provider = tmp_path / "provider"
+    shutil.copytree(ROOT / "examples" / "weekly-report", provider)
+    procedure = provider / "resources" / "procedure.md"
+
+    async def scenario() -> None:
+        async with connect(
+            ["--store", str(tmp_path / "runs")], tmp_path, manifest=provider / "provider.yaml"
+        ) as s:
+            run_id = (await ok(s, "start_run", {}))["runId"]
+            procedure.unlink()
+            os.mkfifo(procedure)  # nobody ever writes to it: a read that waited would never end
+            arguments = {"runId": run_id, "resourceId": "procedure.weekly-report"}
+            assert await refused(s, "read_resource", arguments) == "file-read-failed"
+            with pytest.raises(Exception, match="file-read-failed"):
+                await s.read_resource("agent-graph://resource/procedure.weekly-report")
+            assert (await ok(s, "next_step", {"runId": run_id}))["status"] == "actionable"
+
+    run(scenario())
+
+
+def _raw_server(workdir: Path, args: list[str]) -> tuple[subprocess.Popen[bytes], queue.Queue[bytes], Path]:
+    params = _params(args, workdir)
+    errlog = workdir / "stderr.txt"
+    with open(errlog, "wb") as stderr_file:
+        process = subprocess.Popen(
+            [params.command, *params.args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr_file,
+            cwd=workdir,
+            env={**os.environ, **(params.env or {})},
+        )
+    received: queue.Queue[bytes] = queue.Queue()
+    assert process.stdout is not None
+    stdout = process.stdout
+    threading.Thread(target=lambda: [received.put(line) for line in stdout], daemon=True).start()
+    return process, received, errlog
+
+
+def _initialize(process: subprocess.Popen[bytes], received: queue.Queue[bytes]) -> None:
+    assert process.stdin is not None
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    process.stdin.write(
+        _frame(initialize) + _frame({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    process.stdin.flush()
+    assert json.loads(received.get(timeout=60))["id"] == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigterm_stops_a_serving_server_with_exit_status_0(tmp_path: Path) -> None:
+    process, received, errlog = _raw_server(tmp_path, ["--store", "sqlite:///" + str(tmp_path / "runs.db")])
+    _initialize(process, received)
+    assert process.stdin is not None
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "start_run", "arguments": {}},
+    }
+    process.stdin.write(_frame(call))
+    process.stdin.flush()
+    assert json.loads(received.get(timeout=60))["result"]["isError"] is False
+    process.send_signal(signal.SIGTERM)  # the client keeps its end open: the server must not wait for it
+    try:
+        assert process.wait(timeout=60) == 0, errlog.read_text(errors="replace")[-2000:]
+    finally:
+        process.kill()
+        process.stdin.close()
+    assert b"Traceback" not in errlog.read_bytes()
+    with sqlite3.connect(tmp_path / "runs.db") as database:  # the store was closed cleanly, the Run is there
+        assert database.execute("pragma integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_flood_of_rapid_and_hostile_calls_is_answered_and_stdout_stays_protocol(tmp_path: Path) -> None:
+    """1,000 calls written at once, a third of them hostile; every one answered, every stdout line JSON-RPC."""
+    process, received, errlog = _raw_server(tmp_path, ["--store", str(tmp_path / "runs")])
+    _initialize(process, received)
+    assert process.stdin is not None
+    deep: Any = 1
+    for _ in range(200):
+        deep = [deep]
+    hostile: list[dict[str, Any]] = [
+        {"name": "update_facts", "arguments": {"runId": "x", "facts": {"a": deep}}},
+        {"name": "update_facts", "arguments": {"runId": "x", "facts": {"big": "y" * (1024 * 1024 + 1)}}},
+        {"name": "record_outcome", "arguments": {"runId": ["x"], "node": 3, "outcome": None, "revision": {}}},
+        {"name": "next_step", "arguments": "not an object"},
+        {"name": "list_runs", "arguments": {"limit": 10**30}},
+        {"name": "read_resource", "arguments": {"runId": "x" * 100_000, "resourceId": "\u0000"}},
+        {"name": "start_run", "arguments": {"graph": {"nested": True}, "facts": None}},
+    ]
+    calls = []
+    for index in range(1000):
+        if index % 3 == 0:
+            params = hostile[(index // 3) % len(hostile)]
+        elif index % 3 == 1:
+            params = {"name": "list_runs", "arguments": {}}
+        else:
+            params = {"name": "start_run", "arguments": {}}
+        calls.append(_frame({"jsonrpc": "2.0", "id": index + 1, "method": "tools/call", "params": params}))
+    writer = threading.Thread(target=lambda: (process.stdin.write(b"".join(calls)), process.stdin.flush()))  # type: ignore[union-attr]
+    writer.start()
+    answers: dict[int, Any] = {}
+    try:
+        while len(answers) < 1000:
+            message = json.loads(received.get(timeout=120))  # every line on stdout is one JSON-RPC message
+            assert message["jsonrpc"] == "2.0"
+            if "id" in message:
+                answers[message["id"]] = message
+        writer.join(timeout=60)
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+    assert process.returncode == 0
+    for index in range(1000):
+        answer = answers[index + 1]
+        if index % 3 == 0:  # refused: a tool error or a JSON-RPC error, never a crash
+            assert "error" in answer or answer["result"]["isError"] is True, answer
+        else:
+            assert answer["result"]["isError"] is False, answer
+    started = sum(1 for index in range(1000) if index % 3 == 2)
+    assert len(list((tmp_path / "runs").glob("*.json"))) == started
+    assert b"Traceback" not in errlog.read_bytes()

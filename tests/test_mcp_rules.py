@@ -208,3 +208,34 @@ def test_docs_describe_every_tool_argument_and_result_field() -> None:
         section = text.split(heading, 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
         for field in [*spec.input_schema["properties"], *spec.output_schema["properties"]]:
             assert f"`{field}`" in section, f"docs/mcp.md does not describe {name}'s {field}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    depth=st.integers(0, 400),
+    inner=st.sampled_from(["[", '{"k":']),
+    text=st.sampled_from(["", '"\\\\"', '"[{\\""']),
+)
+def test_a_message_too_deep_for_the_sdk_is_cut_to_three_levels_without_recursion(
+    depth: int, inner: str, text: str
+) -> None:
+    import json
+
+    from agent_graph._mcp.server import MAX_MESSAGE_DEPTH, _shallow, _too_deep_request
+
+    closer = "]" if inner == "[" else "}"
+    value = inner * depth + (text or "1") + closer * depth
+    line = (
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"update_facts","arguments":{"facts":{"a":'
+        + value
+        + "}}}}"
+    )
+    shallow = _shallow(line)
+    total = depth + 4  # message, params, arguments, facts, then the value's own levels
+    if total <= MAX_MESSAGE_DEPTH:
+        assert shallow is None
+        return
+    assert shallow is not None
+    assert json.loads(shallow)["params"]["arguments"] == {"facts": None}
+    request = json.loads(_too_deep_request(shallow) or "null")
+    assert request["id"] == 7 and request["params"]["name"] == "update_facts"

@@ -15,8 +15,9 @@ optional extra ``agent-graph[mcp]``: without it the command fails with
 Without ``--store`` the Runs live in a temporary folder removed when the
 server stops (a notice on standard error says so); without
 ``--materialize-cache`` graph-action views are cached in a temporary folder
-too. The server never changes anything else on disk. SIGTERM stops it as
-Ctrl-C does, so the temporary folder is removed then too.
+too. The server never changes anything else on disk. SIGTERM (and Ctrl-C
+while serving) stops it cleanly with exit status 0: the store is closed and
+the temporary folder removed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import sys
 from typing import Any
 
 from .._core.errors import AgentGraphError
-from .._mcp.serve import INSTALL, check_sdk, serve_mcp
+from .._mcp.serve import INSTALL, check_sdk, serve
 
 __all__ = ["add_commands"]
 
@@ -64,7 +65,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             )
         cache = args.materialize_cache or os.path.join(scratch or "", "cache")
         with store:
-            serve_mcp(
+            serve(
                 provider,
                 store,
                 authorities=args.authority or (),
@@ -72,7 +73,10 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
                 materialize_cache=cache,
                 graph=binding[2] if binding else None,
                 entry=binding[3] if binding else None,
+                stop_signals=True,
             )
+    except _Terminated:
+        pass  # SIGTERM before serving: stop as cleanly as the server stops on it
     except OSError as error:
         raise AgentGraphError("os-error", f"agent-graph mcp: {error}") from None
     finally:
@@ -84,12 +88,16 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     return None, []
 
 
+class _Terminated(BaseException):
+    """SIGTERM arrived before the server was serving (it then stops on it by itself)."""
+
+
 def _terminated(_signum: int, _frame: Any) -> None:
-    raise KeyboardInterrupt
+    raise _Terminated
 
 
 def _stop_on_terminate() -> Any:
-    """Make SIGTERM stop the server like Ctrl-C (so its temporary folder is removed); the old handler."""
+    """Make SIGTERM stop the command cleanly, exit status 0 (its temporary folder removed); the old handler."""
     import signal
     import threading
 

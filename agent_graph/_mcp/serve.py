@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .._core.provider import Provider
     from .._runtime.run_store import BaseRunStore
 
-__all__ = ["INSTALL", "MCP_MAJOR", "check_sdk", "serve_mcp"]
+__all__ = ["INSTALL", "MCP_MAJOR", "check_sdk", "serve", "serve_mcp"]
 
 #: The major version of the ``mcp`` SDK this server is written for.
 MCP_MAJOR = 2
@@ -61,6 +61,7 @@ def serve_mcp(
     | None = None,
     graph: str | None = None,
     entry: str | None = None,
+    read_timeout: float = 60.0,
 ) -> None:
     """Serve ``provider`` to one MCP client on standard input and output, as ``agent-graph mcp`` does.
 
@@ -70,11 +71,42 @@ def serve_mcp(
     ``authorities`` are the server's (see docs/mcp.md); ``workspace``
     defaults to the current folder; graph-action views are readable only
     with a ``materialize_cache`` folder; ``graph`` and ``entry`` are
-    ``start_run``'s defaults. Returns when the client closes the connection;
+    ``start_run``'s defaults; ``read_timeout`` bounds each resource read in
+    seconds (``resource-read-timeout``). Returns when the client closes the connection;
     the store stays open (it is the caller's). Needs the extra
     ``agent-graph[mcp]`` (``mcp-unavailable`` otherwise).
     """
+    serve(
+        provider,
+        store,
+        authorities=authorities,
+        workspace=workspace,
+        materialize_cache=materialize_cache,
+        host_handlers=host_handlers,
+        graph=graph,
+        entry=entry,
+        read_timeout=read_timeout,
+    )
+
+
+def serve(
+    provider: Provider,
+    store: BaseRunStore,
+    *,
+    authorities: Iterable[str] = (),
+    workspace: str | None = None,
+    materialize_cache: str | None = None,
+    host_handlers: Mapping[str, Callable[[HostActionLocation], HostActionResult | Mapping[str, Any]]]
+    | None = None,
+    graph: str | None = None,
+    entry: str | None = None,
+    read_timeout: float = 60.0,
+    stop_signals: bool = False,
+) -> None:
+    """:func:`serve_mcp`, and with ``stop_signals`` SIGTERM and SIGINT stop it cleanly (the ``mcp`` command)."""
     check_sdk()
+    if isinstance(read_timeout, bool) or not isinstance(read_timeout, (int, float)) or not read_timeout > 0:
+        raise AgentGraphError("argument-invalid", "read_timeout must be a number of seconds above 0")
     from .._core.version import __version__
     from .server import serve_stdio
     from .service import McpService
@@ -88,5 +120,6 @@ def serve_mcp(
         host_handlers=host_handlers,
         default_graph=graph,
         default_entry=entry,
+        read_timeout=float(read_timeout),
     )
-    serve_stdio(service, version=__version__)
+    serve_stdio(service, version=__version__, stop_signals=stop_signals)

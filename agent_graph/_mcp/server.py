@@ -14,31 +14,42 @@ Rules:
   envelope as JSON, and no structured content (which would have to match the
   tool's output schema); nothing a client sends can stop the server. Resource and prompt failures are JSON-RPC errors carrying the same
   envelope as their data.
-* Tool work runs in a worker thread, one call at a time, so a slow store or
-  materializer never stalls the protocol.
+* Calls run concurrently: the service awaits its store through one seam and
+  reads every resource in a thread of its own within a time limit, so a slow
+  store call, materializer or file never stalls the protocol or another call.
 * A Gate that waits for the user is put to the user through the client's
   elicitation: mid-call on handshake-era connections, as an input-required
   result on 2026-07-28 connections, whose opaque state is signed with a key
   that lives only as long as this server. Without elicitation, next_step
   answers ``waiting-user`` with the Gate's prompt.
 * On stdio the SDK points descriptor 1 at standard error while it serves, so
-  nothing but protocol messages reaches standard output.
+  nothing but protocol messages reaches standard output. Standard input is
+  read by a daemon thread of this module (descriptor 0 points at the null
+  device meanwhile), so stopping never waits for the client to write. A
+  request nested deeper than the SDK can read is answered ``input-too-deep``
+  (its ID read from the message cut to three levels), not dropped. With
+  ``stop_signals`` (the ``mcp`` command) SIGTERM and SIGINT stop the server
+  cleanly and :func:`serve_stdio` returns.
 """
 
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import hmac
+import io
 import json
 import logging
+import os
+import re
 import secrets
-from collections.abc import Callable
-from typing import Any, TypeVar
+import signal
+import threading
+from typing import Any
 
 import anyio
-import anyio.to_thread
+import anyio.from_thread
+import anyio.lowlevel
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
@@ -46,11 +57,10 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._core.errors import AgentGraphError
 from .service import McpService, PendingGate, ToolAnswer
-from .tools import MAX_FACTS_BYTES, TOOLS, check_arguments, json_value
+from .tools import MAX_FACTS_BYTES, MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
 
 __all__ = ["SERVER_INSTRUCTIONS", "build_server", "serve_stdio"]
 
-_T = TypeVar("_T")
 _log = logging.getLogger("agent_graph.mcp")
 
 SERVER_INSTRUCTIONS = (
@@ -149,11 +159,6 @@ class _Handlers:
     def __init__(self, service: McpService) -> None:
         self.service = service
         self.signer = _StateSigner()
-        self.limiter = anyio.CapacityLimiter(1)
-
-    async def work(self, function: Callable[..., _T], *args: Any) -> _T:
-        """Run ``function(*args)`` in the worker thread (one call at a time)."""
-        return await anyio.to_thread.run_sync(functools.partial(function, *args), limiter=self.limiter)
 
     # ------------------------------------------------------------ tools
 
@@ -179,11 +184,17 @@ class _Handlers:
 
     async def call_tool(self, ctx: Any, params: Any) -> types.CallToolResult | types.InputRequiredResult:
         try:
+            if params.arguments == {_TOO_DEEP: True}:
+                raise AgentGraphError(
+                    "input-too-deep",
+                    f"The request nests deeper than {MAX_MESSAGE_DEPTH} levels; arguments are read to "
+                    f"{MAX_JSON_DEPTH} levels of JSON",
+                )
             arguments = check_arguments(params.name, params.arguments)
             if params.name == "next_step":
                 return await self._next_step(ctx, params, arguments)
             method = getattr(self.service, params.name)
-            answer: ToolAnswer = await self.work(method, arguments)
+            answer: ToolAnswer = await method(arguments)
             return _answer(answer)
         except Exception as error:
             return _error_answer(_coded(error))
@@ -191,7 +202,7 @@ class _Handlers:
     async def _next_step(
         self, ctx: Any, params: Any, arguments: dict[str, Any]
     ) -> types.CallToolResult | types.InputRequiredResult:
-        answer, pending = await self.work(self.service.next_step, arguments)
+        answer, pending = await self.service.next_step(arguments)
         if pending is None or not _asks_forms(ctx):
             return _answer(answer)
         message, schema = self.service.gate_form(pending)
@@ -199,9 +210,7 @@ class _Handlers:
             responses = params.input_responses or {}
             reply = responses.get(_GATE_REQUEST)
             if isinstance(reply, types.ElicitResult) and self.signer.matches(params.request_state, pending):
-                return _answer(
-                    await self.work(self.service.answer_gate, pending, reply.action, reply.content)
-                )
+                return _answer(await self.service.answer_gate(pending, reply.action, reply.content))
             request = types.ElicitRequest(
                 params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
             )
@@ -212,7 +221,7 @@ class _Handlers:
             result = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
         except Exception as error:  # the client could not ask (no back-channel, an error answer, a bad reply)
             return _answer(self.service.waiting(answer, f"the client could not ask the user ({error})"))
-        return _answer(await self.work(self.service.answer_gate, pending, result.action, result.content))
+        return _answer(await self.service.answer_gate(pending, result.action, result.content))
 
     # ------------------------------------------------------------ resources
 
@@ -236,7 +245,7 @@ class _Handlers:
     async def read_resource(self, ctx: Any, params: Any) -> types.ReadResourceResult:
         uri = str(params.uri)
         try:
-            got = await self.work(self.service.read_static, uri)
+            got = await self.service.read_static(uri)
         except Exception as error:
             raise _protocol_error(error) from None
         media_type = got.media_type
@@ -269,7 +278,7 @@ class _Handlers:
     async def get_prompt(self, ctx: Any, params: Any) -> types.GetPromptResult:
         try:
             facts = _prompt_facts((params.arguments or {}).get("facts"))
-            description, text = await self.work(self.service.start_prompt, params.name, facts)
+            description, text = await self.service.start_prompt(params.name, facts)
         except Exception as error:
             raise _protocol_error(error) from None
         return types.GetPromptResult(
@@ -312,14 +321,168 @@ def build_server(service: McpService, *, version: str = "") -> Server[Any]:
     )
 
 
-def serve_stdio(service: McpService, *, version: str = "") -> None:
-    """Serve ``service`` over standard input and output until the client closes the connection."""
+#: Deepest nesting of a message the SDK is handed; a deeper request is answered ``input-too-deep``.
+MAX_MESSAGE_DEPTH = 128
+#: Depth of a too-deep message kept to answer it (message, params, arguments).
+_KEPT_DEPTH = 3
+#: The argument that stands for a request's arguments that nested too deeply to be read.
+_TOO_DEEP = "agent-graph:input-too-deep"
+_STRUCTURE = re.compile(r'[\\"\[\]{}]')
+
+
+def _shallow(line: str) -> str | None:
+    """None when ``line`` nests at most :data:`MAX_MESSAGE_DEPTH` deep; else the line cut to three levels.
+
+    One pass, no recursion: every array or object below the third level is
+    replaced by ``null``, so that the request's ID and method can be read.
+    """
+    if line.count("[") + line.count("{") <= MAX_MESSAGE_DEPTH:
+        return None
+    depth = deepest = 0
+    in_string = False
+    skip_until = 0
+    pieces: list[str] = []
+    copied = 0
+    cut: int | None = None
+    for match in _STRUCTURE.finditer(line):
+        position = match.start()
+        if position < skip_until:
+            continue
+        char = match.group()
+        if in_string:
+            if char == "\\":
+                skip_until = position + 2
+            elif char == '"':
+                in_string = False
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth == _KEPT_DEPTH + 1 and cut is None:
+                pieces.append(line[copied:position])
+                cut = depth
+        elif cut is not None and depth == cut:
+            pieces.append("null")
+            copied = position + 1
+            cut = None
+            depth -= 1
+        else:
+            depth -= 1
+    if deepest <= MAX_MESSAGE_DEPTH:
+        return None
+    pieces.append(line[copied:] if cut is None else "")
+    return "".join(pieces)
+
+
+def _too_deep_request(shallow: str) -> str | None:
+    """The request a too-deep line stands for, with arguments that are refused as ``input-too-deep``."""
+    try:
+        message = json.loads(shallow)
+    except ValueError:
+        return None  # not JSON even cut down: the SDK answers nothing to what it cannot read either
+    if not isinstance(message, dict) or not isinstance(message.get("id"), (str, int)):
+        return None  # a notification has no answer
+    method = message.get("method")
+    params = message.get("params")
+    name = params.get("name") if isinstance(params, dict) else None
+    request: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
+    if method == "tools/call" and isinstance(name, str):
+        request.update(method=method, params={"name": name, "arguments": {_TOO_DEEP: True}})
+    else:
+        request.update(method=method if isinstance(method, str) else "", params=_TOO_DEEP)
+    return json.dumps(request)
+
+
+class _StdinLines:
+    """The lines of standard input, read by a daemon thread: stopping the server never waits for the client.
+
+    While serving, descriptor 0 points at the null device (children and
+    stray reads see end of file) and the real input is read from a copy of
+    it; :meth:`restore` puts it back. Lines are decoded as UTF-8, bad bytes
+    replaced (the SDK refuses what is not JSON).
+    """
+
+    def __init__(self) -> None:
+        self._fd = os.dup(0)
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            os.dup2(null, 0)
+        finally:
+            os.close(null)
+        self._send, self._receive = anyio.create_memory_object_stream[str](16)
+        self._started = False
+
+    def _read(self, token: Any) -> None:
+        send = self._send
+        try:
+            with (
+                os.fdopen(self._fd, "rb", buffering=0, closefd=False) as raw,
+                io.BufferedReader(raw) as lines,
+            ):
+                for line in lines:
+                    text: str | None = line.decode("utf-8", "replace")
+                    shallow = _shallow(line.decode("utf-8", "replace"))
+                    if shallow is not None:
+                        text = _too_deep_request(shallow)
+                    if text is not None:
+                        anyio.from_thread.run(send.send, text, token=token)
+        except Exception:  # the server stopped (no one receives) or the input failed: end of input
+            pass
+        try:
+            anyio.from_thread.run_sync(send.close, token=token)
+        except Exception:
+            send.close()
+
+    def __aiter__(self) -> _StdinLines:
+        if not self._started:
+            self._started = True
+            token = anyio.lowlevel.current_token()
+            threading.Thread(
+                target=self._read, args=(token,), name="agent-graph-mcp-stdin", daemon=True
+            ).start()
+        return self
+
+    async def __anext__(self) -> str:
+        try:
+            return await self._receive.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    def restore(self) -> None:
+        """Point descriptor 0 at the real input again (its copy stays open while the reader may use it)."""
+        self._receive.close()
+        os.dup2(self._fd, 0)
+
+
+def serve_stdio(service: McpService, *, version: str = "", stop_signals: bool = False) -> None:
+    """Serve ``service`` over standard input and output until the client closes the connection.
+
+    With ``stop_signals`` (main thread only), SIGTERM and SIGINT stop the
+    server cleanly and this function returns as it does at end of input.
+    """
     from mcp.server.stdio import stdio_server
 
     server = build_server(service, version=version)
+    watch = stop_signals and threading.current_thread() is threading.main_thread()
+
+    async def stop_on_signal(scope: anyio.CancelScope) -> None:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+            async for _ in received:
+                scope.cancel()
+                return
 
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        lines = _StdinLines()
+        try:
+            async with anyio.create_task_group() as group:
+                if watch:
+                    group.start_soon(stop_on_signal, group.cancel_scope)
+                async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+                    await server.run(read_stream, write_stream, server.create_initialization_options())
+                group.cancel_scope.cancel()
+        finally:
+            lines.restore()
 
     anyio.run(run)
