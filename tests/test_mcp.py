@@ -374,6 +374,25 @@ def test_hostile_calls_get_clean_tool_errors(tmp_path: Path) -> None:
                 ("start_run", {"graph": "nope"}, "graph-missing"),
                 ("start_run", {"graph": "report", "entry": "nope"}, "entry-missing"),
                 ("no_such_tool", {}, "tool-unknown"),
+                # Huge and mistyped arguments.
+                (
+                    "record_outcome",
+                    {
+                        "runId": run_id,
+                        "node": "report/draft",
+                        "outcome": "completed",
+                        "revision": revision,
+                        "detail": "x" * (65 * 1024),
+                    },
+                    "input-too-large",
+                ),
+                ("start_run", {"facts": {"a": 10**400}}, "json-invalid"),
+                ("list_runs", {"limit": True}, "argument-invalid"),
+                ("run_events", {"runId": run_id, "after": 1.5}, "argument-invalid"),
+                ("start_run", {"graph": "report", "entry": "\u0000"}, "argument-invalid"),
+                ("next_step", {"runId": run_id, "routeId": "r" * 5000}, "argument-invalid"),
+                ("read_resource", {"runId": run_id, "resourceId": "x", "routeId": 7}, "argument-invalid"),
+                ("update_facts", {"runId": run_id, "facts": {"a": [[[[]]]] * 200_000}}, "input-too-large"),
             ]
             for tool, arguments, code in cases:
                 assert await refused(session, tool, arguments) == code, (tool, arguments)
@@ -916,6 +935,11 @@ def test_a_flood_of_rapid_and_hostile_calls_is_answered_and_stdout_stays_protoco
         {"name": "list_runs", "arguments": {"limit": 10**30}},
         {"name": "read_resource", "arguments": {"runId": "x" * 100_000, "resourceId": "\u0000"}},
         {"name": "start_run", "arguments": {"graph": {"nested": True}, "facts": None}},
+        {"name": "start_run", "arguments": {"facts": {"\ud800": "lone \udfff surrogates"}}},
+        {
+            "name": "record_outcome",
+            "arguments": {"runId": "x", "node": "a", "outcome": "completed", "revision": 7},
+        },
     ]
     calls = []
     for index in range(1000):

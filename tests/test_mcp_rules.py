@@ -221,7 +221,7 @@ def test_a_message_too_deep_for_the_sdk_is_cut_to_three_levels_without_recursion
 ) -> None:
     import json
 
-    from agent_graph._mcp.server import MAX_MESSAGE_DEPTH, _shallow, _too_deep_request
+    from agent_graph._mcp.server import MAX_MESSAGE_DEPTH, _readable, _shallow
 
     closer = "]" if inner == "[" else "}"
     value = inner * depth + (text or "1") + closer * depth
@@ -237,5 +237,8 @@ def test_a_message_too_deep_for_the_sdk_is_cut_to_three_levels_without_recursion
         return
     assert shallow is not None
     assert json.loads(shallow)["params"]["arguments"] == {"facts": None}
-    request = json.loads(_too_deep_request(shallow) or "null")
-    assert request["id"] == 7 and request["params"]["name"] == "update_facts"
+    request = json.loads(_readable(line) or "null")
+    assert request["id"] == 7 and request["params"] == {
+        "name": "update_facts",
+        "arguments": {"agent-graph:unreadable": "too-deep"},
+    }

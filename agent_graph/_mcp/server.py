@@ -26,8 +26,9 @@ Rules:
   nothing but protocol messages reaches standard output. Standard input is
   read by a daemon thread of this module (descriptor 0 points at the null
   device meanwhile), so stopping never waits for the client to write. A
-  request nested deeper than the SDK can read is answered ``input-too-deep``
-  (its ID read from the message cut to three levels), not dropped. With
+  request the SDK cannot read is answered, not dropped: ``input-too-deep``
+  when nested too deeply (its ID read from the message cut to three levels),
+  ``argument-invalid`` otherwise (a lone surrogate, say). With
   ``stop_signals`` (the ``mcp`` command) SIGTERM and SIGINT stop the server
   cleanly and :func:`serve_stdio` returns.
 """
@@ -184,12 +185,9 @@ class _Handlers:
 
     async def call_tool(self, ctx: Any, params: Any) -> types.CallToolResult | types.InputRequiredResult:
         try:
-            if params.arguments == {_TOO_DEEP: True}:
-                raise AgentGraphError(
-                    "input-too-deep",
-                    f"The request nests deeper than {MAX_MESSAGE_DEPTH} levels; arguments are read to "
-                    f"{MAX_JSON_DEPTH} levels of JSON",
-                )
+            refusal = params.arguments.get(_UNREADABLE) if isinstance(params.arguments, dict) else None
+            if isinstance(refusal, str) and len(params.arguments) == 1:
+                raise _unreadable_error(refusal)
             arguments = check_arguments(params.name, params.arguments)
             if params.name == "next_step":
                 return await self._next_step(ctx, params, arguments)
@@ -325,8 +323,8 @@ def build_server(service: McpService, *, version: str = "") -> Server[Any]:
 MAX_MESSAGE_DEPTH = 128
 #: Depth of a too-deep message kept to answer it (message, params, arguments).
 _KEPT_DEPTH = 3
-#: The argument that stands for a request's arguments that nested too deeply to be read.
-_TOO_DEEP = "agent-graph:input-too-deep"
+#: The argument that stands for a request's arguments the SDK could not read (the value says why).
+_UNREADABLE = "agent-graph:unreadable"
 _STRUCTURE = re.compile(r'[\\"\[\]{}]')
 
 
@@ -376,23 +374,62 @@ def _shallow(line: str) -> str | None:
     return "".join(pieces)
 
 
-def _too_deep_request(shallow: str) -> str | None:
-    """The request a too-deep line stands for, with arguments that are refused as ``input-too-deep``."""
-    try:
-        message = json.loads(shallow)
-    except ValueError:
-        return None  # not JSON even cut down: the SDK answers nothing to what it cannot read either
-    if not isinstance(message, dict) or not isinstance(message.get("id"), (str, int)):
-        return None  # a notification has no answer
+def _unreadable_error(why: str) -> AgentGraphError:
+    if why == "too-deep":
+        return AgentGraphError(
+            "input-too-deep",
+            f"The request nests deeper than {MAX_MESSAGE_DEPTH} levels; arguments are read to "
+            f"{MAX_JSON_DEPTH} levels of JSON",
+        )
+    return AgentGraphError(
+        "argument-invalid",
+        "The MCP SDK cannot read this request (a string with a lone surrogate such as \\ud800, or a message "
+        "that is not JSON-RPC); send valid JSON-RPC with well-formed Unicode",
+    )
+
+
+def _refusal(message: Any, why: str) -> str | None:
+    """A request the SDK can read, standing for ``message`` and answered with the refusal ``why``; None if
+    ``message`` has no ID (a notification has no answer)."""
+    if not isinstance(message, dict) or type(message.get("id")) not in (str, int):
+        return None
     method = message.get("method")
     params = message.get("params")
     name = params.get("name") if isinstance(params, dict) else None
     request: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
     if method == "tools/call" and isinstance(name, str):
-        request.update(method=method, params={"name": name, "arguments": {_TOO_DEEP: True}})
+        request.update(method=method, params={"name": name, "arguments": {_UNREADABLE: why}})
     else:
-        request.update(method=method if isinstance(method, str) else "", params=_TOO_DEEP)
+        request.update(method=method if isinstance(method, str) else "", params=_UNREADABLE)
     return json.dumps(request)
+
+
+def _readable(line: str) -> str | None:
+    """``line`` as the SDK should get it: itself, or a stand-in for a request it could not read and answer.
+
+    A line nested too deeply is cut to three levels (no recursion) to read its
+    ID; a line the SDK's reader refuses but Python's reads (a lone surrogate,
+    a message that is not JSON-RPC) is answered ``argument-invalid``. What is
+    not JSON at all goes to the SDK as it is (it logs it: there is no ID to
+    answer). None: nothing to hand over.
+    """
+    shallow = _shallow(line)
+    if shallow is not None:
+        try:
+            cut = json.loads(shallow)
+        except ValueError:
+            return None
+        return _refusal(cut, "too-deep")
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return line
+    except Exception:
+        pass
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return line
+    return _refusal(message, "unreadable")
 
 
 class _StdinLines:
@@ -422,10 +459,7 @@ class _StdinLines:
                 io.BufferedReader(raw) as lines,
             ):
                 for line in lines:
-                    text: str | None = line.decode("utf-8", "replace")
-                    shallow = _shallow(line.decode("utf-8", "replace"))
-                    if shallow is not None:
-                        text = _too_deep_request(shallow)
+                    text = _readable(line.decode("utf-8", "replace"))
                     if text is not None:
                         anyio.from_thread.run(send.send, text, token=token)
         except Exception:  # the server stopped (no one receives) or the input failed: end of input
