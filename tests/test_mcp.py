@@ -649,7 +649,7 @@ def test_without_a_store_the_runs_live_in_a_folder_removed_when_the_server_stops
     folder = Path(notice.split(" are kept in ", 1)[1].split(" and removed", 1)[0])
     assert folder.is_dir()
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=30)
+    assert process.wait(timeout=60) == 0  # stopped on request: a clean exit
     process.stdin.close()
     assert not folder.exists() and not folder.parent.exists()
     assert list(tmp_path.iterdir()) == []  # nothing written in the folder it ran in

@@ -42,14 +42,14 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     from .._runtime.runs import FileRunStore
     from .._runtime.stores import open_store
 
-    provider = ctx.provider()
-    binding = ctx.binding()
-    workspace = os.path.abspath(args.workspace) if args.workspace else os.getcwd()
-    if not os.path.isdir(workspace):
-        raise AgentGraphError("workspace-missing", f"The workspace folder does not exist: {workspace}")
     scratch: str | None = None
     previous = _stop_on_terminate()
     try:
+        provider = ctx.provider()
+        binding = ctx.binding()
+        workspace = os.path.abspath(args.workspace) if args.workspace else os.getcwd()
+        if not os.path.isdir(workspace):
+            raise AgentGraphError("workspace-missing", f"The workspace folder does not exist: {workspace}")
         if args.store is None or args.materialize_cache is None:
             scratch = tempfile.mkdtemp(prefix="agent-graph-mcp-")
         if args.store is not None:
@@ -76,7 +76,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
                 stop_signals=True,
             )
     except _Terminated:
-        pass  # SIGTERM before serving: stop as cleanly as the server stops on it
+        pass  # SIGTERM before serving (loading, opening the store): stop as cleanly as the server does
     except OSError as error:
         raise AgentGraphError("os-error", f"agent-graph mcp: {error}") from None
     finally:

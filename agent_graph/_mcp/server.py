@@ -490,6 +490,48 @@ class _StdinLines:
         os.dup2(self._fd, 0)
 
 
+class _StopRequest:
+    """SIGTERM and SIGINT as a request to stop, from before the event loop starts until after it ends.
+
+    The handlers only note the request and, once the loop runs, wake it
+    (``call_soon_threadsafe``); the loop then cancels the server. No signal
+    ever raises inside the loop, whatever it is doing when the signal comes.
+    """
+
+    SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._wake: Any = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _StopRequest:
+        for number in self.SIGNALS:
+            self._previous[number] = signal.signal(number, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for number, previous in self._previous.items():
+            signal.signal(number, previous)
+
+    def _handle(self, _signum: int, _frame: Any) -> None:
+        self.requested = True
+        if self._wake is not None:
+            self._wake()
+
+    async def watch(self, scope: anyio.CancelScope) -> None:
+        """Cancel ``scope`` when a stop is requested (at once if it already was)."""
+        import asyncio
+
+        stop = anyio.Event()
+        loop = asyncio.get_running_loop()
+        self._wake = lambda: loop.call_soon_threadsafe(stop.set)
+        if self.requested:
+            stop.set()
+        await stop.wait()
+        scope.cancel()
+
+
 def serve_stdio(service: McpService, *, version: str = "", stop_signals: bool = False) -> None:
     """Serve ``service`` over standard input and output until the client closes the connection.
 
@@ -499,24 +541,22 @@ def serve_stdio(service: McpService, *, version: str = "", stop_signals: bool = 
     from mcp.server.stdio import stdio_server
 
     server = build_server(service, version=version)
-    watch = stop_signals and threading.current_thread() is threading.main_thread()
-
-    async def stop_on_signal(scope: anyio.CancelScope) -> None:
-        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
-            async for _ in received:
-                scope.cancel()
-                return
+    stop = _StopRequest() if stop_signals and threading.current_thread() is threading.main_thread() else None
 
     async def run() -> None:
         lines = _StdinLines()
         try:
             async with anyio.create_task_group() as group:
-                if watch:
-                    group.start_soon(stop_on_signal, group.cancel_scope)
+                if stop is not None:
+                    group.start_soon(stop.watch, group.cancel_scope)
                 async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
                     await server.run(read_stream, write_stream, server.create_initialization_options())
                 group.cancel_scope.cancel()
         finally:
             lines.restore()
 
-    anyio.run(run)
+    if stop is None:
+        anyio.run(run)
+        return
+    with stop:
+        anyio.run(run)
