@@ -79,6 +79,12 @@ def test_the_guard_knows_the_weekly_report_gate() -> None:
     with pytest.raises(ag.AgentGraphError) as refused:  # the server holds it, the Run does not
         held.check_record("report/approve", [])
     assert "the Run does not hold" in refused.value.message
+    # The same policy, public for any host, answers whether a Gate is the agent's to resolve.
+    assert ag.GateGuard is GateGuard
+    assert held.open_to_agent("report", "approve", ["report.publish"])
+    assert not held.open_to_agent("report", "approve", [])
+    assert not closed.open_to_agent("report", "approve", ["report.publish"])
+    assert not held.open_to_agent("report", "draft", ["report.publish"])  # an Action, not a Gate
 
 
 def test_a_gate_that_is_not_delegatable_stays_closed_with_its_authority() -> None:
