@@ -450,6 +450,8 @@ class _StdinLines:
             os.close(null)
         self._send, self._receive = anyio.create_memory_object_stream[str](16)
         self._started = False
+        self._lock = threading.Lock()
+        self._open_users = 2  # the reader and the server: the copy is closed when both are done with it
 
     def _read(self, token: Any) -> None:
         send = self._send
@@ -468,6 +470,13 @@ class _StdinLines:
             anyio.from_thread.run_sync(send.close, token=token)
         except Exception:
             send.close()
+        self._release()
+
+    def _release(self) -> None:
+        with self._lock:
+            self._open_users -= 1
+            if self._open_users == 0:
+                os.close(self._fd)
 
     def __aiter__(self) -> _StdinLines:
         if not self._started:
@@ -488,6 +497,9 @@ class _StdinLines:
         """Point descriptor 0 at the real input again (its copy stays open while the reader may use it)."""
         self._receive.close()
         os.dup2(self._fd, 0)
+        if not self._started:
+            self._open_users -= 1  # no reader was started
+        self._release()
 
 
 class _StopRequest:
