@@ -23,9 +23,6 @@ TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at st
 # For type checkers: every public name, re-exported explicitly. At run time the
 # names load lazily through ``_EXPORTS`` below; a test checks that both agree.
 if TYPE_CHECKING:
-    from ._cli.mcp import (
-        serve_mcp as serve_mcp,
-    )
     from ._core.canonical import (
         canonical_json as canonical_json,
         digest_bytes as digest_bytes,
@@ -158,6 +155,12 @@ if TYPE_CHECKING:
     from ._load.loader import (
         Limits as Limits,
         resolve_skill_binding as resolve_skill_binding,
+    )
+    from ._mcp.serve import (
+        serve_mcp as serve_mcp,
+    )
+    from ._runtime.gate_policy import (
+        GateGuard as GateGuard,
     )
     from ._runtime.host import (
         ResourceContent as ResourceContent,
@@ -363,9 +366,10 @@ _EXPORTS: dict[str, str] = {
     "PostgresRunStore": "_runtime.runs_postgres",
     "Receipts": "_core.receipts",
     "ResourceReader": "_runtime.host",
+    "GateGuard": "_runtime.gate_policy",
     "ResourceContent": "_runtime.host",
     "validate_action_input": "_runtime.host",
-    "serve_mcp": "_cli.mcp",
+    "serve_mcp": "_mcp.serve",
     "Finding": "_core.lint",
     "lint": "_runtime.lint",
 }

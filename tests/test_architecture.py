@@ -17,7 +17,7 @@ import agent_graph
 
 PACKAGE = Path(agent_graph.__file__).resolve().parent
 #: Lowest first; a layer may import itself and the layers before it.
-LAYERS = ("_core", "_syntax", "_load", "_runtime", "_toolchain", "_cli")
+LAYERS = ("_core", "_syntax", "_load", "_runtime", "_toolchain", "_mcp", "_cli")
 #: Standard-library modules the core may not import: no I/O, no clock, no environment, no processes.
 CORE_BANNED_MODULES = frozenset(
     {

@@ -79,7 +79,9 @@ async def refused(session: Any, tool: str, arguments: Any) -> str:
     """The AgentGraphError code of a tool error; the text and the envelope agree."""
     result = await session.call_tool(tool, arguments)
     assert result.is_error, f"{tool} {arguments!r:.200} was not refused"
-    envelope = result.structured_content
+    assert result.structured_content is None  # it would have to match the tool's output schema
+    assert len(result.content) == 2 and all(part.type == "text" for part in result.content)
+    envelope = json.loads(result.content[1].text)
     assert envelope["schema"] == "agent-graph.error.v1"
     code: str = envelope["error"]["code"]
     assert result.content[0].text == f"ERROR {code}: {envelope['error']['message']}"
@@ -184,6 +186,9 @@ async def with_authority(store: str, workdir: Path, earlier: str) -> None:
         gate = await draft_step(session, run_id)
         assert gate["status"] == "actionable"
         assert gate["route"]["gate"]["resolution"] == "session-authority"
+        # The Provider's hint for this Gate says to ask the user; with its authority held, the text does not.
+        text = (await session.call_tool("next_step", {"runId": run_id})).content[0].text
+        assert "ask the user" not in text.lower() and "which this server holds" in text
         assert "userDecision" not in gate
         assert gate["record"]["node"] == "report/approve"
         approve = {
@@ -369,6 +374,25 @@ def test_hostile_calls_get_clean_tool_errors(tmp_path: Path) -> None:
                 ("start_run", {"graph": "nope"}, "graph-missing"),
                 ("start_run", {"graph": "report", "entry": "nope"}, "entry-missing"),
                 ("no_such_tool", {}, "tool-unknown"),
+                # Huge and mistyped arguments.
+                (
+                    "record_outcome",
+                    {
+                        "runId": run_id,
+                        "node": "report/draft",
+                        "outcome": "completed",
+                        "revision": revision,
+                        "detail": "x" * (65 * 1024),
+                    },
+                    "input-too-large",
+                ),
+                ("start_run", {"facts": {"a": 10**400}}, "json-invalid"),
+                ("list_runs", {"limit": True}, "argument-invalid"),
+                ("run_events", {"runId": run_id, "after": 1.5}, "argument-invalid"),
+                ("start_run", {"graph": "report", "entry": "\u0000"}, "argument-invalid"),
+                ("next_step", {"runId": run_id, "routeId": "r" * 5000}, "argument-invalid"),
+                ("read_resource", {"runId": run_id, "resourceId": "x", "routeId": 7}, "argument-invalid"),
+                ("update_facts", {"runId": run_id, "facts": {"a": [[[[]]]] * 200_000}}, "input-too-large"),
             ]
             for tool, arguments, code in cases:
                 assert await refused(session, tool, arguments) == code, (tool, arguments)
@@ -416,15 +440,10 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
                 "params": {"name": "start_run", "arguments": {}},
             }
         ),
-        _frame(
-            {
-                "jsonrpc": "2.0",
-                "id": 5,
-                "method": "tools/call",
-                "params": {"name": "list_runs", "arguments": {}},
-            }
-        ),
     ]
+    listing = _frame(
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "list_runs", "arguments": {}}}
+    )
     params = _params(["--store", str(tmp_path / "runs")], tmp_path)
     errlog = tmp_path / "stderr.txt"
     with open(errlog, "wb") as stderr_file:  # a file, not a pipe: standard error can never block the server
@@ -444,11 +463,14 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     process.stdin.flush()
     answers: dict[int, Any] = {}
     try:
-        while not {1, 4, 5} <= answers.keys():
-            message = json.loads(received.get(timeout=30))  # every line is one JSON-RPC message
+        while not {1, 3, 4, 5} <= answers.keys():
+            message = json.loads(received.get(timeout=60))  # every line is one JSON-RPC message
             assert message["jsonrpc"] == "2.0"
             if "id" in message:
                 answers[message["id"]] = message
+            if message.get("id") == 4:  # calls run concurrently: list the Runs once the start is answered
+                process.stdin.write(listing)
+                process.stdin.flush()
     finally:
         process.stdin.close()
         process.wait(timeout=30)
@@ -457,8 +479,9 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     assert answers[1]["result"]["serverInfo"]["name"] == "agent-graph"
     assert answers[4]["result"]["isError"] is False
     assert answers[5]["result"]["structuredContent"]["total"] == 1
-    if 3 in answers:  # refused either by the transport (a JSON-RPC error) or by the tool (a tool error)
-        assert "error" in answers[3] or answers[3]["result"]["isError"] is True
+    # Nested deeper than the SDK reads JSON: answered all the same, as a tool error with its code.
+    assert answers[3]["result"]["isError"] is True
+    assert json.loads(answers[3]["result"]["content"][1]["text"])["error"]["code"] == "input-too-deep"
     reader.join(timeout=30)
     while not received.empty():  # whatever came after the answers is protocol too
         assert json.loads(received.get())["jsonrpc"] == "2.0"
@@ -552,6 +575,15 @@ def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
             resources = (await session.list_resources()).resources
             ids = [resource.name for resource in resources]
             assert "procedure.weekly-report" in ids and ids == sorted(ids)
+            # Skills and schemas are listed and read like any static file, as the read_resource tool reads them.
+            assert {"skill.report-writer", "schema.draft.output"} <= set(ids)
+            schema = await session.read_resource("agent-graph://resource/schema.draft.output")
+            schema_text = schema.contents[0]
+            assert isinstance(schema_text, types.TextResourceContents)
+            assert schema_text.text == (
+                ROOT / "examples/weekly-report/schemas/draft-output.schema.json"
+            ).read_text(encoding="utf-8")
+            assert (await session.list_resource_templates()).resource_templates == []
             procedure = next(r for r in resources if r.name == "procedure.weekly-report")
             read = await session.read_resource(procedure.uri)
             text = read.contents[0]
@@ -617,7 +649,327 @@ def test_without_a_store_the_runs_live_in_a_folder_removed_when_the_server_stops
     folder = Path(notice.split(" are kept in ", 1)[1].split(" and removed", 1)[0])
     assert folder.is_dir()
     process.send_signal(signal.SIGTERM)
-    process.wait(timeout=30)
+    assert process.wait(timeout=60) == 0  # stopped on request: a clean exit
     process.stdin.close()
     assert not folder.exists() and not folder.parent.exists()
     assert list(tmp_path.iterdir()) == []  # nothing written in the folder it ran in
+
+
+# ---------------------------------------------------------------- the TypeScript SDK's client
+
+NODE_TESTS = ROOT / "tests" / "node"
+
+
+def _node_client() -> list[str]:
+    """The command that runs the TypeScript SDK driver (its packages installed with ``npm ci`` if missing)."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("node and npm are not installed: the TypeScript SDK client cannot run")
+    if not (NODE_TESTS / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").is_file():
+        installed = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=NODE_TESTS,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert installed.returncode == 0, f"npm ci in tests/node failed:\n{installed.stderr[-2000:]}"
+    return [node, str(NODE_TESTS / "mcp_client.mjs")]
+
+
+def test_the_typescript_sdk_client_sees_every_result_and_every_error(tmp_path: Path) -> None:
+    """A whole Run through @modelcontextprotocol/sdk, which checks structured content against output schemas."""
+    client = _node_client()
+    params = _params(["--store", str(tmp_path / "runs")], tmp_path)
+    server = {
+        "command": params.command,
+        "args": params.args,
+        "cwd": str(tmp_path),
+        "env": {**os.environ, **(params.env or {})},
+    }
+    with open(tmp_path / "stderr.txt", "wb") as errlog:
+        done = subprocess.run(
+            [*client, json.dumps(server)], stdout=subprocess.PIPE, stderr=errlog, cwd=NODE_TESTS, timeout=300
+        )
+    stderr = (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+    assert done.returncode == 0, stderr[-3000:]
+    transcript = json.loads(done.stdout)
+    calls = transcript["calls"]
+    assert [c for c in calls if "thrown" in c and "tool" in c] == []  # the SDK accepted every tool result
+    tools = [c for c in calls if "tool" in c]
+
+    def errors() -> list[str]:
+        found = []
+        for entry in tools:
+            if entry["isError"]:
+                assert entry["structured"] is None
+                envelope = json.loads(entry["texts"][1])
+                assert (
+                    entry["texts"][0] == f"ERROR {envelope['error']['code']}: {envelope['error']['message']}"
+                )
+                found.append(envelope["error"]["code"])
+        return found
+
+    assert errors() == ["run-revision-stale", "gate-fact-refused", "gate-outcome-refused", "run-missing"]
+    assert (
+        transcript["eventsBeforeGate"] == 3
+    )  # started, the draft's Facts and outcome: nothing refused was written
+    assert len(transcript["asked"]) == 1 and transcript["asked"][0].startswith("Publish this report?")
+    last_step = [c for c in tools if c["tool"] == "next_step"][-1]
+    assert last_step["structured"]["status"] == "complete" and last_step["structured"]["route"] is None
+    events = tools[-1]["structured"]["events"]
+    assert [(e["node"], e["outcome"]) for e in events if e.get("node")] == [
+        ("report/draft", "completed"),
+        ("report/approve", "completed"),
+        ("report/publish", "completed"),
+    ]
+    requests = {c["request"]: c for c in calls if "request" in c}
+    listed = {r["name"] for r in requests["resources/list"]["result"]["resources"]}
+    assert {"procedure.weekly-report", "skill.report-writer", "schema.draft.output"} <= listed
+    schema = requests["resources/read schema.draft.output"]["result"]["contents"][0]
+    assert json.loads(schema["text"])["type"] == "object"
+    assert "resource-missing" in requests["resources/read missing"]["thrown"]
+    assert requests["resources/templates/list"]["result"]["resourceTemplates"] == []
+
+
+# ---------------------------------------------------------------- slow reads, signals, floods
+
+_BLOCKING_HOST = """
+import sys, time
+from pathlib import Path
+
+import agent_graph as ag
+
+here = Path(sys.argv[1])
+
+
+def fetch_timeline(location):
+    (here / "entered").write_text("yes")
+    while not (here / "release").exists():  # a handler that does not answer until the test says so
+        time.sleep(0.05)
+    return {
+        "schema": "agent-graph.host-action-result.v1",
+        "handler": location.materialize.handler,
+        "input_digest": ag.host_action_input_digest(location),
+        "output": {"schema": location.materialize.output_schema, "inline": {"incident": "INC-1042", "events": []}},
+        "receipt": {"adapter": "test", "adapter_version": "1.0.0"},
+    }
+
+
+provider = ag.load_provider(str(here / "examples" / "incident-brief" / "provider.yaml"))
+with ag.open_store(str(here / "runs")) as store:
+    ag.serve_mcp(
+        provider,
+        store,
+        host_handlers={"acme.incident-timeline": fetch_timeline},
+        materialize_cache=str(here / "cache"),
+        read_timeout=float(sys.argv[2]),
+    )
+"""
+
+
+@asynccontextmanager
+async def blocking_host(workdir: Path, read_timeout: float) -> AsyncIterator[ClientSession]:
+    shutil.copytree(ROOT / "examples" / "incident-brief", workdir / "examples" / "incident-brief")
+    (workdir / "serve.py").write_text(_BLOCKING_HOST, encoding="utf-8")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[str(workdir / "serve.py"), str(workdir), str(read_timeout)],
+        env=_params([], workdir).env,
+        cwd=str(workdir),
+    )
+    with open(workdir / "server-stderr.txt", "a", encoding="utf-8") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            await session.list_tools()
+            yield session
+
+
+def test_a_read_that_does_not_answer_never_holds_up_other_calls(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with blocking_host(tmp_path, read_timeout=600) as session:
+            run_id = (await ok(session, "start_run", {}))["runId"]
+            pending = asyncio.ensure_future(
+                session.call_tool("read_resource", {"runId": run_id, "resourceId": "incident.timeline"})
+            )
+            for _ in range(1200):  # the handler is entered (at most 60 s)
+                if (tmp_path / "entered").exists():
+                    break
+                await asyncio.sleep(0.05)
+            assert (tmp_path / "entered").exists()
+            # While the handler holds its read, other calls are answered, a write included.
+            other = (await ok(session, "start_run", {}))["runId"]
+            assert (await ok(session, "list_runs", {}))["total"] == 2
+            step = await ok(session, "next_step", {"runId": other})
+            assert step["status"] == "actionable"
+            procedure = [
+                loc["id"] for loc in step["route"]["resources"]["required"] if loc["kind"] != "host-action"
+            ]
+            assert procedure and (
+                await ok(session, "read_resource", {"runId": other, "resourceId": procedure[0]})
+            )
+            assert not pending.done()
+            (tmp_path / "release").write_text("go")
+            read = await asyncio.wait_for(pending, 60)
+            assert (
+                not read.is_error and json.loads(read.structured_content["content"])["incident"] == "INC-1042"
+            )
+
+    run(scenario())
+
+
+def test_a_read_past_its_time_limit_is_a_coded_error(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with blocking_host(tmp_path, read_timeout=1) as session:
+            run_id = (await ok(session, "start_run", {}))["runId"]
+            arguments = {"runId": run_id, "resourceId": "incident.timeline"}
+            assert await refused(session, "read_resource", arguments) == "resource-read-timeout"
+            assert (await ok(session, "list_runs", {}))["total"] == 1  # still answering
+        # The client closed the connection with the handler still waiting: the server ended anyway.
+
+    run(scenario())
+    assert "Traceback" not in (tmp_path / "server-stderr.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_swapped_in_for_a_resource_is_refused_and_the_server_keeps_answering(tmp_path: Path) -> None:
+    provider = tmp_path / "provider"
+    shutil.copytree(ROOT / "examples" / "weekly-report", provider)
+    procedure = provider / "resources" / "procedure.md"
+
+    async def scenario() -> None:
+        async with connect(
+            ["--store", str(tmp_path / "runs")], tmp_path, manifest=provider / "provider.yaml"
+        ) as s:
+            run_id = (await ok(s, "start_run", {}))["runId"]
+            procedure.unlink()
+            os.mkfifo(procedure)  # nobody ever writes to it: a read that waited would never end
+            arguments = {"runId": run_id, "resourceId": "procedure.weekly-report"}
+            assert await refused(s, "read_resource", arguments) == "file-read-failed"
+            with pytest.raises(Exception, match="file-read-failed"):
+                await s.read_resource("agent-graph://resource/procedure.weekly-report")
+            assert (await ok(s, "next_step", {"runId": run_id}))["status"] == "actionable"
+
+    run(scenario())
+
+
+def _raw_server(workdir: Path, args: list[str]) -> tuple[subprocess.Popen[bytes], queue.Queue[bytes], Path]:
+    params = _params(args, workdir)
+    errlog = workdir / "stderr.txt"
+    with open(errlog, "wb") as stderr_file:
+        process = subprocess.Popen(
+            [params.command, *params.args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr_file,
+            cwd=workdir,
+            env={**os.environ, **(params.env or {})},
+        )
+    received: queue.Queue[bytes] = queue.Queue()
+    assert process.stdout is not None
+    stdout = process.stdout
+    threading.Thread(target=lambda: [received.put(line) for line in stdout], daemon=True).start()
+    return process, received, errlog
+
+
+def _initialize(process: subprocess.Popen[bytes], received: queue.Queue[bytes]) -> None:
+    assert process.stdin is not None
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    process.stdin.write(
+        _frame(initialize) + _frame({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    process.stdin.flush()
+    assert json.loads(received.get(timeout=60))["id"] == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigterm_stops_a_serving_server_with_exit_status_0(tmp_path: Path) -> None:
+    process, received, errlog = _raw_server(tmp_path, ["--store", "sqlite:///" + str(tmp_path / "runs.db")])
+    _initialize(process, received)
+    assert process.stdin is not None
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "start_run", "arguments": {}},
+    }
+    process.stdin.write(_frame(call))
+    process.stdin.flush()
+    assert json.loads(received.get(timeout=60))["result"]["isError"] is False
+    process.send_signal(signal.SIGTERM)  # the client keeps its end open: the server must not wait for it
+    try:
+        assert process.wait(timeout=60) == 0, errlog.read_text(errors="replace")[-2000:]
+    finally:
+        process.kill()
+        process.stdin.close()
+    assert b"Traceback" not in errlog.read_bytes()
+    with sqlite3.connect(tmp_path / "runs.db") as database:  # the store was closed cleanly, the Run is there
+        assert database.execute("pragma integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_flood_of_rapid_and_hostile_calls_is_answered_and_stdout_stays_protocol(tmp_path: Path) -> None:
+    """1,000 calls written at once, a third of them hostile; every one answered, every stdout line JSON-RPC."""
+    process, received, errlog = _raw_server(tmp_path, ["--store", str(tmp_path / "runs")])
+    _initialize(process, received)
+    assert process.stdin is not None
+    deep: Any = 1
+    for _ in range(200):
+        deep = [deep]
+    hostile: list[dict[str, Any]] = [
+        {"name": "update_facts", "arguments": {"runId": "x", "facts": {"a": deep}}},
+        {"name": "update_facts", "arguments": {"runId": "x", "facts": {"big": "y" * (1024 * 1024 + 1)}}},
+        {"name": "record_outcome", "arguments": {"runId": ["x"], "node": 3, "outcome": None, "revision": {}}},
+        {"name": "next_step", "arguments": "not an object"},
+        {"name": "list_runs", "arguments": {"limit": 10**30}},
+        {"name": "read_resource", "arguments": {"runId": "x" * 100_000, "resourceId": "\u0000"}},
+        {"name": "start_run", "arguments": {"graph": {"nested": True}, "facts": None}},
+        {"name": "start_run", "arguments": {"facts": {"\ud800": "lone \udfff surrogates"}}},
+        {
+            "name": "record_outcome",
+            "arguments": {"runId": "x", "node": "a", "outcome": "completed", "revision": 7},
+        },
+    ]
+    calls = []
+    for index in range(1000):
+        if index % 3 == 0:
+            params = hostile[(index // 3) % len(hostile)]
+        elif index % 3 == 1:
+            params = {"name": "list_runs", "arguments": {}}
+        else:
+            params = {"name": "start_run", "arguments": {}}
+        calls.append(_frame({"jsonrpc": "2.0", "id": index + 1, "method": "tools/call", "params": params}))
+    writer = threading.Thread(target=lambda: (process.stdin.write(b"".join(calls)), process.stdin.flush()))  # type: ignore[union-attr]
+    writer.start()
+    answers: dict[int, Any] = {}
+    try:
+        while len(answers) < 1000:
+            message = json.loads(received.get(timeout=120))  # every line on stdout is one JSON-RPC message
+            assert message["jsonrpc"] == "2.0"
+            if "id" in message:
+                answers[message["id"]] = message
+        writer.join(timeout=60)
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+    assert process.returncode == 0
+    for index in range(1000):
+        answer = answers[index + 1]
+        if index % 3 == 0:  # refused: a tool error or a JSON-RPC error, never a crash
+            assert "error" in answer or answer["result"]["isError"] is True, answer
+        else:
+            assert answer["result"]["isError"] is False, answer
+    started = sum(1 for index in range(1000) if index % 3 == 2)
+    assert len(list((tmp_path / "runs").glob("*.json"))) == started
+    assert b"Traceback" not in errlog.read_bytes()

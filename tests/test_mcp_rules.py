@@ -10,10 +10,10 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 import agent_graph as ag
-from agent_graph._cli.mcp_guard import GateGuard, _touches
-from agent_graph._cli.mcp_render import render_step
-from agent_graph._cli.mcp_tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
 from agent_graph._core.evaluate import _MISSING, lookup_fact
+from agent_graph._mcp.render import render_step
+from agent_graph._mcp.tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
+from agent_graph._runtime.gate_policy import GateGuard, _touches
 from agent_graph._runtime.run_changes import deep_merge
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +79,12 @@ def test_the_guard_knows_the_weekly_report_gate() -> None:
     with pytest.raises(ag.AgentGraphError) as refused:  # the server holds it, the Run does not
         held.check_record("report/approve", [])
     assert "the Run does not hold" in refused.value.message
+    # The same policy, public for any host, answers whether a Gate is the agent's to resolve.
+    assert ag.GateGuard is GateGuard
+    assert held.open_to_agent("report", "approve", ["report.publish"])
+    assert not held.open_to_agent("report", "approve", [])
+    assert not closed.open_to_agent("report", "approve", ["report.publish"])
+    assert not held.open_to_agent("report", "draft", ["report.publish"])  # an Action, not a Gate
 
 
 def test_a_gate_that_is_not_delegatable_stays_closed_with_its_authority() -> None:
@@ -208,3 +214,37 @@ def test_docs_describe_every_tool_argument_and_result_field() -> None:
         section = text.split(heading, 1)[1].split("\n### ", 1)[0].split("\n## ", 1)[0]
         for field in [*spec.input_schema["properties"], *spec.output_schema["properties"]]:
             assert f"`{field}`" in section, f"docs/mcp.md does not describe {name}'s {field}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    depth=st.integers(0, 400),
+    inner=st.sampled_from(["[", '{"k":']),
+    text=st.sampled_from(["", '"\\\\"', '"[{\\""']),
+)
+def test_a_message_too_deep_for_the_sdk_is_cut_to_three_levels_without_recursion(
+    depth: int, inner: str, text: str
+) -> None:
+    import json
+
+    from agent_graph._mcp.server import MAX_MESSAGE_DEPTH, _readable, _shallow
+
+    closer = "]" if inner == "[" else "}"
+    value = inner * depth + (text or "1") + closer * depth
+    line = (
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"update_facts","arguments":{"facts":{"a":'
+        + value
+        + "}}}}"
+    )
+    shallow = _shallow(line)
+    total = depth + 4  # message, params, arguments, facts, then the value's own levels
+    if total <= MAX_MESSAGE_DEPTH:
+        assert shallow is None
+        return
+    assert shallow is not None
+    assert json.loads(shallow)["params"]["arguments"] == {"facts": None}
+    request = json.loads(_readable(line) or "null")
+    assert request["id"] == 7 and request["params"] == {
+        "name": "update_facts",
+        "arguments": {"agent-graph:unreadable": "too-deep"},
+    }

@@ -456,7 +456,7 @@ def read_receipts_argument(value: str) -> Any:
 
 
 def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
-    from .._load.api import route
+    from .._runtime.step import route
 
     positional = list(args.arguments)
     if len(positional) > 2:

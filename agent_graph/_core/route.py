@@ -9,7 +9,7 @@ workspace directory arrives as an argument.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -19,6 +19,7 @@ from .evaluate import Candidate, evaluate_with_candidates, show
 from .model import (
     AfterAction,
     CommandStep,
+    Evaluation,
     FileLocation,
     GateActionPlan,
     GraphActionLocation,
@@ -252,6 +253,35 @@ def route(
     if isinstance(route_id, str) and type(route_id) is not str:
         route_id = str.__str__(route_id)
     evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
+    return route_evaluated(
+        provider,
+        evaluation,
+        candidates,
+        route_id,
+        revision=revision,
+        workspace=workspace,
+        receipts=receipts,
+        graph=graph,
+    )
+
+
+def route_evaluated(
+    provider: Provider,
+    evaluation: Evaluation,
+    candidates: Sequence[Candidate],
+    route_id: str | None = None,
+    *,
+    revision: str | None = None,
+    workspace: str,
+    receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
+    graph: str = "",
+) -> Route:
+    """Resolve ``route_id`` among the candidates of an evaluation just made (no second evaluation).
+
+    ``evaluation`` and ``candidates`` are what ``evaluate_with_candidates``
+    answered; the errors are :func:`route`'s. ``graph`` names the graph in
+    the ``route-unavailable`` message.
+    """
     if route_id is None:
         if evaluation.primary_route is None:
             raise AgentGraphError(

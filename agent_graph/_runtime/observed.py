@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core.evaluate import evaluate as _evaluate
-from .._load.api import route as _route
 from .._load.loader import load_provider as _load_provider
+from .step import route as _route
 from .telemetry import observed
 
 __all__ = ["evaluate", "load_provider", "route", "store_call"]

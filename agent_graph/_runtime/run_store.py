@@ -48,7 +48,6 @@ from .run_changes import (
     authorities_change,
     check_events,
     evaluate_run,
-    evaluation_input,
     facts_change,
     guarded,
     new_run,
@@ -473,30 +472,10 @@ class BaseRunStore:
         (complete, blocked, error). Record the step's outcome with
         ``record(…, revision=step.revision)``.
         """
-        from .._load.api import route as route_at
+        from .step import run_step
 
         self._need_provider(provider, "next_step")
-        run = self.load(ref, provider)
-        evaluation = evaluate_run(provider, run)
-        chosen = route_id
-        if chosen is None and evaluation.primary_route is not None:
-            chosen = evaluation.primary_route.route_id
-        route = None
-        if chosen is not None:
-            state = evaluation_input(run)
-            route = route_at(
-                provider,
-                run.graph,
-                run.entry,
-                chosen,
-                facts=state["facts"],
-                outcomes=state["outcomes"],
-                authorities=state["authorities"],
-                revision=evaluation.revision,
-                workspace=run.workspace,
-                receipts=receipts,
-            )
-        return Step(run=run, evaluation=evaluation, route=route)
+        return run_step(provider, self.load(ref, provider), receipts=receipts, route_id=route_id)
 
     # ------------------------------------------------------------ writing
 

@@ -1,6 +1,10 @@
-"""Which Facts and outcomes belong to Gates, and when an agent may touch them (``agent-graph mcp``).
+"""Host policy: which Facts and outcomes belong to Gates, and when an agent may touch them.
 
-A Gate's ``satisfiedBy`` Facts and its outcome are the user's or the host's.
+Any host that lets an agent write to a Run (the MCP server of
+``agent-graph mcp``, an agent runtime of its own) applies the same rules
+through :class:`GateGuard` (``ag.GateGuard``) before it writes what the agent
+claims. A Gate's ``satisfiedBy`` Facts and its outcome are the user's or the
+host's.
 :class:`GateGuard` knows every Gate of a Provider and refuses an agent's write
 that could change one (``gate-fact-refused``, ``gate-outcome-refused``),
 unless the Gate is open to the agent: delegatable, naming an authority that
@@ -54,7 +58,8 @@ def _is_index(segment: str) -> bool:
 class GateGuard:
     """Which Facts and state keys belong to Gates, and whether the agent may touch them.
 
-    Built once from the Provider and the server's authorities. A Gate is
+    Built once from the Provider and the authorities the host holds (the
+    server's, for ``agent-graph mcp``). A Gate is
     *open to the agent* when it is delegatable and names an authority that
     the server was started with and the Run holds (so that next_step offers
     it with resolution ``session-authority``); every other Gate's Facts and
@@ -88,6 +93,11 @@ class GateGuard:
     def fact_paths(self) -> list[str]:
         """Every Fact path some Gate reads, sorted."""
         return sorted(".".join(path) for path in self._paths)
+
+    def open_to_agent(self, graph: str, node: str, run_authorities: Iterable[str] = ()) -> bool:
+        """Whether the agent may resolve the Gate at ``graph``/``node`` for a Run holding ``run_authorities``."""
+        gate = self._nodes.get((graph, node))
+        return gate is not None and gate.allowed(frozenset(run_authorities))
 
     def check_facts(self, facts: Mapping[str, Any], run_authorities: Iterable[str] = ()) -> None:
         """``gate-fact-refused`` if merging ``facts`` could change a Fact a closed Gate reads.

@@ -70,6 +70,9 @@ def render_step(answer: Mapping[str, Any]) -> str:
     kind = f"action, {action['runner']}" if action is not None else ("gate" if gate is not None else "step")
     lines.append(f"## Next step: `{node}` ({kind}) — {status}")
     label = route.get("hint") or route.get("reasonCode", "")
+    if gate is not None and gate.get("resolution") == "session-authority":
+        # The Provider's hint is written for the user's Gate ("ask the user"): here the server holds it.
+        label = f"Gate `{gate['id']}` needs the authority `{gate.get('authority')}`, which this server holds"
     lines.append(f"Run `{run_id}`, graph `{route['graph']}`. Why: {label} (`{route['reasonCode']}`)")
     decision = answer.get("userDecision")
     if decision is not None:

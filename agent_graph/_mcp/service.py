@@ -2,13 +2,20 @@
 
 :class:`McpService` answers each tool call with structured content and a short
 text for the model. It knows nothing of the MCP SDK or of the transport: the
-server module (:mod:`agent_graph._cli.mcp_server`) checks arguments, calls it in a
-worker thread and turns its answers and errors into MCP results. It uses only
-what agent-graph exports publicly (the loaded Provider, the Run stores and
-their step API, ``evaluate``, ``ResourceReader``, ``Receipts``,
-``locate_resource``), imported from the layers below.
+server module (:mod:`agent_graph._mcp.server`) checks arguments, awaits it and
+turns its answers and errors into MCP results. It uses the step of
+:mod:`agent_graph._runtime.step` (one evaluation per step; where a resource
+is), the Gate policy of :mod:`agent_graph._runtime.gate_policy`,
+``ResourceReader`` and ``Receipts``.
 
-Trust rules, enforced here (with the Gate guard of :mod:`agent_graph._cli.mcp_guard`):
+Its methods are coroutines, and everything that may wait goes through
+:mod:`agent_graph._mcp.calls`: the Run store through one seam
+(:class:`~agent_graph._mcp.calls.StoreCalls`, which awaits an asynchronous
+store directly and runs a synchronous one's calls in worker threads), and
+every resource read in a thread of its own, bounded by ``read_timeout``
+(``resource-read-timeout``). Calls run concurrently; none waits for another.
+
+Trust rules, enforced here (with the Gate guard of :mod:`agent_graph._runtime.gate_policy`):
 
 * The agent's Facts are claims. Facts that any Gate of the Provider reads in
   its ``satisfiedBy`` belong to the user or the host: a tool call that would
@@ -24,15 +31,15 @@ Trust rules, enforced here (with the Gate guard of :mod:`agent_graph._cli.mcp_gu
   :meth:`McpService.answer_gate`; the agent has no tool to do it.
 
 State: the loaded Provider (immutable), the store, and the read receipts of
-this connection, kept per Run for at most :data:`MAX_RECEIPT_RUNS` Runs (the
+this connection (touched only on the event loop's thread), kept per Run for at most :data:`MAX_RECEIPT_RUNS` Runs (the
 least recently used are forgotten; a forgotten Run only shows its resources as
 ``read-required`` again).
 """
 
 from __future__ import annotations
 
+import functools
 import os
-import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,23 +55,23 @@ from .._core.model import (
     GraphActionLocation,
     HostActionLocation,
     Node,
-    Route,
     RouteSummary,
     Run,
     Step,
 )
 from .._core.provider import Provider
 from .._core.receipts import Receipts
-from .._load.api import locate_resource
+from .._runtime.gate_policy import GateGuard
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_changes import evaluate_run
 from .._runtime.run_store import BaseRunStore
-from .._runtime.runs import FileRunStore
-from .mcp_guard import GateGuard
-from .mcp_render import render_step
+from .._runtime.step import RegularFileSystem, run_step, static_locations, step_location
+from .calls import StoreCalls, bounded
+from .render import render_step
 
 __all__ = [
     "MAX_RECEIPT_RUNS",
+    "READ_TIMEOUT",
     "RESOURCE_URI_PREFIX",
     "McpService",
     "PendingGate",
@@ -73,6 +80,8 @@ __all__ = [
 
 #: Runs whose read receipts one connection keeps.
 MAX_RECEIPT_RUNS = 256
+#: Seconds a resource read may take before it is ``resource-read-timeout`` (beyond a materializer's 30 s).
+READ_TIMEOUT = 60.0
 #: URI prefix of the Provider's static resources as MCP resources.
 RESOURCE_URI_PREFIX = "agent-graph://resource/"
 
@@ -124,9 +133,6 @@ def _summary_json(summary: RouteSummary) -> dict[str, Any]:
     }
 
 
-_SAFE_RUN_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
-
-
 @dataclass
 class McpService:
     """The tools' work, over one loaded Provider and one Run store (see the module docs).
@@ -134,6 +140,7 @@ class McpService:
     ``authorities`` are the server's: granted to every Run it starts, and the
     only ones that open a delegatable Gate's Facts and outcome to the agent.
     ``workspace`` is the Runs' workspace and the materializers'.
+    ``read_timeout`` bounds every resource read, in seconds.
     """
 
     provider: Provider
@@ -144,23 +151,29 @@ class McpService:
     host_handlers: Mapping[str, HostHandler] | None = None
     default_graph: str | None = None
     default_entry: str | None = None
+    read_timeout: float = READ_TIMEOUT
     guard: GateGuard = field(init=False)
+    calls: StoreCalls = field(init=False)
     reader: ResourceReader = field(init=False)
     _nodes: dict[tuple[str, str], Node] = field(init=False, default_factory=dict)
     _receipts: OrderedDict[str, Receipts] = field(init=False, default_factory=OrderedDict)
+    _static: list[FileLocation] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.authorities = tuple(sorted(set(self.authorities)))
         self.guard = GateGuard(self.provider, self.authorities)
+        self.calls = StoreCalls(self.store, self.provider)
         self.reader = ResourceReader(
             self.provider,
             workspace=self.workspace,
             materialize_cache=self.materialize_cache,
             host_handlers=self.host_handlers,
+            file_system=RegularFileSystem(),
         )
         for graph_id, compiled in self.provider.graphs.items():
             for node in compiled.definition.nodes:
                 self._nodes[(graph_id, node.id)] = node
+        self._static = static_locations(self.provider)
 
     # ------------------------------------------------------------ helpers
 
@@ -169,30 +182,20 @@ class McpService:
         identity: str = self.provider.manifest.id
         return identity
 
-    def _ref(self, run_id: str) -> str:
-        """The store's reference of a Run ID (``run-missing`` when this store has no such Run)."""
-        if not isinstance(self.store, FileRunStore):
-            return run_id
-        if _SAFE_RUN_FILE.fullmatch(run_id) is not None:
-            name = run_id + ".json"
-            if os.path.isfile(self.store.path(name)):
-                return name
-        for summary in self.store.list(provider=self.provider):
-            if summary.id == run_id:
-                ref: str = summary.ref
-                return ref
-        raise AgentGraphError(
-            "run-missing", f"The store holds no Run {run_id} of Provider {self.provider_id}"
-        )
-
-    def _load(self, run_id: str) -> tuple[str, Run]:
-        ref = self._ref(run_id)
-        run = self.store.load(ref, self.provider)
+    async def _load(self, run_id: str) -> tuple[str, Run]:
+        ref = await self.calls.ref(run_id)
+        run = await self.calls.load(ref)
         if run.id != run_id:
             raise AgentGraphError(
                 "run-missing", f"The store holds no Run {run_id} of Provider {self.provider_id}"
             )
         return ref, run
+
+    async def _read(
+        self, location: FileLocation | GraphActionLocation | HostActionLocation
+    ) -> ResourceContent:
+        """Read a location in a thread of its own, within ``read_timeout`` seconds."""
+        return await bounded(functools.partial(self.reader.read, location), self.read_timeout, location.id)
 
     def receipts(self, run_id: str) -> Receipts:
         """This connection's read receipts of a Run (created on first use; least recently used forgotten)."""
@@ -215,21 +218,15 @@ class McpService:
 
     # ------------------------------------------------------------ tools
 
-    def start_run(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+    async def start_run(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         graph = arguments.get("graph") or self.default_graph or next(iter(self.provider.graphs))
         entry = arguments.get("entry")
         if entry is None:
             entry = self.default_entry if graph == self.default_graph and self.default_entry else "default"
         facts = arguments.get("facts") or {}
         self.guard.check_facts(facts, self.authorities)
-        run = self.store.start(
-            None,
-            self.provider,
-            graph,
-            entry,
-            workspace=self.workspace,
-            facts=facts,
-            authorities=self.authorities,
+        run = await self.calls.start(
+            graph, entry, workspace=self.workspace, facts=facts, authorities=self.authorities
         )
         status = self._status(run.id, run)
         structured = {
@@ -245,10 +242,10 @@ class McpService:
         )
         return ToolAnswer(structured, text)
 
-    def step(self, run_id: str, route_id: str | None = None) -> tuple[ToolAnswer, PendingGate | None]:
+    async def step(self, run_id: str, route_id: str | None = None) -> tuple[ToolAnswer, PendingGate | None]:
         """The next_step answer, and the Gate that waits for the user when there is one."""
-        ref, _ = self._load(run_id)
-        step = self.store.next_step(ref, self.provider, receipts=self.receipts(run_id), route_id=route_id)
+        _, run = await self._load(run_id)
+        step = run_step(self.provider, run, receipts=self.receipts(run_id), route_id=route_id)
         return self._step_answer(run_id, step)
 
     def _step_answer(
@@ -300,8 +297,8 @@ class McpService:
             structured.update(extra)
         return ToolAnswer(structured, render_step(structured)), pending
 
-    def next_step(self, arguments: Mapping[str, Any]) -> tuple[ToolAnswer, PendingGate | None]:
-        return self.step(arguments["runId"], arguments.get("routeId"))
+    async def next_step(self, arguments: Mapping[str, Any]) -> tuple[ToolAnswer, PendingGate | None]:
+        return await self.step(arguments["runId"], arguments.get("routeId"))
 
     def waiting(self, answer: ToolAnswer, reply: str) -> ToolAnswer:
         """``answer`` (a Gate waiting for the user) marked as asked, with the client's ``reply``."""
@@ -342,7 +339,9 @@ class McpService:
         )
         return message, {"type": "object", "properties": properties, "required": ["decision"]}
 
-    def answer_gate(self, pending: PendingGate, action: str, content: Mapping[str, Any] | None) -> ToolAnswer:
+    async def answer_gate(
+        self, pending: PendingGate, action: str, content: Mapping[str, Any] | None
+    ) -> ToolAnswer:
         """Record the user's answer to ``pending`` and give the next step.
 
         ``action`` is the client's elicitation result (accept, decline,
@@ -353,13 +352,13 @@ class McpService:
         written when the user did not accept, when the answer is incomplete,
         or when the Run changed while the user was asked.
         """
-        answer, _ = self.step(pending.run_id)
+        answer, _ = await self.step(pending.run_id)
         if action != "accept" or not isinstance(content, Mapping):
             return self._unanswered(answer, action if action in ("decline", "cancel") else "no answer")
         decision = content.get("decision")
         if decision not in _DECISIONS:
             return self._unanswered(answer, "no decision")
-        ref, _ = self._load(pending.run_id)
+        ref, _ = await self._load(pending.run_id)
         comment = content.get("comment")
         detail: dict[str, Any] = {"decision": decision, "by": "user", "gate": pending.gate}
         if isinstance(comment, str) and comment:
@@ -379,21 +378,19 @@ class McpService:
                     continue  # an absent Fact cannot be published
                 _set_path(facts, check.path.split("."), value)
         try:
-            self.store.record(
+            run = await self.calls.record(
                 ref,
                 pending.state_key,
                 "completed" if decision == "approve" else "failed",
                 detail=detail,
-                provider=self.provider,
                 revision=pending.revision,
                 facts=facts or None,
-                deep=True,
             )
         except AgentGraphError as error:
             if error.code != "run-revision-stale":
                 raise
             return self._unanswered(answer, "the Run changed while the user was asked; nothing was recorded")
-        step = self.store.next_step(ref, self.provider, receipts=self.receipts(pending.run_id))
+        step = run_step(self.provider, run, receipts=self.receipts(pending.run_id))
         resolved = {"resolved": {"gate": pending.gate, "node": pending.state_key, "decision": decision}}
         result, _ = self._step_answer(pending.run_id, step, resolved)
         return result
@@ -405,16 +402,14 @@ class McpService:
 
     # ------------------------------------------------------------ resources
 
-    def read_resource(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+    async def read_resource(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         run_id = arguments["runId"]
         resource_id = arguments["resourceId"]
-        ref, _ = self._load(run_id)
+        _, run = await self._load(run_id)
         receipts = self.receipts(run_id)
-        step = self.store.next_step(ref, self.provider, receipts=receipts, route_id=arguments.get("routeId"))
-        location = _route_location(step.route, resource_id) if step.route is not None else None
-        if location is None:
-            location = self._static_location(resource_id)
-        got = self.reader.read(location)
+        step = run_step(self.provider, run, receipts=receipts, route_id=arguments.get("routeId"))
+        location = step_location(self.provider, step, resource_id)
+        got = await self._read(location)
         receipts.add(got.receipt)
         receipt = got.receipt.to_json()
         structured = {
@@ -427,56 +422,39 @@ class McpService:
         }
         return ToolAnswer(structured, got.content)
 
-    def _static_location(self, resource_id: str) -> FileLocation:
-        location = locate_resource(self.provider, resource_id)
-        if not isinstance(location, FileLocation):
-            raise AgentGraphError(
-                "resource-not-on-route",
-                f"{resource_id} is a context view; read it while a step lists it (next_step), at that step's revision",
-            )
-        return location
-
     def static_resources(self) -> list[FileLocation]:
-        """The Provider's static resources (file locations), sorted by ID."""
-        locations = [r.location for r in self.provider.resources.values() if not r.dynamic]
-        return sorted((loc for loc in locations if isinstance(loc, FileLocation)), key=lambda loc: loc.id)
+        """The Provider's static files an agent may read (resources, Skills, schemas), sorted by ID."""
+        return self._static
 
     @staticmethod
     def resource_uri(location: FileLocation) -> str:
         return RESOURCE_URI_PREFIX + quote(location.id, safe="")
 
-    def read_static(self, uri: str) -> ResourceContent:
+    async def read_static(self, uri: str) -> ResourceContent:
         """A static resource by its MCP URI: ``ResourceContent`` (``resource-missing`` otherwise)."""
         if not uri.startswith(RESOURCE_URI_PREFIX):
             raise AgentGraphError("resource-missing", f"{uri[:200]} is not a resource of this server")
         resource_id = unquote(uri[len(RESOURCE_URI_PREFIX) :])
         for location in self.static_resources():
             if location.id == resource_id:
-                return self.reader.read(location)
+                return await self._read(location)
         raise AgentGraphError(
             "resource-missing", f"Provider {self.provider_id} has no static resource {resource_id}"
         )
 
     # ------------------------------------------------------------ recording
 
-    def record_outcome(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+    async def record_outcome(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         run_id = arguments["runId"]
         node = arguments["node"]
         outcome = arguments["outcome"]
         facts = arguments.get("facts") or {}
-        ref, run = self._load(run_id)
+        ref, run = await self._load(run_id)
         self.guard.check_record(node, run.authorities)
         self.guard.check_facts(facts, run.authorities)
         detail = arguments.get("detail", msgspec.UNSET)
-        run = self.store.record(
-            ref,
-            node,
-            outcome,
-            detail=detail,
-            provider=self.provider,
-            revision=arguments["revision"],
-            facts=facts or None,
-            deep=True,
+        run = await self.calls.record(
+            ref, node, outcome, detail=detail, revision=arguments["revision"], facts=facts or None
         )
         status = self._status(run_id, run)
         keys = sorted(facts)
@@ -485,12 +463,12 @@ class McpService:
         text = f"Recorded {node}: {outcome}{merged}. The Run is {status['status']} now; call next_step."
         return ToolAnswer(structured, text)
 
-    def update_facts(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+    async def update_facts(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         run_id = arguments["runId"]
         facts = arguments["facts"]
-        ref, run = self._load(run_id)
+        ref, run = await self._load(run_id)
         self.guard.check_facts(facts, run.authorities)
-        run = self.store.update_facts(ref, facts, deep=True, provider=self.provider)
+        run = await self.calls.update_facts(ref, facts)
         status = self._status(run_id, run)
         keys = sorted(facts)
         structured = {"runId": run_id, "keys": keys, **status}
@@ -501,8 +479,8 @@ class McpService:
 
     # ------------------------------------------------------------ listing
 
-    def list_runs(self, arguments: Mapping[str, Any]) -> ToolAnswer:
-        summaries = self.store.list(provider=self.provider, graph=arguments.get("graph"))
+    async def list_runs(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+        summaries = await self.calls.list(provider=self.provider, graph=arguments.get("graph"))
         limit = arguments.get("limit", 50)
         chosen = list(reversed(summaries))[:limit]
         runs = [
@@ -523,9 +501,9 @@ class McpService:
         )
         return ToolAnswer({"runs": runs, "total": len(summaries)}, text)
 
-    def run_events(self, arguments: Mapping[str, Any]) -> ToolAnswer:
+    async def run_events(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         run_id = arguments["runId"]
-        _, run = self._load(run_id)
+        _, run = await self._load(run_id)
         after = arguments.get("after", 0)
         limit = arguments.get("limit", 200)
         chosen = [event for event in run.events if event.sequence > after][:limit]
@@ -551,7 +529,7 @@ class McpService:
                 found.append((f"{graph_id}#{entry}", graph_id, entry, description))
         return found
 
-    def start_prompt(self, name: str, facts: Mapping[str, Any] | None) -> tuple[str, str]:
+    async def start_prompt(self, name: str, facts: Mapping[str, Any] | None) -> tuple[str, str]:
         """Start a Run for the prompt ``name`` and answer ``(description, message text)``."""
         found = [prompt for prompt in self.prompts() if prompt[0] == name]
         if not found:
@@ -559,9 +537,9 @@ class McpService:
                 "prompt-missing", f"There is no prompt {name[:200]!r}; the prompts are graph#entry"
             )
         _, graph, entry, description = found[0]
-        started = self.start_run({"graph": graph, "entry": entry, "facts": dict(facts or {})})
+        started = await self.start_run({"graph": graph, "entry": entry, "facts": dict(facts or {})})
         run_id = started.structured["runId"]
-        answer, _ = self.step(run_id)
+        answer, _ = await self.step(run_id)
         text = (
             f"You are following the Agent Graph Provider {self.provider_id}, graph {graph}#{entry}: {description}\n"
             f"Run {run_id} has started. Work step by step with the agent-graph tools: next_step tells you what to "
@@ -570,30 +548,6 @@ class McpService:
             + answer.text
         )
         return description, text
-
-
-def _route_location(
-    route: Route, resource_id: str
-) -> FileLocation | GraphActionLocation | HostActionLocation | None:
-    """The location with ID ``resource_id`` that ``route`` lists (resources, Skills, schemas), or None."""
-    candidates: list[FileLocation | GraphActionLocation | HostActionLocation] = [
-        *route.resources.required,
-        *route.resources.recommended,
-    ]
-    actions = [route.action]
-    if route.gate is not None:
-        for plan in (route.gate.inspection_action, route.gate.resolution_action):
-            if plan is not None:
-                actions.append(plan.action)
-    for action in actions:
-        if action is not None:
-            candidates.extend(
-                x for x in (action.skill, action.input_schema, action.output_schema) if x is not None
-            )
-    for location in candidates:
-        if location.id == resource_id:
-            return location
-    return None
 
 
 def _set_path(facts: dict[str, Any], segments: Sequence[str], value: Any) -> None:
