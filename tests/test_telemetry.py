@@ -173,3 +173,37 @@ def test_without_opentelemetry_imported_nothing_is_imported_and_answers_stay() -
     status, imported = done.stdout.splitlines()
     assert status == "waiting-user"
     assert imported == "[]"
+
+
+def test_each_mcp_tool_call_is_a_span_and_a_refusal_carries_its_code(
+    spans: InMemorySpanExporter, tmp_path: Path
+) -> None:
+    from mcp import types
+
+    from agent_graph._mcp.server import _Handlers
+    from agent_graph._mcp.service import McpService
+
+    provider = ag.load_provider(WEEKLY)
+    service = McpService(provider, ag.open_store(str(tmp_path)), authorities=(), workspace=str(tmp_path))
+    handlers = _Handlers(service)
+
+    async def calls() -> tuple[Any, Any]:
+        started = await handlers.call_tool(
+            None, types.CallToolRequestParams(name="start_run", arguments={"graph": "report"})
+        )
+        missing = await handlers.call_tool(
+            None, types.CallToolRequestParams(name="run_events", arguments={"runId": "no-such-run"})
+        )
+        return started, missing
+
+    started, missing = asyncio.run(calls())
+    assert not started.is_error and missing.is_error
+    start_span = _one(spans, "agent_graph.mcp.start_run")
+    assert start_span.attributes["agent_graph.tool"] == "start_run"
+    assert start_span.attributes["agent_graph.run_id"] == started.structured_content["runId"]
+    assert start_span.attributes["agent_graph.graph"] == "report"
+    assert start_span.status.is_ok
+    events_span = _one(spans, "agent_graph.mcp.run_events")
+    assert events_span.attributes["agent_graph.run_id"] == "no-such-run"
+    assert events_span.attributes["agent_graph.error_code"] == "run-missing"
+    assert events_span.status.description == "run-missing"

@@ -57,12 +57,21 @@ from mcp.shared.exceptions import MCPError
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._core.errors import AgentGraphError
+from .._runtime.telemetry import Operation
 from .service import McpService, PendingGate, ToolAnswer
 from .tools import MAX_FACTS_BYTES, MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
 
 __all__ = ["SERVER_INSTRUCTIONS", "build_server", "serve_stdio"]
 
 _log = logging.getLogger("agent_graph.mcp")
+#: Span attributes a tool's structured answer gives: (attribute, answer field).
+_SPAN_FIELDS = (
+    ("run_id", "runId"),
+    ("graph", "graph"),
+    ("entry", "entry"),
+    ("status", "status"),
+    ("revision", "revision"),
+)
 
 SERVER_INSTRUCTIONS = (
     "agent-graph tells you the one legal next step of a work contract (an Agent Graph Provider). "
@@ -184,6 +193,21 @@ class _Handlers:
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(self, ctx: Any, params: Any) -> types.CallToolResult | types.InputRequiredResult:
+        arguments = params.arguments if isinstance(params.arguments, dict) else {}
+        name = params.name if params.name in TOOLS else "unknown"
+        with Operation(
+            f"agent_graph.mcp.{name}", _log, {"tool": name, "run_id": arguments.get("runId")}
+        ) as operation:
+            result = await self._call_tool(ctx, params, operation)
+            if isinstance(result, types.CallToolResult) and not result.is_error:
+                structured = result.structured_content
+                if isinstance(structured, dict):
+                    operation.add({key: structured.get(field) for key, field in _SPAN_FIELDS})
+            return result
+
+    async def _call_tool(
+        self, ctx: Any, params: Any, operation: Operation
+    ) -> types.CallToolResult | types.InputRequiredResult:
         try:
             refusal = params.arguments.get(_UNREADABLE) if isinstance(params.arguments, dict) else None
             if isinstance(refusal, str) and len(params.arguments) == 1:
@@ -195,7 +219,9 @@ class _Handlers:
             answer: ToolAnswer = await method(arguments)
             return _answer(answer)
         except Exception as error:
-            return _error_answer(_coded(error))
+            coded = _coded(error)
+            operation.refused(coded.code)
+            return _error_answer(coded)
 
     async def _next_step(
         self, ctx: Any, params: Any, arguments: dict[str, Any]

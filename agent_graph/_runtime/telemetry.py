@@ -126,7 +126,7 @@ class Operation:
     more (the Run ID after a read, the status after an evaluation).
     """
 
-    __slots__ = ("_attributes", "_logger", "_name", "_scope", "_span")
+    __slots__ = ("_attributes", "_logger", "_name", "_refused", "_scope", "_span")
 
     def __init__(
         self, name: str, logger: logging.Logger, attributes: Mapping[str, Any] | None = None
@@ -136,6 +136,7 @@ class Operation:
         self._attributes = _clean(attributes or {})
         self._scope: Any = None
         self._span: Any = None
+        self._refused: str | None = None
 
     def add(self, values: Mapping[str, Any]) -> None:
         """Add attributes (``run_id=…``, ``status=…``) to the span and the log record."""
@@ -143,6 +144,10 @@ class Operation:
         self._attributes.update(cleaned)
         if self._span is not None and cleaned:
             self._span.set_attributes(cleaned)
+
+    def refused(self, code: str) -> None:
+        """Mark a call that answers a refusal without raising (an MCP tool's error result) with its code."""
+        self._refused = code
 
     def __enter__(self) -> Operation:
         trace = _tracing()
@@ -158,28 +163,16 @@ class Operation:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: Any) -> None:
-        span = self._span
-        if isinstance(error, AgentGraphError):
-            self.add({"error_code": error.code})
-            if span is not None:
-                trace = _tracing()
-                status = getattr(trace, "Status", None)
-                codes = getattr(trace, "StatusCode", None)
-                if status is not None and codes is not None:
-                    span.set_status(status(codes.ERROR, error.code))
-                span.record_exception(error)
+        code = error.code if isinstance(error, AgentGraphError) else self._refused if error is None else None
+        if code is not None:
+            self.add({"error_code": code})
+            self._mark_error(code, error)
             if self._logger.isEnabledFor(logging.INFO):
                 self._logger.info(
-                    "%s refused: %s", self._name, error.code, extra={"agent_graph": dict(self._attributes)}
+                    "%s refused: %s", self._name, code, extra={"agent_graph": dict(self._attributes)}
                 )
         elif error is not None:
-            if span is not None:
-                trace = _tracing()
-                status = getattr(trace, "Status", None)
-                codes = getattr(trace, "StatusCode", None)
-                if status is not None and codes is not None:
-                    span.set_status(status(codes.ERROR, type(error).__name__))
-                span.record_exception(error)
+            self._mark_error(type(error).__name__, error)
         elif self._logger.isEnabledFor(logging.DEBUG):
             self._logger.debug(
                 "%s %s",
@@ -189,6 +182,18 @@ class Operation:
             )
         if self._scope is not None:
             self._scope.__exit__(kind, error, tb)
+
+    def _mark_error(self, description: str, error: BaseException | None) -> None:
+        span = self._span
+        if span is None:
+            return
+        trace = _tracing()
+        status = getattr(trace, "Status", None)
+        codes = getattr(trace, "StatusCode", None)
+        if status is not None and codes is not None:
+            span.set_status(status(codes.ERROR, description))
+        if error is not None:
+            span.record_exception(error)
 
 
 def observed(
