@@ -226,6 +226,7 @@ def _reset(out: Path, provider: ag.Provider, earlier: bool) -> None:
 
 
 @pytest.mark.parametrize("mode", ["new output", "over an earlier bundle", "no-exchange"])
+@pytest.mark.slow
 def test_a_build_killed_at_any_point_leaves_no_half_bundle(tmp_path: Path, mode: str) -> None:
     """Killed anywhere: the output is the earlier bundle or the complete new one; the next build tidies up.
 
