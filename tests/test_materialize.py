@@ -350,6 +350,9 @@ def test_script_runner_uses_its_runtime_entry_and_arguments(tmp_path: Path) -> N
     shell = Path(run(provider, "view.shell", tmp_path).file_path).read_text("utf-8")
     argument, cwd = shell.split(",", 1)
     assert argument == "x" and os.path.realpath(cwd) == os.path.realpath(provider.root)
+    # The script that runs is the one the Provider was loaded with.
+    _dump(root / "scripts" / "view.sh", "echo changed after loading\n")
+    expect_error("resource-digest-mismatch", lambda: run(provider, "view.shell", tmp_path))
 
 
 def test_working_directory_follows_cwd(tmp_path: Path) -> None:

@@ -1124,6 +1124,7 @@ def _assemble(
         node_routes=node_routes,
         resources_by_id={resource.id: path for path, resource in resources.items()},
         bundle=bundle,
+        file_system=None if type(state.fs) is OSFileSystem else state.fs,
     )
 
 

@@ -382,14 +382,24 @@ def materialize_resource(
         raise AgentGraphError(
             "materializer-effect-invalid", f"Materializer {action.id} must have effect: read"
         )
+    from .._load.files import on_disk, read_provider_file
     from .._load.fs import contained_path
 
+    if not on_disk(provider):
+        raise AgentGraphError(
+            "materializer-unsupported",
+            f"Provider {provider.manifest.id} was not loaded from the disk (a MemoryFileSystem): its "
+            f"materializer {action.id} runs as a process in the Provider root, which does not exist on disk; "
+            "load the Provider from its folder to materialize",
+        )
     root = provider.root
     workspace_path = os.path.abspath(workspace if workspace is not None else os.getcwd())
     if action.runner == "command":
         argv = ["sh", "-c", action.command or ""]
     else:
         entry = contained_path(root, action.entry or "", "materializer entry")
+        # The script that runs is the one the Provider was loaded with (resource-digest-mismatch otherwise).
+        read_provider_file(provider, entry, f"the script of materializer {action.id}", None)
         argv = [_RUNTIMES.get(action.runtime or "", action.runtime or ""), entry, *(action.args or ())]
     cwd = root if action.cwd == "provider" else workspace_path
     if not os.path.isdir(cwd):

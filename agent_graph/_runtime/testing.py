@@ -20,6 +20,7 @@ from .._core.model import ErrorBody, GateActionPlan, Route, TestCase, TestResult
 from .._core.provider import Provider
 from .._core.route import route
 from .._core.state import check_state
+from .._load.files import provider_file_system
 from .._load.fs import FileSystem, OSFileSystem
 from .._syntax import schema as _schema
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_structured
@@ -197,7 +198,7 @@ def run_graph_tests(
     whose test cannot be run, is a result with ``error`` (and not passed), and
     the remaining files still run.
     """
-    fs = fs or OSFileSystem()
+    fs = fs or provider_file_system(provider)
     files = discover_tests(path, fs)
     if not files:
         raise AgentGraphError(

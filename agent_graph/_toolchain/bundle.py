@@ -259,11 +259,6 @@ def _file_digest(path: str) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def _read_os(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
 @contextlib.contextmanager
 def _parent_lock(parent: str, destination: str) -> Iterator[None]:
     """Serialize builds into one folder: an OS lock on the parent folder itself (no lock file is left behind)."""
@@ -383,8 +378,9 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
     complete, verifiable earlier bundle (``build-output-exists``, see
     :func:`verified_bundle_files`): nothing but such a bundle is ever replaced,
     and of it only the files it lists are deleted. Source files are read
-    through ``read`` (the OS by default, so a Provider loaded from a
-    :class:`~agent_graph.MemoryFileSystem` can pass ``fs.read_bytes``).
+    through ``read`` (by default through the file system the Provider was
+    loaded from, a :class:`~agent_graph.MemoryFileSystem` too), each checked
+    against the digest it was loaded with.
 
     The bundle is written into a working folder beside ``output`` and loaded
     again (its Graph digests must equal the sources', so evaluating it gives
@@ -402,7 +398,13 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
         raise AgentGraphError(
             "build-output-exists", f"Build output exists and is not a directory: {destination}"
         )
-    plan = plan_bundle(provider, read or _read_os)
+    if read is None:
+        from .._load.files import read_provider_file
+
+        def read(path: str) -> bytes:
+            return read_provider_file(provider, path, "the Provider file", None, verify=False)
+
+    plan = plan_bundle(provider, read)
     parent = os.path.dirname(destination)
     name = os.path.basename(destination)
     with FileChanges(label="Build") as changes:  # folders made for the output go again if the build fails
