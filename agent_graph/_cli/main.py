@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import msgspec
 
 from .._core.errors import AgentGraphError, Diagnostic, listing, os_error
-from .._core.version import __version__
+from .._core.version import PROTOCOL_VERSION, __version__
 
 if TYPE_CHECKING:
     from .._core.provider import Provider
@@ -705,7 +705,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with ``command``, only that top-level command is defined (all if it is unknown)."""
     parser = _Parser(
         prog="agent-graph",
-        description="Load, validate, evaluate and route Agent Graph Providers (protocol 0.3.1).",
+        description=f"Load, validate, evaluate and route Agent Graph Providers (protocol {PROTOCOL_VERSION}).",
         epilog="Global options may also be given after the command.",
     )
     parser.add_argument(

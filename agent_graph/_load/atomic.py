@@ -1,13 +1,17 @@
-"""Atomic file writes: a temporary file in the same directory, fsync, rename (or link).
+"""Writing files: the one module that writes them (a temporary file in the same folder, fsync, rename or link).
 
 A reader sees the previous content or the next, never a truncated file. Run
-files, bundles, migrations, materialized views and generated sources are
-written through here (the load cache writes its own entries, each guarded by
-a digest instead). :func:`write_bytes_atomic` replaces a file;
-:func:`create_exclusive` creates one and never replaces anything.
+files, bundles, migrations, imports, scaffolds, materialized views, extracted
+schemas, the generated validators and load-cache entries are written through
+here. :func:`write_bytes_atomic` replaces a file (``durable=False`` for
+load-cache entries, which carry their own digest); :func:`create_exclusive`
+creates one and never replaces anything; :class:`FileChanges` writes several,
+all or none; :func:`write_staged` writes a file of a folder that is published
+later by renaming the folder (a build's working folder), where a temporary
+file beside it would be left behind by a kill.
 
 Every operating-system failure becomes an :class:`~agent_graph.AgentGraphError`
-with the code :func:`~agent_graph._errors.os_error` gives it
+with the code :func:`agent_graph._core.errors.os_error` gives it
 (``file-permission-denied``, ``path-not-directory``, ``disk-full`` …) and the
 path in its message; the temporary file is removed and the target is left as
 it was. New files get the usual ``0o666`` less the process umask (applied by
@@ -31,7 +35,7 @@ __all__ = [
     "fsync_directory",
     "make_directories",
     "write_bytes_atomic",
-    "write_text_atomic",
+    "write_staged",
 ]
 
 
@@ -126,9 +130,20 @@ def write_bytes_atomic(path: str, data: bytes, *, durable: bool = True) -> None:
         fsync_directory(directory)
 
 
-def write_text_atomic(path: str, text: str) -> None:
-    """Write UTF-8 ``text`` to ``path`` atomically."""
-    write_bytes_atomic(path, text.encode("utf-8"))
+def write_staged(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` in place and flush it to disk, for a folder published later by a rename.
+
+    No temporary file: the folder is invisible (or the file is a marker whose
+    content nobody reads) until it is renamed into place, so a half-written
+    file is never seen, and a kill leaves nothing beside it.
+    """
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except (OSError, ValueError) as error:
+        raise os_error(error, path, "write") from None
 
 
 def _target_exists(path: str, label: str, code: str) -> AgentGraphError:

@@ -30,25 +30,23 @@ from .._core.model import (
     Bundle,
     CodeCatalog,
     CodeCatalogEntry,
-    CommandStep,
     FileLocation,
     FileResource,
     Graph,
     GraphActionLocation,
     GraphActionResource,
-    HandlerStep,
     HostActionInput,
     HostActionLocation,
     HostActionMaterialize,
     HostActionResource,
     MaterializeRef,
     Node,
-    PlanStep,
     ProviderManifest,
     RouteAction,
     SkillBinding,
 )
 from .._core.provider import LoadedAction, LoadedResource, NodeRoute, Provider
+from .._core.route import command_plan
 from .._syntax import schema as _schema
 from .._syntax.parse import (
     DEFAULT_MAX_FILE_BYTES,
@@ -71,15 +69,9 @@ RESOURCE_PROTOCOLS = {
 LEGACY_RESOURCE = "agent-graph.resource.v1"
 STATIC_KINDS = frozenset({"procedure", "diagnostic", "template", "schema", "skill"})
 PROTOCOL_IDENTITY = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+\Z")
-_RUNTIMES = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
 
 #: Registry of Provider IDs to manifest paths, for ``provider:`` Skill locators.
 ProviderRegistry = Mapping[str, str]
-
-
-def shell_quote(value: str) -> str:
-    """Single-quote ``value`` for ``sh`` (a ``'`` is written ``'"'"'``)."""
-    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 @dataclass(frozen=True)
@@ -1172,29 +1164,8 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
         )
     except AgentGraphError as error:
         route_error = error
-    cwd = action.cwd or "workspace"
-    working = root if cwd == "provider" else ""
-    plan: tuple[PlanStep, ...]
-    if action.runner == "command":
-        plan = (
-            CommandStep(
-                command=action.command or "", effect=action.effect, cwd=cwd, working_directory=working
-            ),
-        )
-    elif action.runner == "script":
-        entry = contained_path(root, action.entry or "", "script entry")
-        runtime = _RUNTIMES.get(action.runtime or "", action.runtime or "")
-        args = " ".join(shell_quote(a) for a in action.args or ())
-        command = f"{runtime} {shell_quote(entry)}" + (f" {args}" if args else "")
-        plan = (CommandStep(command=command, effect=action.effect, cwd=cwd, working_directory=working),)
-    elif action.runner == "host":
-        plan = (
-            HandlerStep(
-                handler=action.handler or "", effect=action.effect, cwd=cwd, working_directory=working
-            ),
-        )
-    else:
-        plan = ()
+    entry = contained_path(root, action.entry or "", "script entry") if action.runner == "script" else ""
+    plan = command_plan(action, root, entry)
     return LoadedAction(
         path=path,
         definition=action,

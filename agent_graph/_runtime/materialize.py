@@ -50,6 +50,7 @@ from .._core.canonical import digest_bytes
 from .._core.errors import AgentGraphError
 from .._core.model import GraphActionLocation, MaterializeRef
 from .._core.plain import json_bytes, json_text, plain_json, plain_string
+from .._core.route import runtime_program
 from .._load.atomic import FileChanges
 
 if TYPE_CHECKING:
@@ -88,7 +89,6 @@ INHERITED_VARIABLES: tuple[str, ...] = (
 RECEIPT_SCHEMA = "agent-graph.materialization.v1"
 LOCATION_SCHEMA = "agent-graph.resource-location.graph-action.v1"
 REVISION_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
-_RUNTIMES = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
 _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CHUNK = 65536
 
@@ -400,7 +400,7 @@ def materialize_resource(
         entry = contained_path(root, action.entry or "", "materializer entry")
         # The script that runs is the one the Provider was loaded with (resource-digest-mismatch otherwise).
         read_provider_file(provider, entry, f"the script of materializer {action.id}", None)
-        argv = [_RUNTIMES.get(action.runtime or "", action.runtime or ""), entry, *(action.args or ())]
+        argv = [runtime_program(action.runtime), entry, *(action.args or ())]
     cwd = root if action.cwd == "provider" else workspace_path
     if not os.path.isdir(cwd):
         raise AgentGraphError("workspace-missing", f"Materializer working directory does not exist: {cwd}")
