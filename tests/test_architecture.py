@@ -241,3 +241,34 @@ def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:
         status = stop.code  # type: ignore[assignment]
     assert status in (0, None)
     assert __version__ in capsys.readouterr().out
+
+
+def test_the_protocol_version_is_written_once() -> None:
+    """Only ``_core/version.py`` holds the version as a literal; the help text takes it from there."""
+    from agent_graph._cli.main import build_parser
+    from agent_graph._core.version import PROTOCOL_VERSION
+
+    holders = sorted(
+        {
+            module
+            for module, path in MODULES.items()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and node.value == PROTOCOL_VERSION
+        }
+    )
+    assert holders == ["agent_graph._core.version"]
+    assert f"(protocol {PROTOCOL_VERSION})" in (build_parser().description or "")
+
+
+def test_the_command_modules_are_imported_plainly() -> None:
+    """No command is loaded through importlib: a broken command module fails loudly instead of vanishing."""
+    from agent_graph._cli import main as cli_main, mcp, runtime, toolchain
+
+    for module, path in MODULES.items():
+        if not module.startswith("agent_graph._cli"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "import_module" not in text and "__import__(" not in text, module
+    assert cli_main.COMMAND_MODULES == (runtime, toolchain, mcp)
+    for module in ("agent_graph._cli.runtime", "agent_graph._cli.toolchain"):
+        assert "agent_graph._cli.main" not in {target for target, _ in _imports(module, MODULES[module])}
