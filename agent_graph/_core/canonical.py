@@ -62,6 +62,7 @@ from typing import Any
 import msgspec
 
 from .cache import FACT_TEXT_MAX, FACT_TEXTS_BUDGET, EvaluationCache
+from .json_writer import Text, write_json
 
 __all__ = [
     "canonical_json",
@@ -635,61 +636,14 @@ def _normalize(value: Any) -> tuple[Any, int]:
     return holder[0], max_depth
 
 
-class _Token(str):
-    """Literal output text on the writer's stack (as opposed to a value to write)."""
-
-    __slots__ = ()
-
-
-_CLOSE_OBJECT = _Token("}")
-_CLOSE_ARRAY = _Token("]")
+def _raw_text(raw: Any) -> Text:
+    """A number the normalizer pre-printed (``msgspec.Raw``), written as it is."""
+    return Text(bytes(raw).decode("ascii"))
 
 
 def _write_tree(tree: Any) -> str:
-    """Write a normalized tree without recursion (any depth, any string)."""
-    out: list[str] = []
-    append = out.append
-    stack: list[Any] = [tree]
-    push = stack.append
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is _Token:
-            append(item)
-        elif kind is str:
-            append(_js_string(item))
-        elif kind is dict:
-            if not item:
-                append("{}")
-                continue
-            append("{")
-            push(_CLOSE_OBJECT)
-            entries = list(item.items())
-            for index in range(len(entries) - 1, -1, -1):
-                key, child = entries[index]
-                push(child)
-                push(_Token(("," if index else "") + _js_string(key) + ":"))
-        elif kind is list:
-            if not item:
-                append("[]")
-                continue
-            append("[")
-            push(_CLOSE_ARRAY)
-            for index in range(len(item) - 1, 0, -1):
-                push(item[index])
-                push(_Token(","))
-            push(item[0])
-        elif item is None:
-            append("null")
-        elif item is True:
-            append("true")
-        elif item is False:
-            append("false")
-        elif kind is int:
-            append(str(item))
-        else:  # msgspec.Raw holding a pre-printed number
-            append(bytes(item).decode("ascii"))
-    return "".join(out)
+    """Write a normalized tree without recursion (any depth, any string), through the one JSON writer."""
+    return write_json(tree, string=_js_string, number=str, convert=_raw_text)
 
 
 # Fast path. When every object's keys are ASCII and already sort the same in
