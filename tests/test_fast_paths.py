@@ -509,7 +509,7 @@ _MEMO = EvaluationCache()
 
 
 def _revision_text(facts: Any) -> tuple[bytes, bool]:
-    from agent_graph._core.canonical import revision_bytes_exact
+    from agent_graph._core.revision_text import revision_bytes_exact
 
     return revision_bytes_exact("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"], _MEMO)
 

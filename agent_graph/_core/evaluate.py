@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from .cache import EvaluationCache
-from .canonical import canonical_bytes_exact, digest_value, revision_bytes_fast, utf16_key
+from .canonical import canonical_bytes_exact, digest_value, utf16_key
 from .errors import AgentGraphError, Diagnostic, shown
 from .ir import (
     ABSENT,
@@ -34,6 +34,7 @@ from .ir import (
 from .model import Evaluation, RouteSummary
 from .plain import plain_json, plain_string
 from .provider import Provider
+from .revision_text import revision_bytes_fast
 
 MAX_ALTERNATIVE_ROUTES = 3
 
