@@ -269,6 +269,6 @@ def test_the_command_modules_are_imported_plainly() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert "import_module" not in text and "__import__(" not in text, module
-    assert cli_main.COMMAND_MODULES == (runtime, toolchain, mcp)
+    assert (runtime, toolchain, mcp) == cli_main.COMMAND_MODULES
     for module in ("agent_graph._cli.runtime", "agent_graph._cli.toolchain"):
         assert "agent_graph._cli.main" not in {target for target, _ in _imports(module, MODULES[module])}
