@@ -117,12 +117,9 @@ def json_argument(value: str, label: str) -> Any:
     if value.startswith("@"):
         path = os.path.abspath(value[1:])
         if not os.path.isfile(path):
-            message = f"Cannot read the {label} file {path}: it does not exist"
-            raise AgentGraphError(
-                "file-read-failed",
-                message,
-                [Diagnostic(code="file-missing", severity="error", message=message, path=path)],
-            )
+            from .._load.fs import file_not_found
+
+            raise file_not_found(label, path)
         try:
             size = os.path.getsize(path)
             if size > DEFAULT_MAX_FILE_BYTES:

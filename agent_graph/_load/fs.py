@@ -24,6 +24,7 @@ __all__ = [
     "MemoryFileSystem",
     "OSFileSystem",
     "contained_path",
+    "file_not_found",
     "inside",
     "read_regular_file",
 ]
@@ -187,6 +188,18 @@ class MemoryFileSystem:
                 found.append(path)
         found.sort()
         return found
+
+
+def file_not_found(label: str, path: str) -> AgentGraphError:
+    """``file-read-failed`` for a file named on purpose that is not there (a ``file-missing`` diagnostic)."""
+    from .._core.errors import Diagnostic
+
+    message = f"Cannot read the {label} file {path}: it does not exist"
+    return AgentGraphError(
+        "file-read-failed",
+        message,
+        [Diagnostic(code="file-missing", severity="error", message=message, path=path)],
+    )
 
 
 #: The largest file :func:`read_regular_file` reads unless told otherwise (as the loader's default).
