@@ -9,6 +9,7 @@ inside functions, and the agreement of ``__all__`` with the type checkers' view.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -214,10 +215,13 @@ def test_public_names_are_listed_once_and_agree_with_the_type_checkers_view() ->
                     assert alias.asname == alias.name, f"{alias.name} must be re-exported as itself"
                     typed[alias.name] = statement.module or ""
     exports = agent_graph._EXPORTS
-    assert typed == exports
-    assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", *exports])
+    deprecated = {name: module for name, (module, _) in agent_graph._DEPRECATED.items()}
+    assert typed == {**exports, **deprecated} and not set(exports) & set(deprecated)
+    assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", "types", *exports])
     for name in agent_graph.__all__:
         assert getattr(agent_graph, name) is not None
+    types = importlib.import_module("agent_graph.types")
+    assert set(agent_graph._MOVED_TO_TYPES) <= set(types.__all__)
 
 
 def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:

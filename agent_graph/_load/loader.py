@@ -93,8 +93,20 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
-#: The former name of :class:`Limits`.
-LoadLimits = Limits
+
+
+def __getattr__(name: str) -> object:
+    """``LoadLimits``, the former name of :class:`Limits`: still importable for one release, with a warning."""
+    if name == "LoadLimits":
+        import warnings
+
+        warnings.warn(
+            "agent_graph._load.loader.LoadLimits is deprecated and goes in the next release: use agent_graph.Limits",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Limits
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------- paths and files
@@ -109,7 +121,7 @@ class _Reader:
     and checked on each load.
     """
 
-    def __init__(self, fs: FileSystem, root: str, limits: LoadLimits, store: LoadCache | None = None) -> None:
+    def __init__(self, fs: FileSystem, root: str, limits: Limits, store: LoadCache | None = None) -> None:
         self.fs = fs
         self.root = root
         self.limits = limits
