@@ -102,9 +102,11 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def schemas(session: nox.Session) -> None:
-    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates)."""
+    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates)
+    and that docs/errors.md matches the registry of error codes."""
     session.install("-e", ".")
     if "--write" in session.posargs:
         session.run("python", "-m", "agent_graph._toolchain.schemagen")
     else:
         session.run("python", "-m", "agent_graph._toolchain.schemagen", "--check")
+    session.run("python", "-m", "agent_graph._toolchain.errordoc", "--check")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import msgspec
 
-from .._core.errors import AgentGraphError, Diagnostic, listing, os_error
+from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, listing, os_error
 
 if TYPE_CHECKING:
     from .._core.provider import Provider
@@ -165,7 +165,7 @@ def run_file_error(error: AgentGraphError) -> AgentGraphError:
     """
     if error.code not in ("run-missing", "run-invalid"):
         return error
-    code = "file-read-failed" if error.code == "run-missing" else "schema-invalid"
+    code: ErrorCode = "file-read-failed" if error.code == "run-missing" else "schema-invalid"
     cause = error.__cause__ or error.__context__  # the reading error the store wrapped
     if isinstance(cause, AgentGraphError) and cause.code != "schema-invalid":
         code = cause.code

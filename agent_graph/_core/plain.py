@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from .errors import AgentGraphError
+from .errors import AgentGraphError, ErrorCode
 from .json_writer import write_json
 
 __all__ = [
@@ -74,7 +74,7 @@ def _where(path: list[Any]) -> str:
     return "/" + "/".join(parts) + ("/…" if len(path) > 20 else "")
 
 
-def plain_string(value: Any, label: str, code: str = "argument-invalid") -> str:
+def plain_string(value: Any, label: str, code: ErrorCode = "argument-invalid") -> str:
     """``value`` as an exact ``str`` (a subclass is copied); ``code`` when it is not a string."""
     if type(value) is str:
         return value
@@ -117,7 +117,7 @@ def plain_json(
     *,
     max_depth: int = DEEPEST,
     allow_nan: bool = True,
-    too_deep: str = "json-too-deep",
+    too_deep: ErrorCode = "json-too-deep",
 ) -> Any:
     """An exact-type copy of the JSON value ``value`` (see the module rules).
 

@@ -27,7 +27,7 @@ import os
 import secrets
 import stat
 
-from .._core.errors import AgentGraphError, os_error
+from .._core.errors import AgentGraphError, ErrorCode, os_error
 
 __all__ = [
     "FileChanges",
@@ -146,11 +146,13 @@ def write_staged(path: str, data: bytes) -> None:
         raise os_error(error, path, "write") from None
 
 
-def _target_exists(path: str, label: str, code: str) -> AgentGraphError:
+def _target_exists(path: str, label: str, code: ErrorCode) -> AgentGraphError:
     return AgentGraphError(code, f"{label} refuses to replace an existing path: {path}")
 
 
-def create_exclusive(path: str, data: bytes, label: str, *, exists_code: str = "run-target-exists") -> None:
+def create_exclusive(
+    path: str, data: bytes, label: str, *, exists_code: ErrorCode = "run-target-exists"
+) -> None:
     """Write ``data`` to a new file ``path`` atomically; ``exists_code`` if the name is taken.
 
     The bytes go to a fsynced temporary file that is then hard-linked to
@@ -205,7 +207,7 @@ class FileChanges:
     object wrote is ever removed.
     """
 
-    def __init__(self, exists_code: str = "file-exists", label: str = "Writing") -> None:
+    def __init__(self, exists_code: ErrorCode = "file-exists", label: str = "Writing") -> None:
         self.exists_code = exists_code
         self.label = label
         self._created: list[str] = []
