@@ -183,7 +183,7 @@ _KILLER = textwrap.dedent(
         if count[0] == after:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    for name in ("_write_file", "_new_folder", "_exchange", "_retire", "fsync_directory"):
+    for name in ("write_staged", "_new_folder", "_exchange", "_retire", "fsync_directory"):
         real = getattr(bundle, name)
         def wrapped(*args, _real=real):
             tick()

@@ -22,15 +22,7 @@ __all__ = ["on_disk", "provider_file_system", "read_provider_file"]
 
 def provider_file_system(provider: Provider) -> FileSystem:
     """The file system ``provider`` was loaded from (the operating system's when it kept none)."""
-    kept = provider.file_system
-    if kept is None:
-        return OSFileSystem()
-    if not isinstance(kept, FileSystem):
-        raise AgentGraphError(
-            "argument-invalid",
-            f"Provider {provider.manifest.id} holds no file system ({type(kept).__name__})",
-        )
-    return kept
+    return provider.file_system if provider.file_system is not None else OSFileSystem()
 
 
 def on_disk(provider: Provider) -> bool:
