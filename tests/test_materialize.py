@@ -381,7 +381,8 @@ def test_working_directory_follows_cwd(tmp_path: Path) -> None:
 
 def test_stdin_is_closed(tmp_path: Path) -> None:
     provider = load(tmp_path, {"view.cat": command("cat", mediaType="text/plain")})
-    assert Path(run(provider, "view.cat", tmp_path, timeout=5).file_path).read_bytes() == b""
+    # A hang guard: with stdin open, cat would wait until the timeout.
+    assert Path(run(provider, "view.cat", tmp_path, timeout=60).file_path).read_bytes() == b""
 
 
 # ---------------------------------------------------------------- failures and limits
@@ -419,9 +420,9 @@ def test_a_child_holding_stdout_open_cannot_outlive_the_timeout(tmp_path: Path) 
 def test_children_left_behind_are_stopped_after_success(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     provider = load(
-        tmp_path, {"view.bg": command(f"sleep 30 >/dev/null 2>&1 & echo $! > '{pid_file}'; echo true")}
+        tmp_path, {"view.bg": command(f"sleep 600 >/dev/null 2>&1 & echo $! > '{pid_file}'; echo true")}
     )
-    location = run(provider, "view.bg", tmp_path, timeout=10)
+    location = run(provider, "view.bg", tmp_path, timeout=120)  # waiting for the child would time out
     assert Path(location.file_path).read_text("utf-8") == "true\n"
     assert wait_gone(int(pid_file.read_text().strip()))
 
