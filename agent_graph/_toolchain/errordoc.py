@@ -3,7 +3,7 @@
 ``python -m agent_graph._toolchain.errordoc`` writes the table; ``--check``
 exits 1 when docs/errors.md differs (CI and a test run it), so the document
 cannot drift from the code. Each row is a code of
-:data:`agent_graph._core.errors.ErrorCode` and the modules that raise it,
+:data:`agent_graph._core.errors.ErrorCode` and the layers whose modules raise it,
 found by reading the package's own source (a call of ``AgentGraphError``, or a
 parameter, table or variable holding a code). :func:`raised_codes` is also what
 the test uses to check that every code raised is in the registry.
@@ -24,20 +24,33 @@ from .._core.errors import ErrorCode
 __all__ = ["document", "raised_codes", "registered_codes"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
+#: The layers, as docs/architecture.md names them (a module's layer changes less often than the module).
+_LAYERS = {
+    "_core": "core",
+    "_syntax": "syntax",
+    "_load": "load",
+    "_runtime": "runtime",
+    "_toolchain": "toolchain",
+    "_cli": "command line",
+    "pytest_plugin": "pytest plugin",
+    "__init__": "public API",
+    "types": "public API",
+}
 _CODE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 _HEADER = """# Error codes
 
 Every failure of agent-graph is an `AgentGraphError` with one of the codes
-below (the command line prints it in the `agent-graph.error.v1` envelope, exit
-status 1). Hosts branch on the code, never on the message. The codes are one
+below; the command line prints it in the `agent-graph.error.v1` envelope, exit
+status 1. Hosts branch on the code, never on the message. The codes are one
 `Literal` type, `agent_graph._core.errors.ErrorCode`, which `AgentGraphError`'s
-`code` is typed with, so a type checker refuses a misspelt code.
+`code` is typed with, so a type checker refuses a misspelt code. Each is listed
+with the layers that raise it (see [architecture.md](architecture.md)).
 
 This page is generated from that type and the package's source by
 `python -m agent_graph._toolchain.errordoc`; a test fails when it is stale.
 Adding a code is adding its line to `ErrorCode` and running the command.
 
-| Code | Raised in |
+| Code | Raised by the layers |
 | --- | --- |
 """
 
@@ -111,8 +124,10 @@ def document() -> str:
     raised = raised_codes()
     rows = []
     for code in sorted(registered_codes()):
-        modules = ", ".join(f"`{module}`" for module in sorted(raised.get(code, ())))
-        rows.append(f"| `{code}` | {modules} |\n")
+        layers = sorted(
+            {_LAYERS.get(module.split(".")[1], module.split(".")[1]) for module in raised.get(code, ())}
+        )
+        rows.append(f"| `{code}` | {', '.join(layers)} |\n")
     return _HEADER + "".join(rows)
 
 
