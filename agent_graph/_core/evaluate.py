@@ -34,7 +34,7 @@ from .ir import (
 from .model import Evaluation, RouteSummary
 from .plain import plain_json, plain_string
 from .provider import Provider
-from .revision_text import revision_bytes_fast
+from .revision_text import revision_bytes_fast, revision_state
 
 MAX_ALTERNATIVE_ROUTES = 3
 
@@ -277,14 +277,7 @@ def _revision(
     if fast is not None:
         return "sha256:" + hashlib.sha256(fast[0]).hexdigest(), True, fast[1]
     checked = plain_facts(facts)
-    state = {
-        "authorities": authorities,
-        "entry": entry,
-        "facts": checked,
-        "graphId": graph.id,
-        "outcomes": outcomes,
-        "provider": graph.digest,
-    }
+    state = revision_state(graph.digest, graph.id, entry, checked, outcomes, authorities)
     try:
         text, exact = canonical_bytes_exact(state)
     except (TypeError, ValueError) as error:

@@ -28,7 +28,7 @@ from .canonical import (
 )
 from .js_text import MAX_SAFE_INTEGER as _MAX_SAFE_INTEGER
 
-__all__ = ["revision_bytes_exact", "revision_bytes_fast"]
+__all__ = ["revision_bytes_exact", "revision_bytes_fast", "revision_state"]
 
 
 def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
@@ -153,6 +153,21 @@ def _facts_on_fast_path(
     return result, {key: copies.get(key, value) for key, value in facts.items()}
 
 
+def revision_state(
+    provider: str, graph_id: str, entry: Any, facts: Any, outcomes: Any, authorities: Any
+) -> dict[str, Any]:
+    """The value a revision digests: ``{authorities, entry, facts, graphId, outcomes, provider}`` (in this order,
+    which is also their canonical order)."""
+    return {
+        "authorities": authorities,
+        "entry": entry,
+        "facts": facts,
+        "graphId": graph_id,
+        "outcomes": outcomes,
+        "provider": provider,
+    }
+
+
 def revision_bytes_fast(
     provider: str,
     graph_id: str,
@@ -180,14 +195,7 @@ def revision_bytes_fast(
     ):
         fast = _facts_on_fast_path(facts, memo)
         if fast is not None:
-            state = {
-                "authorities": authorities,
-                "entry": entry,
-                "facts": fast[0],
-                "graphId": graph_id,
-                "outcomes": outcomes,
-                "provider": provider,
-            }
+            state = revision_state(provider, graph_id, entry, fast[0], outcomes, authorities)
             try:  # these six keys sort alike both ways
                 return _SORTED.encode(state), fast[1]
             except (UnicodeEncodeError, RecursionError):
@@ -208,12 +216,4 @@ def revision_bytes_exact(
     fast = revision_bytes_fast(provider, graph_id, entry, facts, outcomes, authorities, memo)
     if fast is not None:
         return fast[0], True
-    state = {
-        "authorities": authorities,
-        "entry": entry,
-        "facts": facts,
-        "graphId": graph_id,
-        "outcomes": outcomes,
-        "provider": provider,
-    }
-    return canonical_bytes_exact(state)
+    return canonical_bytes_exact(revision_state(provider, graph_id, entry, facts, outcomes, authorities))
