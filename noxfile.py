@@ -17,7 +17,7 @@ OLDEST = ["msgspec==0.18.6", "ruamel.yaml==0.18.0", "fastjsonschema==2.22.1"]
 OLDEST_EXTRAS = ["mcp==2.0.0"]
 LINTED = ("agent_graph", "tests", "benchmarks", "fuzz", "noxfile.py")
 
-nox.options.sessions = ["tests", "lint", "typecheck", "layers"]
+nox.options.sessions = ["tests", "slow", "lint", "typecheck", "layers"]
 nox.options.reuse_existing_virtualenvs = True
 
 
@@ -28,9 +28,17 @@ def _existing(paths: tuple[str, ...]) -> list[str]:
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     """The test suite on each supported Python (vectors included when ../shared/vectors is present;
-    the PostgreSQL tests start a server of their own)."""
+    the PostgreSQL tests start a server of their own). Parallel (pytest-xdist), slow cases left out."""
     session.install("-e", ".[test,postgres]")
     session.run("pytest", *session.posargs)
+
+
+@nox.session(python=["3.10", "3.13"])
+def slow(session: nox.Session) -> None:
+    """The slow cases (``-m slow``: 100,000-node chains, mypy of the doc samples, kill loops) on the
+    oldest and the newest supported Python."""
+    session.install("-e", ".[test,postgres]")
+    session.run("pytest", "-m", "slow", *session.posargs)
 
 
 @nox.session(name="deps-oldest", python="3.10")
@@ -39,6 +47,7 @@ def deps_oldest(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.install(*OLDEST, *OLDEST_EXTRAS)
     session.run("pytest", *session.posargs)
+    session.run("pytest", "-m", "slow", *session.posargs)
 
 
 @nox.session(name="deps-newest", python="3.13")
@@ -46,6 +55,7 @@ def deps_newest(session: nox.Session) -> None:
     """The suite with the newest allowed release of every runtime dependency."""
     session.install("--upgrade", "--upgrade-strategy", "eager", "-e", ".[test]")
     session.run("pytest", *session.posargs)
+    session.run("pytest", "-m", "slow", *session.posargs)
 
 
 @nox.session
@@ -92,9 +102,11 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def schemas(session: nox.Session) -> None:
-    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates)."""
+    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates)
+    and that docs/errors.md matches the registry of error codes."""
     session.install("-e", ".")
     if "--write" in session.posargs:
         session.run("python", "-m", "agent_graph._toolchain.schemagen")
     else:
         session.run("python", "-m", "agent_graph._toolchain.schemagen", "--check")
+    session.run("python", "-m", "agent_graph._toolchain.errordoc", "--check")

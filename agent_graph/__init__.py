@@ -20,8 +20,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing at start-up
 
-# For type checkers: every public name, re-exported explicitly. At run time the
-# names load lazily through ``_EXPORTS`` below; a test checks that both agree.
+# For type checkers: every public name, re-exported explicitly (the deprecated ones
+# too, until they go). At run time the names load lazily through ``_EXPORTS`` and
+# ``_DEPRECATED`` below; a test checks that both agree.
 if TYPE_CHECKING:
     from ._core.canonical import (
         canonical_json as canonical_json,
@@ -374,19 +375,101 @@ _EXPORTS: dict[str, str] = {
     "lint": "_runtime.lint",
 }
 
-__all__ = ["PROTOCOL_VERSION", "__version__", *sorted(_EXPORTS)]
+#: The wire types that moved to :mod:`agent_graph.types`: still importable from here for one release,
+#: with a DeprecationWarning (type checkers see them here until then).
+_MOVED_TO_TYPES: tuple[str, ...] = (
+    "Action",
+    "AfterAction",
+    "Availability",
+    "BundleEntry",
+    "BundleFile",
+    "BundleProvider",
+    "Catalogs",
+    "CodeCatalog",
+    "CodeCatalogEntry",
+    "Compatibility",
+    "CompiledGraph",
+    "Delegated",
+    "Edge",
+    "Effect",
+    "ErrorBody",
+    "ErrorEnvelope",
+    "FactCheck",
+    "FileResource",
+    "Gate",
+    "GateActionPlan",
+    "Graph",
+    "GraphActionResource",
+    "HostActionInput",
+    "HostActionMaterialize",
+    "HostActionOutput",
+    "HostActionOutputResource",
+    "HostActionReceipt",
+    "HostActionResource",
+    "LoadedAction",
+    "LoadedResource",
+    "LocationReadState",
+    "MaterializeRef",
+    "Node",
+    "NodeResources",
+    "NodeRoute",
+    "OUTCOMES",
+    "Outcome",
+    "OutcomeRecord",
+    "PlanStep",
+    "ProviderManifest",
+    "ReadReceipt",
+    "ReadReceipts",
+    "ReadState",
+    "ResourceLocation",
+    "RouteAction",
+    "RouteGate",
+    "RouteResources",
+    "RouteSummary",
+    "Runner",
+    "Severity",
+    "StatusCode",
+    "TestCase",
+    "TestExpect",
+    "TestState",
+    "WorkingDirectory",
+)
+#: Names deprecated at the top level: name -> (its module, what to use instead). Each access warns.
+_DEPRECATED: dict[str, tuple[str, str]] = {
+    **{name: (_EXPORTS.pop(name), f"import it from agent_graph.types ({name})") for name in _MOVED_TO_TYPES},
+    "RunStore": (_EXPORTS.pop("RunStore"), "use agent_graph.FileRunStore, the same class (or open_store())"),
+    "run_evaluation_input": (
+        _EXPORTS.pop("run_evaluation_input"),
+        "evaluate a stored Run with store.next_step(), or pass run.facts, run.outcomes and run.authorities "
+        "to evaluate()",
+    ),
+}
+
+__all__ = ["PROTOCOL_VERSION", "__version__", "types", *sorted(_EXPORTS)]
 
 
 def __getattr__(name: str) -> object:
-    module_name = _EXPORTS.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'agent_graph' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(f"agent_graph.{module_name}"), name)
-    globals()[name] = value
-    return value
+    module_name = _EXPORTS.get(name)
+    if module_name is not None:
+        value = getattr(importlib.import_module(f"agent_graph.{module_name}"), name)
+        globals()[name] = value
+        return value
+    if name == "types":
+        return importlib.import_module("agent_graph.types")
+    deprecated = _DEPRECATED.get(name)
+    if deprecated is None:
+        raise AttributeError(f"module 'agent_graph' has no attribute {name!r}")
+    import warnings
+
+    warnings.warn(
+        f"agent_graph.{name} is deprecated and goes in the next release: {deprecated[1]}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(f"agent_graph.{deprecated[0]}"), name)  # not kept: every use warns
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+    return sorted({*globals(), *_EXPORTS, "types"})

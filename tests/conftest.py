@@ -1,9 +1,10 @@
-"""Shared test fixtures: where the toolchain's vectors live."""
+"""Shared test fixtures (where the toolchain's vectors live, a PostgreSQL server) and collection rules."""
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,21 @@ settings.load_profile("agent-graph")
 REPO = Path(__file__).resolve().parents[1]
 VECTORS = REPO.parent / "shared" / "vectors"
 _database_numbers = itertools.count(1)
+#: An object's address in a test ID (``<object object at 0x7f…>``): it differs between processes.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse test IDs that differ between processes: pytest-xdist's workers must collect the same tests.
+
+    A parametrized case whose ID prints an object's ``repr`` gets ``pytest.param(..., id="what it is")``.
+    """
+    unstable = [item.nodeid for item in items if _ADDRESS.search(item.nodeid)]
+    if unstable:
+        raise pytest.UsageError(
+            "test IDs that hold an object's address differ between processes; give them an id=: "
+            + ", ".join(unstable[:5])
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -21,7 +21,7 @@ import agent_graph as ag
 
 from . import providers
 
-OUTCOMES: tuple[str, ...] = tuple(ag.OUTCOMES)
+OUTCOMES: tuple[str, ...] = tuple(ag.types.OUTCOMES)
 AUTHORITIES = ("release", "ops", "deploy")
 FACT_PATHS = ("a", "b", "b.c", "list.0", "list.1", "x.y.z", "n", "flag")
 ACTION_NAMES = ("cmd", "host", "script", "agent", "provider-cmd", "agent-nameless")

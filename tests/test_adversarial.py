@@ -1,10 +1,11 @@
-"""The adversarial corpus: every hostile input ends in its own error code, quickly, and changes nothing.
+"""The adversarial corpus: every hostile input ends in its own error code, without hanging, and changes nothing.
 
 Each case runs through the library API and through the command line
 (``agent_graph._cli.main`` in process, a few as real ``python -m agent_graph``
 processes). A refusal must be one ``agent-graph.error.v1`` envelope on stderr
-with exit status 1, nothing on stdout, no traceback, an answer within a few
-seconds (a SIGALRM guard turns a hang into a failure), and the same directory
+with exit status 1, nothing on stdout, no traceback, an answer (a generous
+SIGALRM guard turns a hang into a failure; speed is measured in benchmarks/,
+never here), and the same directory
 tree before and after (sizes, times, contents and link targets).
 
 Inputs: the small files of ``tests/adversarial/`` (alias bombs, duplicate
@@ -48,7 +49,7 @@ from .strategies import deep_value
 CORPUS = Path(__file__).resolve().parent / "adversarial"
 CORPUS_CASES: dict[str, str] = json.loads((CORPUS / "cases.json").read_text())["cases"]
 REPO = Path(__file__).resolve().parents[1]
-SECONDS = 5.0  # an answer later than this is a failure
+SECONDS = 60.0  # a hang guard: an answer later than this is a hang, whatever the machine's load
 DEEP = 20_000
 BIG = 64 * 1024 * 1024
 POSIX = pytest.mark.skipif(
@@ -302,6 +303,7 @@ def test_twenty_thousand_levels_in_facts(root: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_twenty_thousand_levels_of_facts_from_the_api() -> None:
     provider = load_fixtures.load(base_documents())
     for kind in ("dict", "list"):
@@ -1389,6 +1391,7 @@ def _process(arguments: list[str | bytes], cwd: Path) -> subprocess.CompletedPro
 
 
 @POSIX
+@pytest.mark.slow
 def test_real_processes_refuse_without_hanging_or_tracebacks(root: Path) -> None:
     os.mkfifo(root.parent / "fifo.yaml")
     sparse(root.parent / "big.yaml")
@@ -1405,7 +1408,7 @@ def test_real_processes_refuse_without_hanging_or_tracebacks(root: Path) -> None
     for arguments, code in cases:
         started = time.monotonic()
         done = _process([*arguments, "--format", "json"], root)
-        assert time.monotonic() - started < 30
+        assert time.monotonic() - started < SECONDS * 2
         assert done.returncode == 1, done.stderr
         assert done.stdout == b""
         assert b"Traceback" not in done.stderr

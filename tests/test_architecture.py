@@ -9,6 +9,7 @@ inside functions, and the agreement of ``__all__`` with the type checkers' view.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -214,10 +215,13 @@ def test_public_names_are_listed_once_and_agree_with_the_type_checkers_view() ->
                     assert alias.asname == alias.name, f"{alias.name} must be re-exported as itself"
                     typed[alias.name] = statement.module or ""
     exports = agent_graph._EXPORTS
-    assert typed == exports
-    assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", *exports])
+    deprecated = {name: module for name, (module, _) in agent_graph._DEPRECATED.items()}
+    assert typed == {**exports, **deprecated} and not set(exports) & set(deprecated)
+    assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", "types", *exports])
     for name in agent_graph.__all__:
         assert getattr(agent_graph, name) is not None
+    types = importlib.import_module("agent_graph.types")
+    assert set(agent_graph._MOVED_TO_TYPES) <= set(types.__all__)
 
 
 def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -241,3 +245,34 @@ def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:
         status = stop.code  # type: ignore[assignment]
     assert status in (0, None)
     assert __version__ in capsys.readouterr().out
+
+
+def test_the_protocol_version_is_written_once() -> None:
+    """Only ``_core/version.py`` holds the version as a literal; the help text takes it from there."""
+    from agent_graph._cli.main import build_parser
+    from agent_graph._core.version import PROTOCOL_VERSION
+
+    holders = sorted(
+        {
+            module
+            for module, path in MODULES.items()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and node.value == PROTOCOL_VERSION
+        }
+    )
+    assert holders == ["agent_graph._core.version"]
+    assert f"(protocol {PROTOCOL_VERSION})" in (build_parser().description or "")
+
+
+def test_the_command_modules_are_imported_plainly() -> None:
+    """No command is loaded through importlib: a broken command module fails loudly instead of vanishing."""
+    from agent_graph._cli import main as cli_main, mcp, runtime, toolchain
+
+    for module, path in MODULES.items():
+        if not module.startswith("agent_graph._cli"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "import_module" not in text and "__import__(" not in text, module
+    assert (runtime, toolchain, mcp) == cli_main.COMMAND_MODULES
+    for module in ("agent_graph._cli.runtime", "agent_graph._cli.toolchain"):
+        assert "agent_graph._cli.main" not in {target for target, _ in _imports(module, MODULES[module])}

@@ -183,7 +183,7 @@ _KILLER = textwrap.dedent(
         if count[0] == after:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    for name in ("_write_file", "_new_folder", "_exchange", "_retire", "fsync_directory"):
+    for name in ("write_staged", "_new_folder", "_exchange", "_retire", "fsync_directory"):
         real = getattr(bundle, name)
         def wrapped(*args, _real=real):
             tick()
@@ -226,6 +226,7 @@ def _reset(out: Path, provider: ag.Provider, earlier: bool) -> None:
 
 
 @pytest.mark.parametrize("mode", ["new output", "over an earlier bundle", "no-exchange"])
+@pytest.mark.slow
 def test_a_build_killed_at_any_point_leaves_no_half_bundle(tmp_path: Path, mode: str) -> None:
     """Killed anywhere: the output is the earlier bundle or the complete new one; the next build tidies up.
 

@@ -367,3 +367,22 @@ def test_both_writers_agree_and_text_parses_back(value: Any) -> None:
     assert digest_value(value) == _sha(text)
     parsed = json.loads(text)
     assert canonical_json(parsed) == text  # canonical text is a fixed point
+
+
+def test_the_three_texts_share_one_writer_and_take_any_depth() -> None:
+    """Canonical JSON, plain JSON text and the schema's equality key walk 50,000 levels without recursion."""
+    from agent_graph._core.plain import json_text
+    from agent_graph._syntax.schema import _canonical
+
+    deep: Any = {"b": 1.0, "a": "\ud800"}
+    for _ in range(50_000):
+        deep = [{"z": deep, "y": 2}]
+    canonical = canonical_json(deep)
+    plain = json_text(deep)
+    key = _canonical(deep)
+    assert canonical.startswith('[{"y":2,"z":') and canonical.endswith(
+        '{"a":"\\ud800","b":1}}]' + "}]" * 49_999
+    )
+    assert plain.startswith('[{"z":') and plain.endswith('{"b":1.0,"a":"\\ud800"}' + ',"y":2}]' * 50_000)
+    assert key.startswith('[{"y":2,"z":') and key.endswith('{"a":"\\ud800","b":1}}]' + "}]" * 49_999)
+    assert json.loads(json_text({"k": [1, 2]}, indent=2)) == {"k": [1, 2]}

@@ -240,10 +240,12 @@ def run_document(path: Path, root: Path) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=[str(p.relative_to(REPO)) for p in DOCUMENTS])
+@pytest.mark.slow
 def test_every_sample_of_the_document_runs(path: Path, tmp_path: Path) -> None:
     run_document(path, tmp_path)
 
 
+@pytest.mark.slow
 def test_every_python_sample_passes_mypy_strict(tmp_path: Path) -> None:
     """A host's code written from the docs type-checks: the samples import only public names, typed."""
     pytest.importorskip("mypy", reason="mypy is part of the test extra")

@@ -1387,6 +1387,7 @@ def test_fact_all_checks_must_pass() -> None:
 # Linear time ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_hundred_thousand_node_chain_loads_and_evaluates() -> None:
     length = 100_000
     nodes: list[dict[str, Any]] = [

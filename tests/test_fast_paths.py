@@ -487,6 +487,7 @@ _JSON = st.recursive(
 
 @settings(max_examples=500, deadline=None)
 @given(_JSON)
+@pytest.mark.slow
 def test_canonical_json_fast_and_general_paths_agree_on_generated_values(value: Any) -> None:
     assert _canonical_bytes(value) == _general_path(value)
 
@@ -508,7 +509,7 @@ _MEMO = EvaluationCache()
 
 
 def _revision_text(facts: Any) -> tuple[bytes, bool]:
-    from agent_graph._core.canonical import revision_bytes_exact
+    from agent_graph._core.revision_text import revision_bytes_exact
 
     return revision_bytes_exact("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"], _MEMO)
 
@@ -527,6 +528,7 @@ def _state_text(facts: Any) -> bytes:
 
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(_KEY, _JSON, max_size=6))
+@pytest.mark.slow
 def test_revision_texts_are_canonical_the_first_time_and_every_time_after(facts: dict[str, Any]) -> None:
     expected = _state_text(facts)
     for _ in range(2):  # the second time, top-level objects and arrays may come from the memo
@@ -594,6 +596,7 @@ def test_the_fact_text_memo_stays_within_its_budget() -> None:
     assert sum(len(text) for text, _ in _MEMO.fact_texts.values()) == _MEMO.fact_texts_size
 
 
+@pytest.mark.slow
 def test_shared_and_cyclic_facts_end_quickly() -> None:
     """Objects shared by two parents are written twice, as JavaScript does; sharing that doubles at every
     level, or a cycle, is refused instead of written without end."""

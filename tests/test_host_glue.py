@@ -207,7 +207,7 @@ def test_store_urls_follow_the_usual_convention(tmp_path: Path, monkeypatch: pyt
         assert normalized.path == str(tmp_path / "again.db")  # type: ignore[attr-defined]
     folder = ag.open_store("runs")
     assert isinstance(folder, ag.FileRunStore) and folder.root == str(tmp_path / "runs")
-    assert isinstance(ag.open_store(None), ag.RunStore) and ag.RunStore is ag.FileRunStore
+    assert isinstance(ag.open_store(None), ag.FileRunStore)
     for bad in (
         "sqlite://host/runs.db",
         "sqlite://",
@@ -225,3 +225,111 @@ def test_a_postgresql_url_is_handed_to_libpq_as_it_is(postgres_url: str) -> None
         assert isinstance(store, ag.PostgresRunStore) and store.conninfo == postgres_url
     assert code_of(lambda: ag.open_store("postgresql://nobody@/nodb?host=/nonexistent-socket-dir&connect_timeout=1",
                                          lock_timeout=1)) == "run-store-unavailable"  # fmt: skip
+
+
+# ---------------------------------------------------------------- a Provider keeps its file system
+
+
+def _memory_provider(root: Path) -> tuple[ag.Provider, ag.MemoryFileSystem]:
+    """The base Provider in memory at ``root``, and decoys with other content at the same paths on disk."""
+    from tests.load_fixtures import base_documents, render
+
+    documents = base_documents()
+    fs = ag.MemoryFileSystem({f"{root}/{path}": render(document) for path, document in documents.items()})
+    for path in documents:
+        decoy = root / path
+        decoy.parent.mkdir(parents=True, exist_ok=True)
+        decoy.write_text('{"type": "string"}\n' if path.endswith(".json") else "decoy\n", "utf-8")
+    return ag.load_provider(f"{root}/provider.yaml", fs=fs), fs
+
+
+@pytest.fixture()
+def disk_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every path opened or stat'ed through the operating system while the test runs."""
+    import builtins
+
+    seen: list[str] = []
+    real_open, real_stat = builtins.open, os.stat
+
+    def spy_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    def spy_stat(path: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(str(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(os, "stat", spy_stat)
+    return seen
+
+
+def test_a_provider_from_memory_reads_its_files_from_memory_only(
+    tmp_path: Path, disk_reads: list[str]
+) -> None:
+    root = tmp_path / "p"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "decoy.yaml").write_text("decoy: [\n", "utf-8")
+    provider, fs = _memory_provider(root)
+    assert provider.file_system is fs
+    disk_reads.clear()  # from here on, nothing below the root is touched on disk
+    route = ag.route(provider, "main", workspace=str(tmp_path))
+    procedure = route.resources.required[0]
+    assert isinstance(procedure, FileLocation)
+    # Input schemas: the one in memory accepts an object; the decoy on disk would refuse it.
+    assert ag.validate_action_input(provider, "run", {"fast": True}) == {"fast": True}
+    # Static resources: the reader takes the Provider's file system without being told.
+    got = ag.ResourceReader(provider, workspace=str(tmp_path)).read(procedure)
+    assert got.data == fs.read_bytes(procedure.file_path) and got.receipt.digest == procedure.digest
+    # Graph tests are found and read in memory.
+    status = ag.evaluate(provider, "main").status_code
+    fs.write(
+        f"{root}/tests/first.yaml",
+        f"schema: agent-graph.test.v1\nname: first\ngraph: main\nentry: default\nexpect:\n  statusCode: {status}\n",
+    )
+    results = ag.run_graph_tests(provider, f"{root}/tests")
+    assert [(result.name, result.passed) for result in results] == [("first", True)]
+    # Materializers run as processes in a Provider root on disk, which this Provider has not.
+    with pytest.raises(ag.AgentGraphError) as caught:
+        ag.materialize_resource(
+            provider, "view.status", cache=str(tmp_path / "cache"), revision=route.revision
+        )
+    assert caught.value.code == "materializer-unsupported" and "MemoryFileSystem" in caught.value.message
+    assert not (tmp_path / "cache").exists()
+    assert [path for path in disk_reads if path.startswith(str(root))] == []
+
+
+def test_a_provider_from_memory_checks_the_digests_of_what_it_reads_again(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    provider, fs = _memory_provider(root)
+    procedure = ag.route(provider, "main", workspace=str(tmp_path)).resources.required[0]
+    assert isinstance(procedure, FileLocation)
+    fs.write(f"{root}/schemas/in.schema.json", '{"type": "array"}')
+    fs.write(procedure.file_path, "edited after loading\n")
+    assert code_of(lambda: ag.validate_action_input(provider, "run", {})) == "resource-digest-mismatch"
+    reader = ag.ResourceReader(provider, workspace=str(tmp_path))
+    assert code_of(lambda: reader.read(procedure)) == "resource-digest-mismatch"
+    fs.remove(procedure.file_path)
+    assert code_of(lambda: reader.read(procedure)) == "file-read-failed"
+
+
+def test_a_provider_from_disk_checks_the_digest_of_an_input_schema(tmp_path: Path) -> None:
+    from tests.load_fixtures import base_documents, write_tree
+
+    provider = ag.load_provider(str(write_tree(tmp_path / "p", base_documents())))
+    assert provider.file_system is None  # the operating system's
+    assert ag.validate_action_input(provider, "run", {}) == {}
+    (tmp_path / "p" / "schemas" / "in.schema.json").write_text('{"type": "array"}', "utf-8")
+    assert code_of(lambda: ag.validate_action_input(provider, "run", {})) == "resource-digest-mismatch"
+    (tmp_path / "p" / "schemas" / "in.schema.json").unlink()
+    assert code_of(lambda: ag.validate_action_input(provider, "run", {})) == "file-read-failed"
+
+
+def test_a_bundle_is_built_from_a_provider_in_memory(tmp_path: Path, disk_reads: list[str]) -> None:
+    root = tmp_path / "p"
+    provider, _ = _memory_provider(root)
+    disk_reads.clear()
+    bundle = ag.build_bundle(provider, str(tmp_path / "out"))
+    rebuilt = ag.load_provider(str(tmp_path / "out" / "manifest.json"))
+    assert rebuilt.graphs["main"].digest == provider.graphs["main"].digest and bundle.files
+    assert [path for path in disk_reads if path.startswith(str(root))] == []

@@ -153,7 +153,7 @@ def test_fifo_where_a_graph_is_expected_does_not_hang(tmp_path: Path) -> None:
 
     worker = threading.Thread(target=attempt, daemon=True)
     worker.start()
-    worker.join(timeout=10)
+    worker.join(timeout=60)
     if worker.is_alive():  # unblock the reader so the test process can exit
         with open(tmp_path / "graphs" / "child.yaml", "wb"):
             pass
@@ -1117,6 +1117,7 @@ def test_order_materializer_effect_before_runner() -> None:
 # ---------------------------------------------------------------- scale
 
 
+@pytest.mark.slow
 def test_a_100000_node_chain_loads_and_evaluates() -> None:
     count = 100_000
     nodes: list[dict[str, Any]] = [

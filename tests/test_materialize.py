@@ -156,7 +156,7 @@ def process_is_gone(pid: int) -> bool:
     return state in ("Z", "X")
 
 
-def wait_gone(pid: int, seconds: float = 3.0) -> bool:
+def wait_gone(pid: int, seconds: float = 60.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process_is_gone(pid):
@@ -350,6 +350,9 @@ def test_script_runner_uses_its_runtime_entry_and_arguments(tmp_path: Path) -> N
     shell = Path(run(provider, "view.shell", tmp_path).file_path).read_text("utf-8")
     argument, cwd = shell.split(",", 1)
     assert argument == "x" and os.path.realpath(cwd) == os.path.realpath(provider.root)
+    # The script that runs is the one the Provider was loaded with.
+    _dump(root / "scripts" / "view.sh", "echo changed after loading\n")
+    expect_error("resource-digest-mismatch", lambda: run(provider, "view.shell", tmp_path))
 
 
 def test_working_directory_follows_cwd(tmp_path: Path) -> None:
@@ -378,7 +381,8 @@ def test_working_directory_follows_cwd(tmp_path: Path) -> None:
 
 def test_stdin_is_closed(tmp_path: Path) -> None:
     provider = load(tmp_path, {"view.cat": command("cat", mediaType="text/plain")})
-    assert Path(run(provider, "view.cat", tmp_path, timeout=5).file_path).read_bytes() == b""
+    # A hang guard: with stdin open, cat would wait until the timeout.
+    assert Path(run(provider, "view.cat", tmp_path, timeout=60).file_path).read_bytes() == b""
 
 
 # ---------------------------------------------------------------- failures and limits
@@ -394,11 +398,11 @@ def test_non_zero_exit_is_materializer_failed_and_writes_nothing(tmp_path: Path)
 def test_timeout_kills_the_materializer_and_its_children(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     provider = load(
-        tmp_path, {"view.slow": command(f"sleep 30 & echo $! > '{pid_file}'; echo started; wait")}
+        tmp_path, {"view.slow": command(f"sleep 600 & echo $! > '{pid_file}'; echo started; wait")}
     )
     began = time.monotonic()
     expect_error("materializer-timeout", lambda: run(provider, "view.slow", tmp_path, timeout=0.5))
-    assert time.monotonic() - began < 10
+    assert time.monotonic() - began < 300  # a hang guard: it did not wait for the 600 s child
     child = int(pid_file.read_text().strip())
     assert wait_gone(child), f"spawned child {child} survived the timeout"
     assert cache_files(tmp_path) == []
@@ -416,9 +420,9 @@ def test_a_child_holding_stdout_open_cannot_outlive_the_timeout(tmp_path: Path) 
 def test_children_left_behind_are_stopped_after_success(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     provider = load(
-        tmp_path, {"view.bg": command(f"sleep 30 >/dev/null 2>&1 & echo $! > '{pid_file}'; echo true")}
+        tmp_path, {"view.bg": command(f"sleep 600 >/dev/null 2>&1 & echo $! > '{pid_file}'; echo true")}
     )
-    location = run(provider, "view.bg", tmp_path, timeout=10)
+    location = run(provider, "view.bg", tmp_path, timeout=120)  # waiting for the child would time out
     assert Path(location.file_path).read_text("utf-8") == "true\n"
     assert wait_gone(int(pid_file.read_text().strip()))
 
@@ -429,18 +433,17 @@ def test_output_limit_kills_and_writes_nothing(tmp_path: Path) -> None:
         tmp_path,
         {
             "view.big": command("head -c 100000 /dev/zero"),
-            "view.flood": command(f"sleep 30 & echo $! > '{pid_file}'; head -c 5000 /dev/zero; sleep 30"),
+            "view.flood": command(f"sleep 600 & echo $! > '{pid_file}'; head -c 5000 /dev/zero; sleep 600"),
         },
     )
     expect_error(
         "materializer-output-limit", lambda: run(provider, "view.big", tmp_path, max_output_bytes=1000)
     )
-    began = time.monotonic()
+    # Stopped at the limit, not at the timeout: the code says which (the timeout gives materializer-timeout).
     expect_error(
         "materializer-output-limit",
-        lambda: run(provider, "view.flood", tmp_path, max_output_bytes=1000, timeout=20),
+        lambda: run(provider, "view.flood", tmp_path, max_output_bytes=1000, timeout=600),
     )
-    assert time.monotonic() - began < 10  # stopped at the limit, not at the timeout
     assert wait_gone(int(pid_file.read_text().strip()))
     assert cache_files(tmp_path) == []
 
@@ -454,13 +457,11 @@ def test_output_exactly_at_the_limit_is_accepted(tmp_path: Path) -> None:
 
 
 def test_error_limit_kills_and_writes_nothing(tmp_path: Path) -> None:
-    provider = load(tmp_path, {"view.noisy": command("echo fine; head -c 50000 /dev/zero >&2; sleep 30")})
-    began = time.monotonic()
-    expect_error(
+    provider = load(tmp_path, {"view.noisy": command("echo fine; head -c 50000 /dev/zero >&2; sleep 600")})
+    expect_error(  # the code shows the limit stopped it, not the timeout
         "materializer-error-limit",
-        lambda: run(provider, "view.noisy", tmp_path, max_error_bytes=1000, timeout=20),
+        lambda: run(provider, "view.noisy", tmp_path, max_error_bytes=1000, timeout=600),
     )
-    assert time.monotonic() - began < 10
     assert cache_files(tmp_path) == []
 
 

@@ -227,6 +227,7 @@ async def with_authority(store: str, workdir: Path, earlier: str) -> None:
 
 
 @pytest.mark.parametrize("kind", ["folder", "sqlite"])
+@pytest.mark.slow
 def test_weekly_report_to_the_terminal(kind: str, tmp_path: Path) -> None:
     store = store_url(kind, tmp_path)
 
@@ -254,6 +255,7 @@ def _approve(comment: str) -> Elicit:
     return answer
 
 
+@pytest.mark.slow
 def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
     answers = iter(["decline", "approve", "reject"])
 
@@ -304,6 +306,7 @@ def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
     run(scenario())
 
 
+@pytest.mark.slow
 def test_user_gate_on_a_2026_connection_uses_input_required(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with Client(
@@ -327,6 +330,7 @@ def test_user_gate_on_a_2026_connection_uses_input_required(tmp_path: Path) -> N
 # ---------------------------------------------------------------- hostile calls
 
 
+@pytest.mark.slow
 def test_hostile_calls_get_clean_tool_errors(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with connect(["--store", str(tmp_path)], tmp_path) as session:
@@ -408,6 +412,7 @@ def _frame(message: dict[str, Any]) -> bytes:
     return (json.dumps(message) + "\n").encode()
 
 
+@pytest.mark.slow
 def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     """Raw bytes on the wire: garbage and absurdly nested lines never stop the server or leak onto stdout."""
     initialize = {
@@ -492,6 +497,7 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="materializers need POSIX process groups")
+@pytest.mark.slow
 def test_context_views_are_materialized_at_the_steps_revision(tmp_path: Path) -> None:
     from tests.test_materialize import command, write_provider
 
@@ -533,6 +539,7 @@ def _docs_block(document: Path, first_line: str) -> str:
     return found[0]
 
 
+@pytest.mark.slow
 def test_the_documented_host_serves_its_own_handlers_through_serve_mcp(tmp_path: Path) -> None:
     """docs/mcp.md's serve.py, run as written: both context views of incident-brief reach the agent."""
     shutil.copytree(ROOT / "examples" / "incident-brief", tmp_path / "examples" / "incident-brief")
@@ -567,6 +574,7 @@ def test_the_documented_host_serves_its_own_handlers_through_serve_mcp(tmp_path:
     assert (tmp_path / "runs.db").is_file() and any((tmp_path / ".agent-graph" / "cache").iterdir())
 
 
+@pytest.mark.slow
 def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
     skill = ROOT / "examples" / "weekly-report" / "skills" / "weekly-report" / "SKILL.md"
 
@@ -634,6 +642,7 @@ def test_without_the_sdk_the_command_says_how_to_install_it(tmp_path: Path) -> N
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.slow
 def test_without_a_store_the_runs_live_in_a_folder_removed_when_the_server_stops(tmp_path: Path) -> None:
     params = _params([], tmp_path)
     process = subprocess.Popen(

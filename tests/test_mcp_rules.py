@@ -35,6 +35,7 @@ OBJECTS = st.dictionaries(SEGMENTS, JSON, max_size=3)
 @example(current={"a": [True]}, update={"a": {"b": 1}}, path=["a", "0"])  # an object replaces an array
 @example(current={"a": {"b": True}}, update={"a": 5}, path=["a", "b"])  # a scalar replaces an object
 @example(current={"a": {"b": True}}, update={"a": {"c": 1}}, path=["a", "b"])  # a sibling merges in
+@pytest.mark.slow
 def test_an_update_the_guard_lets_through_never_changes_a_gate_fact(
     current: dict[str, Any], update: dict[str, Any], path: list[str]
 ) -> None:
@@ -140,6 +141,7 @@ VALUES = st.one_of(
 
 @settings(max_examples=600, deadline=None)
 @given(tool=st.sampled_from(sorted(TOOLS)), arguments=st.dictionaries(NAMES, VALUES, max_size=5))
+@pytest.mark.slow
 def test_arguments_are_accepted_exactly_when_the_published_schema_accepts_them(
     tool: str, arguments: dict[str, Any]
 ) -> None:

@@ -104,6 +104,7 @@ def evaluate(provider: ag.Provider, scenario: tuple[Any, ...], **changes: Any) -
 
 @PROPERTY
 @given(S.scenarios())
+@pytest.mark.slow
 def test_evaluation_is_deterministic(scenario: tuple[Any, ...]) -> None:
     files = scenario[0]
     first = evaluate(S.load_files(files), scenario)
@@ -139,6 +140,7 @@ def test_routes_are_ranked_and_listed_as_specified(scenario: tuple[Any, ...]) ->
 
 @PROPERTY
 @given(S.scenarios(), st.integers(0, 50))
+@pytest.mark.slow
 def test_revision_ignores_key_order_authority_order_and_record_details(
     scenario: tuple[Any, ...], seed: int
 ) -> None:
@@ -171,6 +173,7 @@ def test_revision_ignores_key_order_authority_order_and_record_details(
 
 @PROPERTY
 @given(S.scenarios(), st.data())
+@pytest.mark.slow
 def test_revision_changes_with_any_fact_outcome_or_authority(
     scenario: tuple[Any, ...], data: st.DataObject
 ) -> None:
@@ -204,6 +207,7 @@ def test_revision_changes_with_any_fact_outcome_or_authority(
 
 @PROPERTY
 @given(S.scenarios())
+@pytest.mark.slow
 def test_every_offered_route_resolves_at_its_revision_and_no_other(scenario: tuple[Any, ...]) -> None:
     provider = S.load_files(scenario[0])
     _files, facts, outcomes, authorities, entry = scenario
@@ -256,6 +260,7 @@ def test_every_offered_route_resolves_at_its_revision_and_no_other(scenario: tup
 
 @PROPERTY
 @given(S.scenarios())
+@pytest.mark.slow
 def test_a_route_of_an_earlier_state_is_stale_after_recording(scenario: tuple[Any, ...]) -> None:
     provider = S.load_files(scenario[0])
     _files, facts, outcomes, authorities, entry = scenario
@@ -312,6 +317,7 @@ def _satisfied_by_nodes(provider: ag.Provider) -> list[tuple[str, Any]]:
 
 @PROPERTY
 @given(S.scenarios(hostile=False))
+@pytest.mark.slow
 def test_recorded_completed_without_its_facts_is_never_completed(scenario: tuple[Any, ...]) -> None:
     provider = S.load_files(scenario[0])
     facts, outcomes = scenario[1], scenario[2]
@@ -340,6 +346,7 @@ def _satisfying(facts: dict[str, Any], node: Any) -> dict[str, Any]:
 
 @PROPERTY
 @given(S.scenarios(hostile=False), st.sampled_from(S.OUTCOMES), st.integers(0, 20))
+@pytest.mark.slow
 def test_satisfying_facts_win_over_any_recorded_outcome(
     scenario: tuple[Any, ...], outcome: str, pick: int
 ) -> None:
@@ -391,6 +398,7 @@ def test_a_single_claimed_step_is_not_complete_without_its_fact() -> None:
     st.one_of(S.json_values, st.sampled_from(("default", "alt"))),
     st.one_of(S.json_values, st.just(S.MAIN)),
 )
+@pytest.mark.slow
 def test_evaluate_and_route_raise_only_agent_graph_errors(
     files: dict[str, Any], facts: Any, outcomes: Any, authorities: Any, entry: Any, graph: Any
 ) -> None:

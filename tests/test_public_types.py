@@ -1,9 +1,11 @@
-"""Every type a host meets in a public result or argument is exported from ``agent_graph``.
+"""Every type a host meets in a public result or argument is exported from ``agent_graph`` or ``agent_graph.types``.
 
-A host that writes ``ag.CommandStep`` or ``ag.RunEvent`` in its annotations (and
+A host that writes ``ag.Route`` or ``agt.RunEvent`` in its annotations (and
 ``mypy --strict`` over them) needs the name; these tests walk the annotations
 of every public function and every exported class and fail on a type defined
-in the package but not exported under its own name.
+in the package but not exported under its own name. The wire types that moved
+to ``agent_graph.types`` are still importable from the top for one release, with
+a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 
 from .providers import action_node, build, edge, gate_node, graph_doc, terminal_node
 
 PUBLIC = {name: getattr(ag, name) for name in ag.__all__}
+TYPES = {name: getattr(agt, name) for name in agt.__all__}
 FUNCTIONS = {name: value for name, value in PUBLIC.items() if inspect.isfunction(value)}
 CLASSES = {name: value for name, value in PUBLIC.items() if isinstance(value, type)}
 
@@ -28,7 +32,7 @@ CLASSES = {name: value for name, value in PUBLIC.items() if isinstance(value, ty
 def _hints(target: Any) -> dict[str, Any]:
     """Resolved annotations; names a module imports only for type checking resolve through ``agent_graph``."""
     module = inspect.getmodule(target)
-    namespace = {**PUBLIC, **(vars(module) if module is not None else {})}
+    namespace = {**TYPES, **PUBLIC, **(vars(module) if module is not None else {})}
     return typing.get_type_hints(target, globalns=namespace)
 
 
@@ -79,7 +83,7 @@ def test_every_type_reachable_from_the_public_api_is_exported() -> None:
         if cls in seen:
             continue
         seen.add(cls)
-        if getattr(ag, cls.__name__, None) is not cls:
+        if PUBLIC.get(cls.__name__) is not cls and TYPES.get(cls.__name__) is not cls:
             missing[cls.__name__] = where
         for field_name, hint in _field_hints(cls).items():
             stack.extend((f"{cls.__name__}.{field_name}", inner) for inner in _types_in(hint) if _ours(inner))
@@ -107,14 +111,14 @@ def test_plan_steps_route_parts_and_locations_are_the_exported_classes() -> None
     route = ag.route(provider, "main", workspace="/ws")
     assert isinstance(route, ag.Route)
     assert isinstance(route.command_plan[0], ag.CommandStep)
-    assert isinstance(route.action, ag.RouteAction)
-    assert isinstance(route.resources, ag.RouteResources)
-    assert isinstance(route.after_action, ag.AfterAction)
+    assert isinstance(route.action, agt.RouteAction)
+    assert isinstance(route.resources, agt.RouteResources)
+    assert isinstance(route.after_action, agt.AfterAction)
     for location in route.resources.required:
         assert isinstance(location, (ag.FileLocation, ag.GraphActionLocation, ag.HostActionLocation))
         assert location.read_state in ("current", "read-required")
     gate_route = ag.route(provider, "main", outcomes={"main/a": "completed"}, workspace="/ws")
-    assert isinstance(gate_route.gate, ag.RouteGate)
+    assert isinstance(gate_route.gate, agt.RouteGate)
     assert gate_route.gate.resolution == "user"
 
 
@@ -143,3 +147,33 @@ def test_route_fields_that_are_always_present_are_not_optional() -> None:
         assert type(None) not in typing.get_args(location_hints["read_state"]), cls
     for cls in (ag.GraphActionLocation, ag.HostActionLocation):
         assert typing.get_type_hints(cls)["revision"] is str, cls
+
+
+def test_the_moved_wire_types_still_import_from_the_top_for_one_release_with_a_warning() -> None:
+    import warnings
+
+    for name in ag._MOVED_TO_TYPES:
+        assert name in agt.__all__ and name not in ag.__all__ and name in dir(agt)
+        with pytest.warns(
+            DeprecationWarning, match=rf"agent_graph\.{name} is deprecated.*agent_graph\.types"
+        ):
+            value = getattr(ag, name)
+        assert value is getattr(agt, name)
+    with pytest.warns(DeprecationWarning, match="agent_graph.types"):
+        from agent_graph import Edge
+    assert Edge is agt.Edge
+    with pytest.warns(DeprecationWarning, match="FileRunStore"):
+        assert ag.RunStore is ag.FileRunStore
+    with pytest.warns(DeprecationWarning, match="next_step"):
+        assert callable(ag.run_evaluation_input)
+    from agent_graph._load import loader
+
+    with pytest.warns(DeprecationWarning, match="agent_graph.Limits"):
+        assert loader.LoadLimits is ag.Limits
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the everyday names and the types module never warn
+        for name in ag.__all__:
+            getattr(ag, name)
+        assert ag.types is agt
+    with pytest.raises(AttributeError):
+        ag.NoSuchName  # noqa: B018

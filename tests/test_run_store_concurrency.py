@@ -89,6 +89,7 @@ def weekly() -> ag.Provider:
 
 
 @pytest.mark.parametrize("kind", ["file", "sqlite", "postgres"])
+@pytest.mark.slow
 def test_eight_processes_recording_ten_times_each_lose_nothing(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest, weekly: ag.Provider
 ) -> None:
@@ -110,6 +111,7 @@ def test_eight_processes_recording_ten_times_each_lose_nothing(
 
 
 @pytest.mark.parametrize("kind", ["file", "sqlite", "postgres"])
+@pytest.mark.slow
 def test_eight_processes_recording_at_one_revision_exactly_one_wins(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest, weekly: ag.Provider
 ) -> None:
@@ -217,6 +219,7 @@ def test_a_write_whose_connection_drops_before_commit_is_retried_once_and_lands_
         assert [e.node for e in run.events[1:]] == ["cut/n0"]
 
 
+@pytest.mark.slow
 def test_idle_connections_killed_between_writes_lose_nothing(postgres_url: str, weekly: ag.Provider) -> None:
     import psycopg
 

@@ -500,15 +500,18 @@ def generated() -> str:
     return _schemagen.generate_module()
 
 
+@pytest.mark.slow
 def test_schemagen_check_passes() -> None:
     ok, message = _schemagen.check()
     assert ok, message
 
 
+@pytest.mark.slow
 def test_generated_validators_match_the_schema_files(generated: str) -> None:
     assert (REPO / "agent_graph" / "_syntax" / "validators.py").read_text(encoding="utf-8") == generated
 
 
+@pytest.mark.slow
 def test_schemagen_check_and_write(
     generated: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -202,13 +202,15 @@ NOT_JSON_KEYS: dict[str, Any] = {
 
 
 def _non_json_facts() -> list[Any]:
-    cases: list[Any] = [{"a": value} for value in NOT_JSON.values()]
-    cases += [{"a": {key: 1}} for key in NOT_JSON_KEYS.values()]
-    cases += [{key: 1} for key in NOT_JSON_KEYS.values()]
-    cases.append({"a": [1, {"b": {1, 2}}]})
+    """Each case with an ID naming what it holds: IDs never print a value (an object's address
+    differs between processes, and pytest-xdist's workers must collect the same tests)."""
+    cases: list[Any] = [pytest.param({"a": value}, id=f"value {name}") for name, value in NOT_JSON.items()]
+    cases += [pytest.param({"a": {key: 1}}, id=f"inner {name}") for name, key in NOT_JSON_KEYS.items()]
+    cases += [pytest.param({key: 1}, id=f"top {name}") for name, key in NOT_JSON_KEYS.items()]
+    cases.append(pytest.param({"a": [1, {"b": {1, 2}}]}, id="a set in a list"))
     cyclic: dict[str, Any] = {}
     cyclic["self"] = cyclic
-    cases.append({"a": cyclic})
+    cases.append(pytest.param({"a": cyclic}, id="a cycle"))
     return cases
 
 
@@ -303,7 +305,7 @@ def test_route_arguments_are_plain_strings(provider: ag.Provider, tmp_path: Path
     assert foreign.value.code == "resource-receipts-provider-mismatch"
 
 
-@pytest.mark.parametrize("facts", _non_json_facts(), ids=lambda f: repr(f)[:40])
+@pytest.mark.parametrize("facts", _non_json_facts())
 def test_non_json_facts_are_json_invalid_everywhere(
     provider: ag.Provider, facts: Any, tmp_path: Path
 ) -> None:
@@ -487,6 +489,7 @@ def _canonical(value: Any) -> str:
 
 @VALUES
 @given(S.json_values, st.integers(0, 100))
+@pytest.mark.slow
 def test_whatever_a_run_accepts_reads_back_as_the_plain_value(value: Any, seed: int) -> None:
     import tempfile
 
@@ -682,6 +685,7 @@ def test_non_json_anywhere_is_json_invalid_in_every_entry_point(value: Any, posi
             assert path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_deep_values_raise_no_recursion_error_anywhere(tmp_path: Path) -> None:
     """Receipts, digests, diagnostics and schema checks of values 50,000 levels deep: answers, not RecursionError."""
     from agent_graph._runtime.host_action import host_action_output_digest, validate_host_action_result

@@ -17,7 +17,7 @@ from typing import Any
 
 from .._core.lint import RULES, Finding
 from .._core.version import __version__
-from .main import Context
+from .common import Context
 
 __all__ = ["add_commands", "sarif_log", "text_lines"]
 

@@ -5,37 +5,39 @@ readable lines otherwise); every failure ends in the ``agent-graph.error.v1``
 envelope on stderr (``ERROR <code>: <message>`` in human format) and exit
 status 1, never a traceback. Global options (``--manifest``, ``--skill``,
 ``--registry``, ``--format``) are accepted before or after the command.
-Commands of other capabilities register themselves through ``EXTENSIONS``.
+Commands of other capabilities come from the modules of ``COMMAND_MODULES``;
+what the command modules share is in :mod:`agent_graph._cli.common`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import itertools
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from .._core.errors import AgentGraphError, Diagnostic, listing, os_error
-from .._core.version import __version__
+from .._core.errors import AgentGraphError, Diagnostic, os_error
+from .._core.version import PROTOCOL_VERSION, __version__
+from . import lint, mcp, replay, runtime, toolchain
+from .common import (
+    Context,
+    Parser,
+    add_evaluation_options,
+    evaluation_input,
+    json_argument,
+)
 
 if TYPE_CHECKING:
     from .._core.provider import Provider
 
-#: Modules that add commands: each has ``add_commands(subparsers, context_factory)``.
-EXTENSIONS: tuple[str, ...] = (
-    "agent_graph._cli.runtime",
-    "agent_graph._cli.toolchain",
-    "agent_graph._cli.mcp",
-    "agent_graph._cli.lint",
-    "agent_graph._cli.replay",
-)
+#: Modules that add commands, imported plainly (a broken one fails loudly): each has
+#: ``add_commands(subparsers, groups)``.
+COMMAND_MODULES = (runtime, toolchain, mcp, lint, replay)
 
 GLOBAL_OPTIONS = {
     "--manifest": "manifest",
@@ -45,237 +47,6 @@ GLOBAL_OPTIONS = {
     "--format": "format",
 }
 OUTPUT_FORMATS = ("human", "json")
-
-Handler = Callable[[argparse.Namespace, "Context"], tuple[Any, list[str]]]
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are AgentGraphErrors, not exits."""
-
-    def error(self, message: str) -> NoReturn:
-        raise AgentGraphError("argument-invalid", f"{self.prog}: {message}")
-
-
-@dataclass
-class Context:
-    """What a command handler needs: global options and lazily loaded things."""
-
-    manifest: str = "provider.yaml"
-    manifest_given: bool = False
-    skill: str | None = None
-    registry_path: str | None = None
-    format: str = "human"
-    exit_status: int = 0
-    #: Set by a command that owns standard output itself (``mcp``): nothing more is written there.
-    quiet: bool = False
-    _provider: Provider | None = field(default=None, repr=False)
-    _binding: Any = field(default=None, repr=False)
-
-    def registry(self) -> dict[str, str] | None:
-        if self.registry_path is None:
-            return None
-        from .._load.skill import read_provider_registry
-
-        return read_provider_registry(self.registry_path)
-
-    def binding(self) -> tuple[str, str, str, str, str] | None:
-        """``(skill, locator, graph, entry, manifest)`` when ``--skill`` is given."""
-        if self.skill is None:
-            return None
-        if self._binding is None:
-            from .._load.skill import locate_binding
-
-            self._binding = locate_binding(self.skill, self.registry())
-        result: tuple[str, str, str, str, str] = self._binding
-        return result
-
-    def provider(self) -> Provider:
-        """The Provider named by ``--skill`` or ``--manifest``, loaded once."""
-        if self._provider is None:
-            from .._load.loader import load_provider
-
-            binding = self.binding()
-            if binding is not None:
-                self._provider = load_provider(
-                    self.skill or "", registry=self.registry(), cache=True, pause_gc=True
-                )
-            else:
-                if not self.manifest_given and not os.path.exists(self.manifest):
-                    raise AgentGraphError(
-                        "file-missing",
-                        f"No provider.yaml in {os.getcwd()}: run the command in the Provider's folder, "
-                        "or name its manifest with --manifest PATH (or a bound Skill with --skill SKILL.md)",
-                    )
-                # The command line keeps the on-disk load cache and pauses the collector while loading:
-                # it is a whole process of its own, unlike a host that imports the library.
-                self._provider = load_provider(self.manifest, cache=True, pause_gc=True)
-        provider: Provider = self._provider
-        return provider
-
-
-# ---------------------------------------------------------------- input helpers
-
-
-def json_argument(value: str, label: str) -> Any:
-    """Parse a JSON argument, or read ``@file`` (YAML or JSON by extension)."""
-    from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_json, parse_structured
-
-    if value.startswith("@"):
-        path = os.path.abspath(value[1:])
-        if not os.path.isfile(path):
-            message = f"Cannot read the {label} file {path}: it does not exist"
-            raise AgentGraphError(
-                "file-read-failed",
-                message,
-                [Diagnostic(code="file-missing", severity="error", message=message, path=path)],
-            )
-        try:
-            size = os.path.getsize(path)
-            if size > DEFAULT_MAX_FILE_BYTES:
-                raise AgentGraphError(
-                    "file-too-large",
-                    f"{path} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes",
-                )
-            with open(path, "rb") as handle:
-                data = handle.read(DEFAULT_MAX_FILE_BYTES + 1)  # a file that grew is still refused
-        except OSError as error:
-            raise os_error(error, path, "read", writing=False) from None
-        return parse_structured(data, path)
-    try:
-        return parse_json(value, label)
-    except AgentGraphError as error:
-        raise AgentGraphError("json-invalid", f"Invalid JSON for {label}: {error.message}") from None
-
-
-def object_argument(value: str, label: str) -> dict[str, Any]:
-    parsed = json_argument(value, label)
-    if not isinstance(parsed, dict):
-        raise AgentGraphError("json-object-required", f"{label} must be a JSON object")
-    return parsed
-
-
-def outcomes_argument(value: str) -> dict[str, str]:
-    from .._core.model import OUTCOMES
-
-    parsed = object_argument(value, "outcomes")
-    for key, outcome in parsed.items():
-        if not isinstance(outcome, str) or outcome not in OUTCOMES:
-            raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {json.dumps(outcome)}")
-    return parsed
-
-
-def run_file_error(error: AgentGraphError) -> AgentGraphError:
-    """A Run store's error with the code the reference command line gives.
-
-    A missing Run file is ``file-read-failed`` and a file that is not a Run is
-    ``schema-invalid`` (or the reading error itself, such as ``parse-failed``);
-    the store's finer code (``run-missing``, ``run-invalid``) comes first among
-    the diagnostics. Other errors pass unchanged.
-    """
-    if error.code not in ("run-missing", "run-invalid"):
-        return error
-    code = "file-read-failed" if error.code == "run-missing" else "schema-invalid"
-    cause = error.__cause__ or error.__context__  # the reading error the store wrapped
-    if isinstance(cause, AgentGraphError) and cause.code != "schema-invalid":
-        code = cause.code
-    first = Diagnostic(code=error.code, severity="error", message=error.message)
-    return AgentGraphError(code, error.message, (first, *error.diagnostics))
-
-
-def load_run_state(path: str, provider_id: str) -> Any:
-    """Read a Run file for evaluation input (``file-read-failed``, ``schema-invalid``, ``run-provider-mismatch``)."""
-    from .._runtime.runs import RunStore
-
-    try:
-        return RunStore().load(path, provider_id)
-    except AgentGraphError as error:
-        raise run_file_error(error) from None
-
-
-def load_run(args: argparse.Namespace, provider_id: str) -> Any:
-    """The Run named by ``--state PATH`` or ``--store URL --run ID`` (read only)."""
-    from .._runtime.stores import open_store
-
-    state, url, ref = getattr(args, "state", None), getattr(args, "store", None), getattr(args, "run", None)
-    if state:
-        if url or ref:
-            raise AgentGraphError(
-                "argument-invalid", "Give either --state PATH or --store URL with --run ID, not both"
-            )
-        return load_run_state(state, provider_id)
-    if not ref:
-        raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
-    with open_store(url or ".") as store:
-        return store.load(ref, provider_id)
-
-
-@dataclass
-class EvaluationInput:
-    graph: str
-    entry: str
-    facts: dict[str, Any]
-    outcomes: dict[str, Any]
-    authorities: list[str]
-    workspace: str | None = None
-
-
-def evaluation_input(args: argparse.Namespace, ctx: Context) -> EvaluationInput:
-    """Graph, entry and state from the evaluation options, a Run (``--state``) and ``--skill``."""
-    provider = ctx.provider()
-    binding = ctx.binding()
-    graph = getattr(args, "graph", None)
-    entry = getattr(args, "entry", None)
-    facts = object_argument(args.facts, "facts") if getattr(args, "facts", None) else {}
-    outcomes = outcomes_argument(args.outcomes) if getattr(args, "outcomes", None) else {}
-    authorities = list(getattr(args, "authority", None) or [])
-    workspace = None
-    if getattr(args, "state", None) or getattr(args, "store", None) or getattr(args, "run", None):
-        run = load_run(args, provider.manifest.id)
-        facts = {**run.facts, **facts}
-        outcomes = {**{k: msgspec.to_builtins(v) for k, v in run.outcomes.items()}, **outcomes}
-        authorities = sorted({*run.authorities, *authorities})
-        graph = graph or run.graph
-        entry = entry or run.entry
-        workspace = run.workspace
-    if binding is not None:
-        graph = graph or binding[2]
-        entry = entry or binding[3]
-    graph = select_graph(provider, graph, getattr(args, "command", None) or "evaluate")
-    entry = entry or "default"
-    check_entry(provider, graph, entry)
-    return EvaluationInput(graph, entry, facts, outcomes, authorities, workspace)
-
-
-def select_graph(provider: Provider, graph: str | None, command: str) -> str:
-    """The Graph a command works on: the one named, else ``graph-selection-missing`` (never a guess)."""
-    if graph is None:
-        raise AgentGraphError(
-            "graph-selection-missing",
-            f"Name the graph: agent-graph {command} GRAPH (or --skill SKILL.md, or --state RUN.json); "
-            f"the graphs of Provider {provider.manifest.id}: {listing(provider.graphs)}",
-        )
-    if graph not in provider.graphs:
-        raise provider.graph_missing(graph)
-    return graph
-
-
-def check_entry(provider: Provider, graph: str, entry: str) -> None:
-    """A command named an entry its Graph lacks: ``entry-missing``, a failure of the command."""
-    if entry not in provider.graphs[graph].definition.entrypoints:
-        raise provider.entry_missing(graph, entry)
-
-
-def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--entry", help="graph entrypoint (default: default)")
-    parser.add_argument("--state", help="a Run file (agent-graph.run.v1) to evaluate")
-    parser.add_argument(
-        "--store", help="a Run store (sqlite:///runs.db, postgresql://…, a folder) holding --run"
-    )
-    parser.add_argument("--run", help="the Run to evaluate in --store")
-    parser.add_argument("--facts", help="facts as a JSON object or @file")
-    parser.add_argument("--outcomes", help="outcomes (state key → outcome) as a JSON object or @file")
-    parser.add_argument("--authority", nargs="+", action="extend", help="session authorities")
-
 
 # ---------------------------------------------------------------- commands
 
@@ -757,9 +528,9 @@ class _OnlyCommand:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with ``command``, only that top-level command is defined (all if it is unknown)."""
-    parser = _Parser(
+    parser = Parser(
         prog="agent-graph",
-        description="Load, validate, evaluate and route Agent Graph Providers (protocol 0.3.1).",
+        description=f"Load, validate, evaluate and route Agent Graph Providers (protocol {PROTOCOL_VERSION}).",
         epilog="Global options may also be given after the command.",
     )
     parser.add_argument(
@@ -771,7 +542,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--format", default="human", help="output format: human or json")
     parser.add_argument("--version", action="version", version=__version__)
-    commands: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands: Any = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     if command is not None:
         commands = _OnlyCommand(commands, command)
 
@@ -816,7 +587,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     test.set_defaults(handler=cmd_test)
 
     inspect = commands.add_parser("inspect", help="inspect a Provider or a Skill binding")
-    inspect_commands = inspect.add_subparsers(dest="inspect_command", metavar="WHAT", parser_class=_Parser)
+    inspect_commands = inspect.add_subparsers(dest="inspect_command", metavar="WHAT", parser_class=Parser)
     inspect_commands.required = True
     inspect_provider_parser = inspect_commands.add_parser(
         "provider", help="graphs, nodes, actions, resources, codes"
@@ -827,7 +598,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     inspect_skill.set_defaults(handler=cmd_inspect_skill)
 
     code = commands.add_parser("code", help="the Code Catalog")
-    code_commands = code.add_subparsers(dest="code_command", metavar="WHAT", parser_class=_Parser)
+    code_commands = code.add_subparsers(dest="code_command", metavar="WHAT", parser_class=Parser)
     code_commands.required = True
     code_commands.add_parser("list", help="list catalog codes").set_defaults(handler=cmd_code_list)
     code_locate = code_commands.add_parser("locate", help="locate one code and its document")
@@ -835,7 +606,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     code_locate.set_defaults(handler=cmd_code_locate)
 
     resource = commands.add_parser("resource", help="resources")
-    resource_commands = resource.add_subparsers(dest="resource_command", metavar="WHAT", parser_class=_Parser)
+    resource_commands = resource.add_subparsers(dest="resource_command", metavar="WHAT", parser_class=Parser)
     resource_commands.required = True
     resource_locate = resource_commands.add_parser("locate", help="locate a resource by ID or path")
     resource_locate.add_argument("resource")
@@ -843,7 +614,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     resource_locate.set_defaults(handler=cmd_resource_locate)
 
     schema = commands.add_parser("schema", help="the JSON Schemas of the v1 objects")
-    schema_commands = schema.add_subparsers(dest="schema_command", metavar="WHAT", parser_class=_Parser)
+    schema_commands = schema.add_subparsers(dest="schema_command", metavar="WHAT", parser_class=Parser)
     schema_commands.required = True
     schema_commands.add_parser("list", help="list schema names").set_defaults(handler=cmd_schema_list)
     schema_path_parser = schema_commands.add_parser("path", help="the installed path of a schema")
@@ -857,11 +628,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     schema_extract.add_argument("--out", help="directory to write <name>.schema.json files into")
     schema_extract.set_defaults(handler=cmd_schema_extract)
 
-    for module_name in EXTENSIONS:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
+    for module in COMMAND_MODULES:
         module.add_commands(commands, {"resource": resource_commands})
     if isinstance(commands, _OnlyCommand) and not commands.found:
         return build_parser()

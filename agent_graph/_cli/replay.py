@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from .._core.errors import AgentGraphError
-from .main import Context, load_run
+from .common import Context, load_run
 
 __all__ = ["add_commands"]
 

@@ -1,6 +1,6 @@
 """Runtime commands of the command line: ``run …`` and ``resource materialize``.
 
-``_cli.build_parser`` calls :func:`add_commands`; each handler turns its
+``_cli.main.build_parser`` calls :func:`add_commands`; each handler turns its
 arguments into one call of the Run store (:mod:`agent_graph._runtime.runs`) or the
 materializer (:mod:`agent_graph._runtime.materialize`) and answers
 ``(answer, human lines)``. Failures are AgentGraphErrors, which the command
@@ -25,6 +25,7 @@ from typing import Any
 
 from .._core.errors import AgentGraphError
 from .._runtime.run_changes import evaluate_run
+from .common import Parser, check_entry, json_argument, object_argument, run_file_error, select_graph
 
 __all__ = ["add_commands"]
 
@@ -81,8 +82,6 @@ def _expected_provider(ctx: Any) -> str | None:
 
 
 def cmd_run_start(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
-    from .main import check_entry, object_argument, select_graph
-
     store, ref = _open(args, need_run=False)  # name the Run first: --state PATH or --store URL
     with store:
         provider = ctx.provider()
@@ -134,8 +133,6 @@ def cmd_run_status(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
 
 
 def cmd_run_next(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
-    from .main import object_argument
-
     provider = ctx.provider()
     receipts = object_argument(args.receipts, "receipts") if args.receipts else None
     store, ref = _open(args)
@@ -164,7 +161,6 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     import msgspec
 
     from .._core.model import OUTCOMES
-    from .main import json_argument
 
     if args.outcome not in OUTCOMES:
         raise AgentGraphError(
@@ -201,8 +197,6 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
 
 
 def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
-    from .main import object_argument
-
     facts = object_argument(args.set, "facts")
     store, ref = _open(args)
     with store:
@@ -326,7 +320,6 @@ def _environment_options(values: list[str] | None) -> dict[str, str]:
 
 def cmd_resource_materialize(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     from .._runtime.materialize import materialize_resource
-    from .main import json_argument
 
     input_value = json_argument(args.input, "input") if args.input is not None else None
     location = materialize_resource(
@@ -358,14 +351,12 @@ def _positive(value: str) -> int:
 
 
 def _reference_codes(handler: Any) -> Any:
-    """``handler`` with Run-file errors given the reference command line's codes (see ``_cli.run_file_error``).
+    """``handler`` with Run-file errors given the reference command line's codes (see ``common.run_file_error``).
 
     Only a Run named by ``--state PATH`` (a Run file, as the reference names it) is mapped.
     """
 
     def run(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
-        from .main import run_file_error
-
         try:
             answer: tuple[Any, list[str]] = handler(args, ctx)
         except AgentGraphError as error:
@@ -382,10 +373,9 @@ def _reference_codes(handler: Any) -> Any:
 
 def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     """Add ``run …`` to the top-level commands and ``materialize`` to ``resource``."""
-    from .main import _Parser
 
     run = commands.add_parser("run", help="manage a host-owned Run (agent-graph.run.v1) in a file or a store")
-    run_commands = run.add_subparsers(dest="run_command", metavar="WHAT", parser_class=_Parser)
+    run_commands = run.add_subparsers(dest="run_command", metavar="WHAT", parser_class=Parser)
     run_commands.required = True
 
     def target(

@@ -13,7 +13,7 @@ import argparse
 import os
 from typing import Any
 
-from .main import Context, _Parser, add_evaluation_options, evaluation_input, select_graph
+from .common import Context, Parser, add_evaluation_options, evaluation_input, select_graph
 
 __all__ = ["add_commands"]
 
@@ -159,7 +159,7 @@ def add_commands(commands: Any, groups: Any) -> None:
     init.set_defaults(handler=cmd_init)
 
     importer = commands.add_parser("import", help="turn a Skill, scripts or a workflow into provider sources")
-    import_commands = importer.add_subparsers(dest="import_kind", metavar="WHAT", parser_class=_Parser)
+    import_commands = importer.add_subparsers(dest="import_kind", metavar="WHAT", parser_class=Parser)
     import_commands.required = True
     skill = import_commands.add_parser(
         "skill", help="copy a Skill directory, bind it and wrap it in one Graph"

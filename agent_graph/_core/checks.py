@@ -13,13 +13,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 
-from .errors import AgentGraphError, Diagnostic, listing
+from .errors import AgentGraphError, Diagnostic, ErrorCode, listing
 from .model import Graph
 
 __all__ = ["at_pointer", "closest_names", "find_cycle", "validate_graph_semantics"]
 
 
-def at_pointer(code: str, message: str, pointer: str) -> AgentGraphError:
+def at_pointer(code: ErrorCode, message: str, pointer: str) -> AgentGraphError:
     """``AgentGraphError(code, message)`` that says where: one diagnostic whose ``detail.pointer`` is ``pointer``.
 
     ``pointer`` is a JSON Pointer into the document being checked; the loader,

@@ -14,6 +14,183 @@ import msgspec
 
 Severity = Literal["info", "warning", "error"]
 
+#: Every code an :class:`AgentGraphError` may carry, one per line (adding a code is adding its line).
+#: ``AgentGraphError``'s ``code`` is typed with it, so ``mypy`` refuses a misspelt code;
+#: docs/errors.md is generated from it (``python -m agent_graph._toolchain.errordoc``) and a test
+#: keeps the two in step.
+ErrorCode = Literal[
+    "absolute-path-forbidden",
+    "action-file-unpackaged",
+    "action-id-duplicate",
+    "action-input-invalid",
+    "action-missing",
+    "argument-invalid",
+    "authorities-invalid",
+    "build-absolute-path-leak",
+    "build-lock-timeout",
+    "build-output-exists",
+    "build-output-overlaps-source",
+    "build-output-path-conflict",
+    "build-source-changed",
+    "build-verification-failed",
+    "bundle-catalog-mismatch",
+    "bundle-dependencies-mismatch",
+    "bundle-digest-mismatch",
+    "bundle-file-digest-mismatch",
+    "bundle-file-duplicate",
+    "bundle-files-mismatch",
+    "bundle-invalid",
+    "bundle-provider-mismatch",
+    "bundle-provider-unlisted",
+    "code-catalog-code-duplicate",
+    "code-document-dynamic",
+    "code-missing",
+    "coverage-provider-mismatch",
+    "diagram-format-invalid",
+    "disk-full",
+    "entry-missing",
+    "explain-node-missing",
+    "file-encoding-invalid",
+    "file-exists",
+    "file-lock-failed",
+    "file-missing",
+    "file-permission-denied",
+    "file-read-failed",
+    "file-too-large",
+    "file-write-failed",
+    "format-invalid",
+    "frontmatter-invalid",
+    "frontmatter-missing",
+    "gate-delegated-inspection-missing",
+    "gate-delegated-policy-invalid",
+    "gate-fact-refused",
+    "gate-inspection-effect-invalid",
+    "gate-outcome-refused",
+    "gate-resolution-effect-invalid",
+    "graph-edge-duplicate",
+    "graph-edge-node-missing",
+    "graph-entry-missing",
+    "graph-flow-cycle",
+    "graph-gated-by-source-invalid",
+    "graph-id-duplicate",
+    "graph-missing",
+    "graph-node-duplicate",
+    "graph-recursion",
+    "graph-repeat-target-invalid",
+    "graph-selection-missing",
+    "graph-terminal-edge-invalid",
+    "graph-terminal-missing",
+    "graph-too-large",
+    "host-action-handler-mismatch",
+    "host-action-handler-missing",
+    "host-action-input-digest-mismatch",
+    "host-action-input-invalid",
+    "host-action-input-schema-mismatch",
+    "host-action-output-exactly-one",
+    "host-action-output-inline-invalid",
+    "host-action-output-schema-mismatch",
+    "host-action-result-invalid",
+    "host-action-schema-identity-invalid",
+    "id-invalid",
+    "import-empty",
+    "import-source-overlaps-target",
+    "import-target-exists",
+    "input-too-deep",
+    "input-too-large",
+    "internal-error",
+    "interrupted",
+    "json-invalid",
+    "json-object-required",
+    "json-too-deep",
+    "lint-rule-unknown",
+    "materializer-effect-invalid",
+    "materializer-env-invalid",
+    "materializer-error-limit",
+    "materializer-failed",
+    "materializer-output-invalid",
+    "materializer-output-limit",
+    "materializer-runner-invalid",
+    "materializer-timeout",
+    "materializer-unsupported",
+    "mcp-unavailable",
+    "migration-descriptor-invalid",
+    "os-error",
+    "outcome-invalid",
+    "output-unreadable",
+    "parse-failed",
+    "path-invalid",
+    "path-is-directory",
+    "path-loop",
+    "path-missing",
+    "path-not-directory",
+    "path-outside-provider",
+    "path-symlink-outside-provider",
+    "path-too-long",
+    "prompt-missing",
+    "provider-id-mismatch",
+    "provider-target-exists",
+    "provider-too-large",
+    "provider-unresolved",
+    "registry-invalid",
+    "replay-layout-failed",
+    "replay-layout-unavailable",
+    "resource-digest-mismatch",
+    "resource-id-duplicate",
+    "resource-kind-invalid",
+    "resource-location-invalid",
+    "resource-metadata-invalid",
+    "resource-missing",
+    "resource-not-on-route",
+    "resource-read-timeout",
+    "resource-receipts-invalid",
+    "resource-receipts-provider-mismatch",
+    "resource-schema-legacy",
+    "resource-static",
+    "revision-invalid",
+    "route-arguments-invalid",
+    "route-reason-code-kind-invalid",
+    "route-reason-code-missing",
+    "route-revision-stale",
+    "route-stale",
+    "route-unavailable",
+    "run-fork-unrecorded",
+    "run-invalid",
+    "run-lock-timeout",
+    "run-missing",
+    "run-node-invalid",
+    "run-provider-mismatch",
+    "run-revision-stale",
+    "run-store-closed",
+    "run-store-failed",
+    "run-store-unavailable",
+    "run-target-exists",
+    "run-too-large",
+    "schema-document-invalid",
+    "schema-invalid",
+    "schema-pattern-too-costly",
+    "schema-pattern-unsupported",
+    "schema-type-unknown",
+    "skill-binding-missing",
+    "skill-entry-missing",
+    "skill-graph-missing",
+    "skill-locator-absolute",
+    "skill-locator-invalid",
+    "state-key-unknown",
+    "store-url-invalid",
+    "subgraph-entry-missing",
+    "subgraph-missing",
+    "test-cases-empty",
+    "test-path-missing",
+    "tool-unknown",
+    "workflow-cycle",
+    "workflow-dependency-missing",
+    "workflow-invalid",
+    "workflow-step-duplicate",
+    "workflow-step-id-collision",
+    "workflow-step-id-reserved",
+    "workspace-missing",
+]
+
 #: How many diagnostics ``str(AgentGraphError)`` shows before summing up the rest.
 SHOWN_DIAGNOSTICS = 3
 
@@ -48,12 +225,12 @@ class AgentGraphError(Exception):
     has several (schema violations, for example).
     """
 
-    code: str
+    code: ErrorCode
     message: str
     diagnostics: tuple[Diagnostic, ...]
 
     def __init__(
-        self, code: str, message: str, diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = ()
+        self, code: ErrorCode, message: str, diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = ()
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -128,7 +305,7 @@ def listing(names: Iterable[str], limit: int = 12) -> str:
 # ---------------------------------------------------------------- operating-system errors
 
 #: errno names → the code of the refusal they cause; anything else is ``file-write-failed`` or ``file-read-failed``.
-_OS_CODES: dict[str, str] = {
+_OS_CODES: dict[str, ErrorCode] = {
     "EACCES": "file-permission-denied",
     "EPERM": "file-permission-denied",
     "EROFS": "file-permission-denied",
@@ -160,7 +337,7 @@ def os_error(error: BaseException, path: str, doing: str, *, writing: bool = Tru
         )
     number = getattr(error, "errno", None)
     name = errno_module.errorcode.get(number, "") if isinstance(number, int) else ""
-    code = _OS_CODES.get(name)
+    code: ErrorCode | None = _OS_CODES.get(name)
     if code is None:
         if name == "EEXIST":
             code = "path-not-directory" if doing.startswith("create the folder") else "file-exists"

@@ -19,8 +19,8 @@ from typing import Any
 import msgspec
 
 from .cache import EvaluationCache
-from .canonical import canonical_bytes_exact, digest_value, revision_bytes_fast, utf16_key
-from .errors import AgentGraphError, Diagnostic
+from .canonical import canonical_bytes_exact, digest_value, utf16_key
+from .errors import AgentGraphError, Diagnostic, shown
 from .ir import (
     ABSENT,
     EQUALS,
@@ -34,6 +34,7 @@ from .ir import (
 from .model import Evaluation, RouteSummary
 from .plain import plain_json, plain_string
 from .provider import Provider
+from .revision_text import revision_bytes_fast, revision_state
 
 MAX_ALTERNATIVE_ROUTES = 3
 
@@ -158,20 +159,6 @@ def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> b
 # ------------------------------------------------------------------ input
 
 
-def show(value: Any, limit: int = 200) -> str:
-    """``value`` for a message: a string as is, anything else as its repr cut at ``limit`` characters.
-
-    Never raises (an integer too long for ``repr`` is described by its type).
-    """
-    if isinstance(value, str):
-        return value
-    try:
-        text = repr(value)
-    except ValueError:
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
     """De-duplicated and sorted by code units, as the reference sorts them (exact ``str`` items)."""
     if authorities is None:
@@ -187,14 +174,14 @@ def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
     unique = set()
     for item in authorities:
         if not isinstance(item, str):
-            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {show(item)}")
+            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {shown(item)}")
         unique.add(item if type(item) is str else str.__str__(item))
     return sorted(unique, key=utf16_key)
 
 
 def _outcome_string(key: Any, value: Any) -> str:
     if not isinstance(value, str):
-        raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(value)}")
+        raise AgentGraphError("outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}")
     return value if type(value) is str else str.__str__(value)
 
 
@@ -225,7 +212,7 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
     for key, value in items:
         if type(key) is not str:
             if not isinstance(key, str):
-                raise AgentGraphError("json-invalid", f"Outcome keys must be strings, not {show(key)}")
+                raise AgentGraphError("json-invalid", f"Outcome keys must be strings, not {shown(key)}")
             key = str.__str__(key)
         kind = type(value)
         if kind is str:
@@ -243,7 +230,9 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
         else:
             outcome = getattr(value, "outcome", _MISSING)
             if outcome is _MISSING:
-                raise AgentGraphError("outcome-invalid", f"Outcome for {show(key)} is invalid: {show(value)}")
+                raise AgentGraphError(
+                    "outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}"
+                )
             result[key] = _outcome_string(key, outcome)
     return result
 
@@ -288,14 +277,7 @@ def _revision(
     if fast is not None:
         return "sha256:" + hashlib.sha256(fast[0]).hexdigest(), True, fast[1]
     checked = plain_facts(facts)
-    state = {
-        "authorities": authorities,
-        "entry": entry,
-        "facts": checked,
-        "graphId": graph.id,
-        "outcomes": outcomes,
-        "provider": graph.digest,
-    }
+    state = revision_state(graph.digest, graph.id, entry, checked, outcomes, authorities)
     try:
         text, exact = canonical_bytes_exact(state)
     except (TypeError, ValueError) as error:
@@ -568,7 +550,7 @@ def _open_frame(
     entry_id = graph.entrypoints.get(entry) if isinstance(entry, str) else None
     if entry_id is None:
         return _refused(
-            ctx, graph, entry, call_path, "entry-missing", f"Graph {graph.id} has no entry {show(entry)}"
+            ctx, graph, entry, call_path, "entry-missing", f"Graph {graph.id} has no entry {shown(entry)}"
         )
     return _frame(ctx, graph, entry, graph.index[entry_id], call_path, stack)
 

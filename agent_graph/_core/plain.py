@@ -34,7 +34,8 @@ from typing import Any
 
 import msgspec
 
-from .errors import AgentGraphError
+from .errors import AgentGraphError, ErrorCode
+from .json_writer import write_json
 
 __all__ = [
     "DEEPEST",
@@ -73,7 +74,7 @@ def _where(path: list[Any]) -> str:
     return "/" + "/".join(parts) + ("/…" if len(path) > 20 else "")
 
 
-def plain_string(value: Any, label: str, code: str = "argument-invalid") -> str:
+def plain_string(value: Any, label: str, code: ErrorCode = "argument-invalid") -> str:
     """``value`` as an exact ``str`` (a subclass is copied); ``code`` when it is not a string."""
     if type(value) is str:
         return value
@@ -116,7 +117,7 @@ def plain_json(
     *,
     max_depth: int = DEEPEST,
     allow_nan: bool = True,
-    too_deep: str = "json-too-deep",
+    too_deep: ErrorCode = "json-too-deep",
 ) -> Any:
     """An exact-type copy of the JSON value ``value`` (see the module rules).
 
@@ -241,12 +242,6 @@ def is_plain_json(value: Any, *, max_depth: int = DEEPEST, allow_nan: bool = Tru
 # ---------------------------------------------------------------- writing
 
 
-class _Text(str):
-    """Literal output on the writer's stack, as opposed to a value still to write."""
-
-    __slots__ = ()
-
-
 def _string(text: str) -> str:
     """A JSON string literal, lone surrogates written as ``\\uXXXX`` escapes (valid UTF-8 always)."""
     import json
@@ -271,61 +266,22 @@ def _number(value: int | float) -> str:
     return float.__repr__(number)
 
 
+def _struct(value: Any) -> Any:
+    if isinstance(value, msgspec.Struct):
+        return msgspec.to_builtins(value)
+    raise TypeError(f"json_text() takes JSON data, not {_describe(value)}")
+
+
 def json_text(value: Any, *, indent: int | None = None) -> str:
     """JSON text of a plain JSON value, written without recursion (key order kept).
 
     ``indent`` gives pretty output (``None``: compact, ``", "``/``": "``-free).
     NaN and the infinities are written as ``null``, as ``JSON.stringify`` does;
-    callers that must refuse them check with :func:`plain_json` first.
+    callers that must refuse them check with :func:`plain_json` first. A
+    msgspec Struct is written as its built-in value. The walk is the one JSON
+    writer's (:func:`agent_graph._core.json_writer.write_json`).
     """
-    out: list[str] = []
-    append = out.append
-    comma = ","
-    colon = ":" if indent is None else ": "
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, level = stack.pop()
-        kind = type(item)
-        if kind is _Text:
-            append(item)
-        elif isinstance(item, str):
-            append(_string(item))
-        elif item is None:
-            append("null")
-        elif item is True:
-            append("true")
-        elif item is False:
-            append("false")
-        elif isinstance(item, (int, float)):
-            append(_number(item))
-        elif isinstance(item, dict):
-            entries = list(dict.items(item))
-            if not entries:
-                append("{}")
-                continue
-            append("{")
-            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-            stack.append((_Text(("" if indent is None else "\n" + " " * (indent * level)) + "}"), 0))
-            for index in range(len(entries) - 1, -1, -1):
-                key, child = entries[index]
-                stack.append((child, level + 1))
-                stack.append((_Text((comma if index else "") + pad + _string(str(key)) + colon), 0))
-        elif isinstance(item, (list, tuple)):
-            elements = list(item)
-            if not elements:
-                append("[]")
-                continue
-            append("[")
-            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-            stack.append((_Text(("" if indent is None else "\n" + " " * (indent * level)) + "]"), 0))
-            for index in range(len(elements) - 1, -1, -1):
-                stack.append((elements[index], level + 1))
-                stack.append((_Text((comma if index else "") + pad), 0))
-        elif isinstance(item, msgspec.Struct):
-            stack.append((msgspec.to_builtins(item), level))
-        else:
-            raise TypeError(f"json_text() takes JSON data, not {_describe(item)}")
-    return "".join(out)
+    return write_json(value, string=_string, number=_number, convert=_struct, indent=indent)
 
 
 def json_bytes(value: Any, *, indent: int | None = None) -> bytes:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .cache import EvaluationCache
 from .errors import AgentGraphError, did_you_mean, listing, shown
+from .filesystem import FileSystem
 from .ir import CompiledGraph
 from .model import (
     Action,
@@ -89,7 +90,10 @@ class Provider:
     Attributes are read-only. ``graphs`` maps Graph IDs to compiled graphs (their
     ``definition`` is the parsed :class:`~agent_graph.Graph`); ``actions`` and
     ``resources`` are keyed by absolute path; ``files`` is the Provider's file set
-    (absolute paths) and ``file_digests`` their digests.
+    (absolute paths) and ``file_digests`` their digests. ``file_system`` is the
+    file system it was loaded from (``None``: the operating system's); every
+    later read of its files (input schemas, resources, materializers' scripts,
+    graph tests) goes through it, read-only, with the digests checked.
     """
 
     manifest: ProviderManifest
@@ -110,6 +114,8 @@ class Provider:
     resources_by_id: Mapping[str, str] = field(default_factory=dict)
     #: The verified bundle manifest when the Provider was loaded from a bundle's ``manifest.json``.
     bundle: Bundle | None = None
+    #: The file system the Provider was loaded from (None: the operating system's); used read-only.
+    file_system: FileSystem | None = field(default=None, repr=False, compare=False)
     #: What evaluations remember (bounded; never part of an answer). See :class:`EvaluationCache`.
     cache: EvaluationCache = field(default_factory=EvaluationCache, init=False, repr=False, compare=False)
 

@@ -2,8 +2,10 @@
 
 Implements behaviour.md §6 and the read-receipt rule of the spec. Everything a
 route needs (locations, digests, command plans) was precomputed when the
-Provider loaded, so routing is assembly only: no file is read here, and the
-workspace directory arrives as an argument.
+Provider loaded — the loader calls :func:`command_plan` here once per Action,
+so how an Action becomes a shell command is the router's rule, in one place —
+and routing is assembly only: no file is read here, and the workspace
+directory arrives as an argument.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from typing import Any
 
 import msgspec
 
-from .errors import AgentGraphError
-from .evaluate import Candidate, evaluate_with_candidates, show
+from .errors import AgentGraphError, shown
+from .evaluate import Candidate, evaluate_with_candidates
 from .model import (
+    Action,
     AfterAction,
     CommandStep,
     Evaluation,
@@ -37,6 +40,49 @@ from .provider import LoadedAction, Provider
 from .receipts import Receipts
 
 Location = FileLocation | GraphActionLocation | HostActionLocation
+
+#: The program that runs a script Action of each ``runtime`` (any other runtime runs as named).
+RUNTIME_PROGRAMS: dict[str, str] = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
+
+
+def runtime_program(runtime: str | None) -> str:
+    """The program a script Action's ``runtime`` names (``python`` → ``python3``)."""
+    return RUNTIME_PROGRAMS.get(runtime or "", runtime or "")
+
+
+def shell_quote(value: str) -> str:
+    """Single-quote ``value`` for ``sh`` (a ``'`` is written ``'"'"'``)."""
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
+def command_plan(action: Action, root: str, entry: str) -> tuple[PlanStep, ...]:
+    """The command plan of ``action`` (behaviour.md §6), computed once when the Provider loads.
+
+    ``root`` is the Provider root and ``entry`` a script Action's entry, resolved
+    inside it. ``working_directory`` is the root for ``cwd: provider`` and left
+    empty for ``cwd: workspace`` (each route fills in its workspace). A command
+    runs as written; a script as ``<program> '<entry>' '<arg>'…``; a host Action
+    is a handler step; an agent Action has no plan.
+    """
+    cwd = action.cwd or "workspace"
+    working = root if cwd == "provider" else ""
+    if action.runner == "command":
+        return (
+            CommandStep(
+                command=action.command or "", effect=action.effect, cwd=cwd, working_directory=working
+            ),
+        )
+    if action.runner == "script":
+        args = " ".join(shell_quote(a) for a in action.args or ())
+        command = f"{runtime_program(action.runtime)} {shell_quote(entry)}" + (f" {args}" if args else "")
+        return (CommandStep(command=command, effect=action.effect, cwd=cwd, working_directory=working),)
+    if action.runner == "host":
+        return (
+            HandlerStep(
+                handler=action.handler or "", effect=action.effect, cwd=cwd, working_directory=working
+            ),
+        )
+    return ()
 
 
 class _Receipts:
@@ -61,7 +107,7 @@ class _Receipts:
                 receipts if isinstance(receipts, dict) else dict(receipts.items()), "read receipts"
             )
             named = plain.get("provider")
-            provider_id = named if isinstance(named, str) else show(named)
+            provider_id = named if isinstance(named, str) else shown(named)
             raw_items = plain.get("receipts", [])
             if not isinstance(raw_items, list):
                 raise AgentGraphError("resource-receipts-invalid", "receipts must be a list")
@@ -286,21 +332,21 @@ def route_evaluated(
         if evaluation.primary_route is None:
             raise AgentGraphError(
                 "route-unavailable",
-                f"Graph {show(graph)} has no available route (status {evaluation.status_code})",
+                f"Graph {shown(graph)} has no available route (status {evaluation.status_code})",
                 evaluation.diagnostics,
             )
         route_id = evaluation.primary_route.route_id
     if revision is not None and (type(revision) is not str or evaluation.revision != revision):
         raise AgentGraphError(
             "route-revision-stale",
-            f"Expected revision {show(revision)}, current revision is {evaluation.revision}",
+            f"Expected revision {shown(revision)}, current revision is {evaluation.revision}",
         )
     selected = (
         next((c for c in candidates if c.route_id == route_id), None) if type(route_id) is str else None
     )
     if selected is None:
         raise AgentGraphError(
-            "route-stale", f"Route {show(route_id)} is not available at revision {evaluation.revision}"
+            "route-stale", f"Route {shown(route_id)} is not available at revision {evaluation.revision}"
         )
     indexed = _Receipts(receipts, provider)
     return resolve_candidate(provider, selected, evaluation.revision, posixpath.normpath(workspace), indexed)

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from .errors import AgentGraphError
+from .errors import AgentGraphError, shown
 from .evaluate import (
     _MISSING,
     WHY_CHILD,
@@ -37,7 +37,6 @@ from .evaluate import (
     normalize_authorities,
     normalize_facts,
     normalize_outcomes,
-    show,
 )
 from .ir import ABSENT, EXISTS, CompiledGraph, CompiledNode, FactTest
 from .model import Evaluation
@@ -199,7 +198,7 @@ def _json(value: Any, limit: int = 120) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError, RecursionError):
-        return show(value, limit)
+        return shown(value, limit)
     return text if len(text) <= limit else text[:limit] + "…"
 
 

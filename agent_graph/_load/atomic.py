@@ -1,13 +1,17 @@
-"""Atomic file writes: a temporary file in the same directory, fsync, rename (or link).
+"""Writing files: the one module that writes them (a temporary file in the same folder, fsync, rename or link).
 
 A reader sees the previous content or the next, never a truncated file. Run
-files, bundles, migrations, materialized views and generated sources are
-written through here (the load cache writes its own entries, each guarded by
-a digest instead). :func:`write_bytes_atomic` replaces a file;
-:func:`create_exclusive` creates one and never replaces anything.
+files, bundles, migrations, imports, scaffolds, materialized views, extracted
+schemas, the generated validators and load-cache entries are written through
+here. :func:`write_bytes_atomic` replaces a file (``durable=False`` for
+load-cache entries, which carry their own digest); :func:`create_exclusive`
+creates one and never replaces anything; :class:`FileChanges` writes several,
+all or none; :func:`write_staged` writes a file of a folder that is published
+later by renaming the folder (a build's working folder), where a temporary
+file beside it would be left behind by a kill.
 
 Every operating-system failure becomes an :class:`~agent_graph.AgentGraphError`
-with the code :func:`~agent_graph._errors.os_error` gives it
+with the code :func:`agent_graph._core.errors.os_error` gives it
 (``file-permission-denied``, ``path-not-directory``, ``disk-full`` …) and the
 path in its message; the temporary file is removed and the target is left as
 it was. New files get the usual ``0o666`` less the process umask (applied by
@@ -23,7 +27,7 @@ import os
 import secrets
 import stat
 
-from .._core.errors import AgentGraphError, os_error
+from .._core.errors import AgentGraphError, ErrorCode, os_error
 
 __all__ = [
     "FileChanges",
@@ -31,7 +35,7 @@ __all__ = [
     "fsync_directory",
     "make_directories",
     "write_bytes_atomic",
-    "write_text_atomic",
+    "write_staged",
 ]
 
 
@@ -126,16 +130,29 @@ def write_bytes_atomic(path: str, data: bytes, *, durable: bool = True) -> None:
         fsync_directory(directory)
 
 
-def write_text_atomic(path: str, text: str) -> None:
-    """Write UTF-8 ``text`` to ``path`` atomically."""
-    write_bytes_atomic(path, text.encode("utf-8"))
+def write_staged(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` in place and flush it to disk, for a folder published later by a rename.
+
+    No temporary file: the folder is invisible (or the file is a marker whose
+    content nobody reads) until it is renamed into place, so a half-written
+    file is never seen, and a kill leaves nothing beside it.
+    """
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except (OSError, ValueError) as error:
+        raise os_error(error, path, "write") from None
 
 
-def _target_exists(path: str, label: str, code: str) -> AgentGraphError:
+def _target_exists(path: str, label: str, code: ErrorCode) -> AgentGraphError:
     return AgentGraphError(code, f"{label} refuses to replace an existing path: {path}")
 
 
-def create_exclusive(path: str, data: bytes, label: str, *, exists_code: str = "run-target-exists") -> None:
+def create_exclusive(
+    path: str, data: bytes, label: str, *, exists_code: ErrorCode = "run-target-exists"
+) -> None:
     """Write ``data`` to a new file ``path`` atomically; ``exists_code`` if the name is taken.
 
     The bytes go to a fsynced temporary file that is then hard-linked to
@@ -190,7 +207,7 @@ class FileChanges:
     object wrote is ever removed.
     """
 
-    def __init__(self, exists_code: str = "file-exists", label: str = "Writing") -> None:
+    def __init__(self, exists_code: ErrorCode = "file-exists", label: str = "Writing") -> None:
         self.exists_code = exists_code
         self.label = label
         self._created: list[str] = []

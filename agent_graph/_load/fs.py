@@ -13,40 +13,21 @@ import posixpath
 import re
 import stat as stat_module
 from collections.abc import Mapping
-from typing import Literal, Protocol, runtime_checkable
 
 from .._core.errors import AgentGraphError, os_error
+from .._core.filesystem import EntryKind, FileSystem
 
-EntryKind = Literal["file", "directory", "other"]
-
-
-@runtime_checkable
-class FileSystem(Protocol):
-    """What the loader needs from storage. Paths are absolute and ``/``-separated."""
-
-    def kind(self, path: str) -> EntryKind | None:
-        """The kind of entry at ``path`` after following symbolic links, or None if nothing is there."""
-        ...
-
-    def read_bytes(self, path: str) -> bytes:
-        """The whole content of the regular file at ``path`` (raises OSError on failure)."""
-        ...
-
-    def size(self, path: str) -> int:
-        """The size in bytes of the regular file at ``path``."""
-        ...
-
-    def realpath(self, path: str) -> str:
-        """``path`` with every symbolic link resolved."""
-        ...
-
-    def list_files(self, directory: str) -> list[str]:
-        """Every regular file below ``directory`` (recursively, not following links), sorted by path."""
-        ...
-
-    def absolute(self, path: str) -> str:
-        """``path`` made absolute against the file system's working directory, normalised."""
-        ...
+__all__ = [
+    "DEFAULT_READ_LIMIT",
+    "EntryKind",
+    "FileSystem",
+    "MemoryFileSystem",
+    "OSFileSystem",
+    "contained_path",
+    "file_not_found",
+    "inside",
+    "read_regular_file",
+]
 
 
 class OSFileSystem:
@@ -207,6 +188,18 @@ class MemoryFileSystem:
                 found.append(path)
         found.sort()
         return found
+
+
+def file_not_found(label: str, path: str) -> AgentGraphError:
+    """``file-read-failed`` for a file named on purpose that is not there (a ``file-missing`` diagnostic)."""
+    from .._core.errors import Diagnostic
+
+    message = f"Cannot read the {label} file {path}: it does not exist"
+    return AgentGraphError(
+        "file-read-failed",
+        message,
+        [Diagnostic(code="file-missing", severity="error", message=message, path=path)],
+    )
 
 
 #: The largest file :func:`read_regular_file` reads unless told otherwise (as the loader's default).

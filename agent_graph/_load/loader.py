@@ -24,32 +24,30 @@ import msgspec
 
 from .._core.canonical import digest_bytes, digest_value, sort_collated, utf16_key
 from .._core.checks import closest_names, find_cycle, validate_graph_semantics
-from .._core.errors import AgentGraphError, Diagnostic, os_error
+from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, os_error
 from .._core.ir import CompiledGraph
 from .._core.model import (
     Action,
     Bundle,
     CodeCatalog,
     CodeCatalogEntry,
-    CommandStep,
     FileLocation,
     FileResource,
     Graph,
     GraphActionLocation,
     GraphActionResource,
-    HandlerStep,
     HostActionInput,
     HostActionLocation,
     HostActionMaterialize,
     HostActionResource,
     MaterializeRef,
     Node,
-    PlanStep,
     ProviderManifest,
     RouteAction,
     SkillBinding,
 )
 from .._core.provider import LoadedAction, LoadedResource, NodeRoute, Provider
+from .._core.route import command_plan
 from .._syntax import schema as _schema
 from .._syntax.explain import MAX_LOCATED_TEXT
 from .._syntax.parse import (
@@ -74,15 +72,9 @@ RESOURCE_PROTOCOLS = {
 LEGACY_RESOURCE = "agent-graph.resource.v1"
 STATIC_KINDS = frozenset({"procedure", "diagnostic", "template", "schema", "skill"})
 PROTOCOL_IDENTITY = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9._-]+)*/v[0-9]+\Z")
-_RUNTIMES = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
 
 #: Registry of Provider IDs to manifest paths, for ``provider:`` Skill locators.
 ProviderRegistry = Mapping[str, str]
-
-
-def shell_quote(value: str) -> str:
-    """Single-quote ``value`` for ``sh`` (a ``'`` is written ``'"'"'``)."""
-    return "'" + value.replace("'", "'\"'\"'") + "'"
 
 
 @dataclass(frozen=True)
@@ -104,8 +96,20 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
-#: The former name of :class:`Limits`.
-LoadLimits = Limits
+
+
+def __getattr__(name: str) -> object:
+    """``LoadLimits``, the former name of :class:`Limits`: still importable for one release, with a warning."""
+    if name == "LoadLimits":
+        import warnings
+
+        warnings.warn(
+            "agent_graph._load.loader.LoadLimits is deprecated and goes in the next release: use agent_graph.Limits",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Limits
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------- paths and files
@@ -120,7 +124,7 @@ class _Reader:
     and checked on each load.
     """
 
-    def __init__(self, fs: FileSystem, root: str, limits: LoadLimits, store: LoadCache | None = None) -> None:
+    def __init__(self, fs: FileSystem, root: str, limits: Limits, store: LoadCache | None = None) -> None:
         self.fs = fs
         self.root = root
         self.limits = limits
@@ -312,7 +316,7 @@ class _Reader:
         return display if found is None else f"{display}:{found[0]}:{found[1]}"
 
     def error_at(
-        self, code: str, message: str, path: str, pointer: str, *, key: bool = False
+        self, code: ErrorCode, message: str, path: str, pointer: str, *, key: bool = False
     ) -> AgentGraphError:
         """``AgentGraphError(code, "file:line:column: message")`` for the value at ``pointer`` in ``path``.
 
@@ -1160,7 +1164,7 @@ def _link_gate(
     gate = node.gate
     reader = state.reader
 
-    def fail(code: str, message: str, field: str) -> AgentGraphError:
+    def fail(code: ErrorCode, message: str, field: str) -> AgentGraphError:
         return reader.error_at(code, message, graph_path, f"/nodes/{index}/{field}")
 
     if node.inspection_action:
@@ -1388,6 +1392,7 @@ def _assemble(
         node_routes=node_routes,
         resources_by_id={resource.id: path for path, resource in resources.items()},
         bundle=bundle,
+        file_system=None if type(state.fs) is OSFileSystem else state.fs,
     )
 
 
@@ -1435,29 +1440,8 @@ def _finish_action(state: _State, path: str, action: Action, digests: Mapping[st
         )
     except AgentGraphError as error:
         route_error = error
-    cwd = action.cwd or "workspace"
-    working = root if cwd == "provider" else ""
-    plan: tuple[PlanStep, ...]
-    if action.runner == "command":
-        plan = (
-            CommandStep(
-                command=action.command or "", effect=action.effect, cwd=cwd, working_directory=working
-            ),
-        )
-    elif action.runner == "script":
-        entry = contained_path(root, action.entry or "", "script entry")
-        runtime = _RUNTIMES.get(action.runtime or "", action.runtime or "")
-        args = " ".join(shell_quote(a) for a in action.args or ())
-        command = f"{runtime} {shell_quote(entry)}" + (f" {args}" if args else "")
-        plan = (CommandStep(command=command, effect=action.effect, cwd=cwd, working_directory=working),)
-    elif action.runner == "host":
-        plan = (
-            HandlerStep(
-                handler=action.handler or "", effect=action.effect, cwd=cwd, working_directory=working
-            ),
-        )
-    else:
-        plan = ()
+    entry = contained_path(root, action.entry or "", "script entry") if action.runner == "script" else ""
+    plan = command_plan(action, root, entry)
     return LoadedAction(
         path=path,
         definition=action,

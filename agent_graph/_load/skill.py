@@ -14,21 +14,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core.checks import closest_names
-from .._core.errors import AgentGraphError, Diagnostic, os_error
+from .._core.errors import AgentGraphError, os_error
 from .._core.provider import Provider
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_front_matter, parse_structured
 from .._syntax.yaml_events import locate_pointers
-from .fs import WINDOWS_ABSOLUTE, FileSystem, OSFileSystem
+from .fs import WINDOWS_ABSOLUTE, FileSystem, OSFileSystem, file_not_found
 
 
 def _read_text(fs: FileSystem, path: str, label: str, max_bytes: int) -> str:
     if fs.kind(path) != "file":
-        message = f"Cannot read the {label} file {path}: it does not exist"
-        raise AgentGraphError(
-            "file-read-failed",
-            message,
-            [Diagnostic(code="file-missing", severity="error", message=message, path=path)],
-        )
+        raise file_not_found(label, path)
     try:
         if fs.size(path) > max_bytes:
             raise AgentGraphError("file-too-large", f"{path} is over the limit of {max_bytes} bytes")

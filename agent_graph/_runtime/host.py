@@ -3,18 +3,20 @@
 :class:`ResourceReader` turns any location a route gives into content for the
 Agent and the read receipt to keep, for the three kinds of location:
 
-* a static file (Markdown, a Skill, a schema) is read from the Provider's file
-  system and must still have the digest the Provider was loaded with
-  (``resource-digest-mismatch`` otherwise: load the Provider again);
+* a static file (Markdown, a Skill, a schema) is read through the file system
+  the Provider was loaded from (a :class:`~agent_graph.MemoryFileSystem`'s
+  Provider never touches the disk) and must still have the digest the
+  Provider was loaded with (``resource-digest-mismatch`` otherwise: load the
+  Provider again);
 * a graph-action view is materialized at the route's revision into the cache
-  folder the host names (``materialize_cache``), through
+  folder the host names (``materialize_cache``, on disk), through
   :func:`~agent_graph.materialize_resource`;
 * a host-action resource is produced by the handler the host registered for
   it (``host_handlers``), and its answer is checked with
   :func:`~agent_graph.validate_host_action_result` before it is used.
 
 :func:`validate_action_input` checks a value against an Action's
-``inputSchema``. Nothing here writes anything but the materialization cache
+``inputSchema``, read through the Provider's file system with its digest checked. Nothing here writes anything but the materialization cache
 the host named, and nothing is remembered between calls.
 """
 
@@ -71,7 +73,7 @@ class ResourceReader:
     to read graph-action views); ``host_handlers`` maps a handler name to the
     function that answers it; ``materialize_env``, ``materialize_timeout``
     and ``max_output_bytes`` are handed to the materializer; ``file_system``
-    reads static files (default: the operating system's).
+    reads static files (default: the one the Provider was loaded from).
     """
 
     __slots__ = (
@@ -112,10 +114,7 @@ class ResourceReader:
         self.materialize_env = dict(materialize_env or {})
         self.materialize_timeout = materialize_timeout
         self.max_output_bytes = max_output_bytes
-        if file_system is None:
-            from .._load.fs import OSFileSystem
-
-            file_system = OSFileSystem()
+        #: None: the Provider's own file system (see :func:`agent_graph._load.files.read_provider_file`).
         self.file_system = file_system
 
     def register(self, handler: str, function: HostHandler) -> None:
@@ -137,20 +136,26 @@ class ResourceReader:
     # ------------------------------------------------------------ the three kinds
 
     def _read_file(self, location: FileLocation) -> ResourceContent:
-        try:
-            data = self.file_system.read_bytes(location.file_path)
-        except OSError as error:
-            raise AgentGraphError(
-                "file-read-failed", f"Cannot read resource {location.id} at {location.file_path}: {error}"
-            ) from None
-        digest = digest_bytes(data)
-        if digest != location.digest:
-            raise AgentGraphError(
-                "resource-digest-mismatch",
-                f"Resource {location.id} at {location.file_path} changed since the Provider was loaded "
-                f"({digest}, not {location.digest}); load the Provider again",
+        if self.file_system is None:
+            from .._load.files import read_provider_file
+
+            data = read_provider_file(
+                self.provider, location.file_path, f"resource {location.id}", location.digest
             )
-        receipt = ReadReceipt(id=location.id, digest=digest)
+        else:
+            try:
+                data = self.file_system.read_bytes(location.file_path)
+            except OSError as error:
+                raise AgentGraphError(
+                    "file-read-failed", f"Cannot read resource {location.id} at {location.file_path}: {error}"
+                ) from None
+            if digest_bytes(data) != location.digest:
+                raise AgentGraphError(
+                    "resource-digest-mismatch",
+                    f"Resource {location.id} at {location.file_path} changed since the Provider was loaded "
+                    f"({digest_bytes(data)}, not {location.digest}); load the Provider again",
+                )
+        receipt = ReadReceipt(id=location.id, digest=location.digest)
         return ResourceContent(
             content=data.decode("utf-8", errors="replace"),
             data=data,
@@ -183,12 +188,9 @@ class ResourceReader:
             max_output_bytes=self.max_output_bytes,
         )
         path = view.file_path or ""
-        try:
-            data = self.file_system.read_bytes(path)
-        except OSError as error:
-            raise AgentGraphError(
-                "file-read-failed", f"Cannot read the view {location.id} at {path}: {error}"
-            ) from None
+        from .._load.fs import read_regular_file
+
+        data = read_regular_file(path, f"the view {location.id}", self.max_output_bytes)  # the host's cache
         if digest_bytes(data) != view.digest:
             raise AgentGraphError(
                 "resource-digest-mismatch",
@@ -265,13 +267,11 @@ def validate_action_input(provider: Provider, action: Route | RouteAction | str,
     action_id, location = _input_schema_location(provider, action)
     if location is None:
         return value
-    try:
-        data = provider_file_bytes(provider, location.file_path)
-    except OSError as error:
-        raise AgentGraphError(
-            "file-read-failed",
-            f"Cannot read the input schema of {action_id} at {location.file_path}: {error}",
-        ) from None
+    from .._load.files import read_provider_file
+
+    data = read_provider_file(
+        provider, location.file_path, f"the input schema of {action_id}", location.digest
+    )
     document = parse_structured(data, location.file_path)
     try:
         validate_with_schema(document, value, f"input of {action_id}", name=location.file_path)
@@ -284,10 +284,3 @@ def validate_action_input(provider: Provider, action: Route | RouteAction | str,
             error.diagnostics,
         ) from None
     return value
-
-
-def provider_file_bytes(provider: Provider, path: str) -> bytes:
-    """The bytes of a Provider file (raises OSError)."""
-    with open(path, "rb") as handle:
-        data: bytes = handle.read()
-    return data

@@ -120,9 +120,10 @@ def _output_schema_document(location: HostActionLocation, provider: Provider) ->
             "resource-missing", f"Materializer {action.id} of {location.id} has no outputSchema"
         )
     schema_path = contained_path(provider.root, action.output_schema, "materializer output schema")
-    from .._load.fs import read_regular_file
+    from .._load.files import read_provider_file
 
-    return parse_structured(read_regular_file(schema_path, "materializer output schema"), schema_path)
+    data = read_provider_file(provider, schema_path, f"the output schema of {action.id}", None)
+    return parse_structured(data, schema_path)
 
 
 def validate_host_action_result(

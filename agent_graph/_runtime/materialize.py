@@ -50,6 +50,7 @@ from .._core.canonical import digest_bytes
 from .._core.errors import AgentGraphError
 from .._core.model import GraphActionLocation, MaterializeRef
 from .._core.plain import json_bytes, json_text, plain_json, plain_string
+from .._core.route import runtime_program
 from .._load.atomic import FileChanges
 
 if TYPE_CHECKING:
@@ -88,7 +89,6 @@ INHERITED_VARIABLES: tuple[str, ...] = (
 RECEIPT_SCHEMA = "agent-graph.materialization.v1"
 LOCATION_SCHEMA = "agent-graph.resource-location.graph-action.v1"
 REVISION_PATTERN = re.compile(r"sha256:[0-9a-f]{64}")
-_RUNTIMES = {"node": "node", "bun": "bun", "python": "python3", "shell": "sh"}
 _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CHUNK = 65536
 
@@ -382,15 +382,25 @@ def materialize_resource(
         raise AgentGraphError(
             "materializer-effect-invalid", f"Materializer {action.id} must have effect: read"
         )
+    from .._load.files import on_disk, read_provider_file
     from .._load.fs import contained_path
 
+    if not on_disk(provider):
+        raise AgentGraphError(
+            "materializer-unsupported",
+            f"Provider {provider.manifest.id} was not loaded from the disk (a MemoryFileSystem): its "
+            f"materializer {action.id} runs as a process in the Provider root, which does not exist on disk; "
+            "load the Provider from its folder to materialize",
+        )
     root = provider.root
     workspace_path = os.path.abspath(workspace if workspace is not None else os.getcwd())
     if action.runner == "command":
         argv = ["sh", "-c", action.command or ""]
     else:
         entry = contained_path(root, action.entry or "", "materializer entry")
-        argv = [_RUNTIMES.get(action.runtime or "", action.runtime or ""), entry, *(action.args or ())]
+        # The script that runs is the one the Provider was loaded with (resource-digest-mismatch otherwise).
+        read_provider_file(provider, entry, f"the script of materializer {action.id}", None)
+        argv = [runtime_program(action.runtime), entry, *(action.args or ())]
     cwd = root if action.cwd == "provider" else workspace_path
     if not os.path.isdir(cwd):
         raise AgentGraphError("workspace-missing", f"Materializer working directory does not exist: {cwd}")

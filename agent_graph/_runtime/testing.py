@@ -23,6 +23,7 @@ from .._core.model import ErrorBody, GateActionPlan, Route, TestCase, TestResult
 from .._core.provider import Provider
 from .._core.route import route
 from .._core.state import check_state
+from .._load.files import provider_file_system
 from .._load.fs import FileSystem, OSFileSystem
 from .._syntax import schema as _schema
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_structured
@@ -226,7 +227,7 @@ def run_graph_tests(
             "coverage-provider-mismatch",
             "The coverage collector belongs to another Provider: make one with CoverageCollector(provider)",
         )
-    fs = fs or OSFileSystem()
+    fs = fs or provider_file_system(provider)
     files = discover_tests(path, fs)
     if not files:
         raise AgentGraphError(

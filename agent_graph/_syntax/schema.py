@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
 from .._core.errors import AgentGraphError, Diagnostic
+from .._core.json_writer import Text, write_json
 from .explain import NOWHERE, pointer_target
 from .patterns import ecma_regex
 from .regex import PatternError, compile_pattern
@@ -194,10 +195,6 @@ def _is_type(value: object, name: str) -> bool:
     return False
 
 
-class _Token(NamedTuple):
-    text: str
-
-
 def _number_text(value: int | float) -> str:
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
@@ -210,47 +207,23 @@ def _number_text(value: int | float) -> str:
     return str(value)
 
 
+def _sorted_entries(value: dict[Any, Any]) -> list[tuple[Any, Any]]:
+    return [(key, value[key]) for key in sorted(value, key=str)]
+
+
+def _repr_text(value: object) -> Text:
+    return Text(repr(value))
+
+
 def _canonical(value: object) -> str:
-    """An iterative canonical text of a JSON value: equal JSON values give equal texts.
+    """A canonical text of a JSON value: equal JSON values give equal texts (the one JSON writer's walk).
 
     Objects are written with sorted keys, ``1`` and ``1.0`` are the same number,
     booleans are never numbers.
     """
-    parts: list[str] = []
-    stack: list[object] = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, _Token):
-            parts.append(item.text)
-        elif item is None:
-            parts.append("null")
-        elif isinstance(item, bool):
-            parts.append("true" if item else "false")
-        elif isinstance(item, (int, float)):
-            parts.append(_number_text(item))
-        elif isinstance(item, str):
-            parts.append(json.dumps(item))
-        elif isinstance(item, dict):
-            keys = sorted(item, key=str)
-            pending: list[object] = [_Token("{")]
-            for index, key in enumerate(keys):
-                if index:
-                    pending.append(_Token(","))
-                pending.append(_Token(json.dumps(str(key)) + ":"))
-                pending.append(item[key])
-            pending.append(_Token("}"))
-            stack.extend(reversed(pending))
-        elif isinstance(item, (list, tuple)):
-            pending = [_Token("[")]
-            for index, element in enumerate(item):
-                if index:
-                    pending.append(_Token(","))
-                pending.append(element)
-            pending.append(_Token("]"))
-            stack.extend(reversed(pending))
-        else:
-            parts.append(repr(item))
-    return "".join(parts)
+    return write_json(
+        value, string=json.dumps, number=_number_text, entries=_sorted_entries, convert=_repr_text
+    )
 
 
 def _is_multiple(value: int | float, divisor: int | float) -> bool:

@@ -31,10 +31,10 @@ from typing import Any
 import msgspec
 
 from .._core.canonical import collation_key, digest_bytes, digest_value, sort_collated, utf16_key
-from .._core.errors import AgentGraphError, Diagnostic, os_error
+from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, os_error
 from .._core.model import Bundle
 from .._core.provider import Provider
-from .._load.atomic import FileChanges, fsync_directory, make_directories
+from .._load.atomic import FileChanges, fsync_directory, make_directories, write_staged
 from .._load.bundle import expected_catalogs, expected_dependencies
 from .._runtime.locks import held_lock
 from .._syntax import schema as _schema
@@ -260,11 +260,6 @@ def _file_digest(path: str) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def _read_os(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
 @contextlib.contextmanager
 def _parent_lock(parent: str, destination: str) -> Iterator[None]:
     """Serialize builds into one folder: an OS lock on the parent folder itself (no lock file is left behind)."""
@@ -340,16 +335,6 @@ def _new_folder(parent: str, prefix: str) -> str:
     raise AgentGraphError("file-write-failed", f"Cannot create a working folder in {parent}")
 
 
-def _write_file(path: str, data: bytes) -> None:
-    try:
-        with open(path, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except (OSError, ValueError) as error:
-        raise os_error(error, path, "write") from None
-
-
 def _retire(retired: str, files: set[str]) -> None:
     """Delete an earlier bundle moved aside: only the files verified before, then its emptied folders.
 
@@ -384,7 +369,7 @@ _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"})
 _INTERPRETERS = frozenset(
     {"sh", "bash", "zsh", "dash", "python", "python3", "node", "bun", "deno", "ruby", "perl"}
 )
-UNPACKAGED = "action-file-unpackaged"
+UNPACKAGED: ErrorCode = "action-file-unpackaged"
 
 
 def _path_words(text: str) -> list[tuple[str, bool]]:
@@ -495,8 +480,9 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
     complete, verifiable earlier bundle (``build-output-exists``, see
     :func:`verified_bundle_files`): nothing but such a bundle is ever replaced,
     and of it only the files it lists are deleted. Source files are read
-    through ``read`` (the OS by default, so a Provider loaded from a
-    :class:`~agent_graph.MemoryFileSystem` can pass ``fs.read_bytes``).
+    through ``read`` (by default through the file system the Provider was
+    loaded from, a :class:`~agent_graph.MemoryFileSystem` too), each checked
+    against the digest it was loaded with.
 
     The bundle is written into a working folder beside ``output`` and loaded
     again (its Graph digests must equal the sources', so evaluating it gives
@@ -522,7 +508,16 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
         raise AgentGraphError(
             "build-output-exists", f"Build output exists and is not a directory: {destination}"
         )
-    plan = plan_bundle(provider, read or _read_os)
+    from .._load.files import on_disk, read_provider_file
+
+    # Executable sources stay executable in the bundle (read from the disk only).
+    keep_modes = read is None and on_disk(provider)
+    if read is None:
+
+        def read(path: str) -> bytes:
+            return read_provider_file(provider, path, "the Provider file", None, verify=False)
+
+    plan = plan_bundle(provider, read)
     parent = os.path.dirname(destination)
     name = os.path.basename(destination)
     with FileChanges(label="Build") as changes:  # folders made for the output go again if the build fails
@@ -538,18 +533,18 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
                 earlier = verified_bundle_files(destination)
             working = _new_folder(parent, f".{name}{_STAGING}")
             try:
-                _write_file(os.path.join(working, BUILD_MARKER), b"agent-graph build in progress\n")
+                write_staged(os.path.join(working, BUILD_MARKER), b"agent-graph build in progress\n")
                 for relative, data in plan.files.items():
                     target = os.path.join(working, *relative.split("/"))
                     make_directories(os.path.dirname(target))
-                    _write_file(target, data)
+                    write_staged(target, data)
                     source = posixpath.join(provider.root, relative)
-                    if read is None and relative != PROVIDER_MANIFEST and os.access(source, os.X_OK):
+                    if keep_modes and relative != PROVIDER_MANIFEST and os.access(source, os.X_OK):
                         try:
                             os.chmod(target, 0o755)
                         except OSError as error:
                             raise os_error(error, target, "make executable") from None
-                _write_file(os.path.join(working, BUNDLE_MANIFEST), plan.manifest_bytes)
+                write_staged(os.path.join(working, BUNDLE_MANIFEST), plan.manifest_bytes)
                 rebuilt = load_provider(os.path.join(working, BUNDLE_MANIFEST), cache=False)
                 if rebuilt.graph_digests != provider.graph_digests:
                     raise AgentGraphError(
@@ -618,7 +613,7 @@ def _swap_into_place(
             raise os_error(error, destination, "create the bundle folder") from None
     else:
         # Mark the earlier bundle first, so that a build killed from here on leaves only marked folders.
-        _write_file(os.path.join(destination, BUILD_MARKER), b"agent-graph build in progress\n")
+        write_staged(os.path.join(destination, BUILD_MARKER), b"agent-graph build in progress\n")
         if _exchange(working, destination):
             retired = working
         else:

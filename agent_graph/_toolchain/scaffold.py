@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .._core.canonical import canonical_json, js_number
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, ErrorCode
 from .._load.atomic import FileChanges
 from .._syntax.parse import (
     DEFAULT_MAX_FILE_BYTES,
@@ -220,7 +220,7 @@ def check_written_source(path: str, data: bytes, expected: Any = _UNCHECKED) -> 
         )
 
 
-def ensure_absent(paths: Iterable[str], code: str, what: str) -> None:
+def ensure_absent(paths: Iterable[str], code: ErrorCode, what: str) -> None:
     """Raise ``code`` when any path already exists (a file, a directory or a link)."""
     for path in paths:
         if os.path.lexists(path):
@@ -234,7 +234,7 @@ def ensure_absent(paths: Iterable[str], code: str, what: str) -> None:
             )
 
 
-def write_new_files(files: Mapping[str, str | bytes], code: str, what: str) -> list[str]:
+def write_new_files(files: Mapping[str, str | bytes], code: ErrorCode, what: str) -> list[str]:
     """Create every file (absolute paths), after checking that none exists and each reads back; all or none.
 
     Returns the paths written. When one write fails (a full disk, say), the

@@ -167,7 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if ok else 1
     target = _target()
     text = generate_module()
-    target.write_text(text, encoding="utf-8")
+    from .._load.atomic import write_bytes_atomic
+
+    write_bytes_atomic(str(target), text.encode("utf-8"))
     print(f"wrote {target} ({len(text)} characters)")
     return 0
 
