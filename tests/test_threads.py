@@ -103,3 +103,25 @@ def test_providers_do_not_share_what_they_remember() -> None:
     assert one.cache.evaluations and not two.cache.evaluations
     one.cache.clear()
     assert not one.cache.evaluations and not one.cache.fact_texts
+
+
+class _EmptiedAfterLookUp(dict):  # type: ignore[type-arg]
+    """A fact-text table that another thread empties right after each look-up."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        found = super().get(key, default)
+        self.clear()
+        return found
+
+
+def test_a_table_emptied_between_look_up_and_use_does_not_change_the_answer() -> None:
+    provider = ag.load_provider(str(EXAMPLES / "weekly-report" / "provider.yaml"))
+    fresh = ag.load_provider(str(EXAMPLES / "weekly-report" / "provider.yaml"))
+    facts = {"report": {"digest": "sha256:1", "approved": True}}
+    for _ in range(2):  # seen twice: the table keeps a plain copy of the value
+        ag.evaluate(provider, "report", facts=facts, authorities=["report.publish"])
+    assert provider.cache.fact_texts["report"][1] == facts["report"]
+    provider.cache.fact_texts = _EmptiedAfterLookUp(provider.cache.fact_texts)
+    provider.cache.evaluations.clear()
+    raced = ag.evaluate(provider, "report", facts=facts, authorities=["report.publish"])
+    assert raced == ag.evaluate(fresh, "report", facts=facts, authorities=["report.publish"])

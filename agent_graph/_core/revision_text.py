@@ -114,14 +114,17 @@ def _facts_on_fast_path(
         kind = type(value)
         if kind is dict or kind is list:
             entry = texts.get(key)
-            text = _remembered_fact_text(entry, value) if entry is not None and entry[1] is not None else None
+            copy = entry[1] if entry is not None else None
+            # The copy comes from the entry that was checked: another thread may replace or
+            # empty the table meanwhile, and a second look-up could find another value or none.
+            text = _remembered_fact_text(entry, value) if entry is not None and copy is not None else None
             if text is None:
                 unknown.append((key, value))
             else:
                 result[key] = raw(text)
                 if copies is None:
                     copies = {}
-                copies[key] = memo.fact_texts[key][1]
+                copies[key] = copy
         elif kind in plain:
             result[key] = value
         elif kind is int:
