@@ -31,7 +31,7 @@ from typing import Any
 import msgspec
 
 from .._core.canonical import collation_key, digest_bytes, digest_value, sort_collated, utf16_key
-from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, os_error
+from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.model import Bundle
 from .._core.provider import Provider
 from .._load.atomic import FileChanges, fsync_directory, make_directories, write_staged
@@ -369,7 +369,6 @@ _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"})
 _INTERPRETERS = frozenset(
     {"sh", "bash", "zsh", "dash", "python", "python3", "node", "bun", "deno", "ruby", "perl"}
 )
-UNPACKAGED: ErrorCode = "action-file-unpackaged"
 
 
 def _path_words(text: str) -> list[tuple[str, bool]]:
@@ -460,7 +459,7 @@ def unpackaged_action_files(provider: Provider, is_file: Callable[[str], bool]) 
             message = f"{shown}: Action {action.id} {field} names {word}: {why}"
             found.append(
                 Diagnostic(
-                    code=UNPACKAGED,
+                    code="action-file-unpackaged",
                     severity="error",
                     message=message,
                     path=path,
@@ -499,7 +498,7 @@ def build_bundle(provider: Provider, output: str, *, read: Callable[[str], bytes
     unpackaged = unpackaged_action_files(provider, _is_file(read))
     if unpackaged:
         raise AgentGraphError(
-            UNPACKAGED,
+            "action-file-unpackaged",
             f"Cannot build: {len(unpackaged)} file(s) that Actions run would be missing from the bundle; "
             + unpackaged[0].message,
             unpackaged,
