@@ -85,6 +85,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
+def error_of(call: Any) -> ag.AgentGraphError:
+    with pytest.raises(ag.AgentGraphError) as caught:
+        call()
+    return caught.value
+
+
 def code_of(call: Any) -> str:
     with pytest.raises(ag.AgentGraphError) as caught:
         call()
@@ -295,10 +301,8 @@ def test_postgres_opens_and_reads_while_a_write_holds_a_run(postgres_url: str, w
         holder.execute("SELECT id FROM agent_graph_runs WHERE id = 'held' FOR UPDATE")
         with ag.open_store(postgres_url, lock_timeout=0.5) as other:
             assert other.load("held").id == "held" and other.next_step("held", weekly).run.events == 1
-            failure = pytest.raises(
-                ag.AgentGraphError, lambda: other.record("held", "report/draft", "partial")
-            )
-            assert failure.value.code == "run-lock-timeout" and "row" in failure.value.message
+            failure = error_of(lambda: other.record("held", "report/draft", "partial"))
+            assert failure.code == "run-lock-timeout" and "row" in failure.message
         holder.rollback()
 
 
@@ -308,8 +312,8 @@ def test_postgres_opens_and_reads_while_a_write_holds_a_run(postgres_url: str, w
 def test_sqlite_files_that_are_no_run_store_have_codes(tmp_path: Path, weekly: ag.Provider) -> None:
     text = tmp_path / "notes.db"
     text.write_text("these are my notes, not a database\n" * 100)
-    failure = pytest.raises(ag.AgentGraphError, lambda: ag.open_store(f"sqlite:///{text}"))
-    assert failure.value.code == "run-store-failed" and "not a database" in failure.value.message
+    failure = error_of(lambda: ag.open_store(f"sqlite:///{text}"))
+    assert failure.code == "run-store-failed" and "not a database" in failure.message
     real = tmp_path / "real.db"
     with ag.open_store(f"sqlite:///{real}") as store:
         for n in range(40):
@@ -332,15 +336,11 @@ def test_a_sqlite_url_at_a_device_is_refused_and_leaves_nothing_beside_it() -> N
 
 def test_a_bad_postgres_url_fails_at_once_with_libpqs_message(tmp_path: Path, postgres_server: str) -> None:
     started = time.monotonic()
-    failure = pytest.raises(
-        ag.AgentGraphError, lambda: ag.open_store(f"postgresql://postgres@/postgres?host={tmp_path}")
-    )
-    assert (
-        failure.value.code == "run-store-unavailable" and "No such file or directory" in failure.value.message
-    )
+    failure = error_of(lambda: ag.open_store(f"postgresql://postgres@/postgres?host={tmp_path}"))
+    assert failure.code == "run-store-unavailable" and "No such file or directory" in failure.message
     missing = postgres_server.replace("@/postgres?", "@/no_such_database?")
-    failure = pytest.raises(ag.AgentGraphError, lambda: ag.open_store(missing))
-    assert failure.value.code == "run-store-unavailable" and "no_such_database" in failure.value.message
+    failure = error_of(lambda: ag.open_store(missing))
+    assert failure.code == "run-store-unavailable" and "no_such_database" in failure.message
     assert time.monotonic() - started < 25  # not the 30 s pool timeout (a hang guard, not a speed check)
 
 
@@ -348,8 +348,8 @@ def test_an_async_pool_given_to_the_sync_store_is_refused_naming_the_async_store
     from psycopg_pool import AsyncConnectionPool
 
     pool = AsyncConnectionPool(postgres_url, open=False)
-    failure = pytest.raises(ag.AgentGraphError, lambda: ag.PostgresRunStore(postgres_url, pool=pool))
-    assert failure.value.code == "argument-invalid" and "open_async_store" in failure.value.message
+    failure = error_of(lambda: ag.PostgresRunStore(postgres_url, pool=pool))
+    assert failure.code == "argument-invalid" and "open_async_store" in failure.message
 
 
 def test_postgres_stopped_and_restarted_mid_session(weekly: ag.Provider) -> None:
