@@ -155,6 +155,10 @@ if TYPE_CHECKING:
     from ._runtime.run_store import (
         BaseRunStore as BaseRunStore,
     )
+    from ._runtime.run_store_async import (
+        AsyncRunStore as AsyncRunStore,
+        open_async_store as open_async_store,
+    )
     from ._runtime.runs import (
         FileRunStore as FileRunStore,
         RunStore as RunStore,
@@ -162,6 +166,9 @@ if TYPE_CHECKING:
     )
     from ._runtime.runs_postgres import (
         PostgresRunStore as PostgresRunStore,
+    )
+    from ._runtime.runs_postgres_async import (
+        AsyncPostgresRunStore as AsyncPostgresRunStore,
     )
     from ._runtime.runs_sqlite import (
         SqliteRunStore as SqliteRunStore,
@@ -311,6 +318,9 @@ _EXPORTS: dict[str, str] = {
     "migrate_provider": "_toolchain.migrate",
     "init_provider": "_toolchain.scaffold",
     "BaseRunStore": "_runtime.run_store",
+    "AsyncRunStore": "_runtime.run_store_async",
+    "open_async_store": "_runtime.run_store_async",
+    "AsyncPostgresRunStore": "_runtime.runs_postgres_async",
     "open_store": "_runtime.stores",
     "FileRunStore": "_runtime.runs",
     "SqliteRunStore": "_runtime.runs_sqlite",

@@ -272,9 +272,10 @@ class FileRunStore(BaseRunStore):
         return _file_name(run.id)
 
     def _resume_ref(self, target: str | None, checkpoint: Run) -> tuple[str, str | None]:
-        if target is None:
-            raise AgentGraphError("argument-invalid", "Run resume in the file store needs the new Run file")
-        return target, None
+        if target is None:  # a new Run ID, and the file named after it (as start names one)
+            run_id = self._fresh_id()
+            return _file_name(run_id), run_id
+        return target, None  # a named file keeps the checkpoint's Run ID, as the TypeScript toolchain does
 
     def _summaries(
         self, provider: str | None, graph: str | None, after: str | None, before: str | None
