@@ -375,3 +375,28 @@ def test_postgres_stopped_and_restarted_mid_session(weekly: ag.Provider) -> None
             assert answers and store.head("r").events == 1 + len(answers)
     finally:
         server.stop()
+
+
+def test_reads_while_another_process_appends_always_see_a_whole_run(db_url: str, weekly: ag.Provider) -> None:
+    import subprocess
+    import sys
+
+    with ag.open_store(db_url) as store:
+        store.start("busy", weekly, "report")
+    writer = subprocess.Popen(
+        [sys.executable, "-c", "import sys, agent_graph as ag\n"
+         "with ag.open_store(sys.argv[1]) as s:\n"
+         "    for n in range(150): s.record('busy', f'w/n{n}', 'completed')\n", db_url],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    seen = set()
+    with ag.open_store(db_url) as reader:
+        while writer.poll() is None:
+            run = reader.load("busy")
+            assert [event.sequence for event in run.events] == list(range(1, len(run.events) + 1))
+            page = reader.events("busy", after=max(len(run.events) - 3, 0))
+            assert all(event.sequence > len(run.events) - 3 for event in page)
+            seen.add(len(run.events))
+    assert writer.wait(timeout=300) == 0, writer.stderr.read() if writer.stderr else ""
+    with ag.open_store(db_url) as reader:
+        assert reader.head("busy").events == 151

@@ -18,8 +18,10 @@ database JSON type that would re-parse it. A write (``record``,
 ``update_facts`` …) locks and reads the head row only, checks what it adds,
 updates the head and appends the new event rows in one transaction: its cost
 does not grow with the Run's history. ``next_step`` reads the head row only.
-Reading a whole Run (``load``, ``export``) joins the head with its events and
-checks the whole Run. A row whose JSON disagrees with its key (a head naming
+Reading a whole Run (``load``, ``export``) joins the head with its events
+numbered up to the head's count (events are only ever appended, so a writer
+committing meanwhile cannot make the two disagree, even at READ COMMITTED)
+and checks the whole Run. A row whose JSON disagrees with its key (a head naming
 another Run, an event numbered other than its row) is ``run-invalid``.
 
 Each operation is a generator yielding :class:`Query` values and receiving
@@ -267,15 +269,16 @@ class SqlOperations(RunStoreLogic):
         head = yield from self._q_head(ref, lock)
         rows = (
             yield Query(
-                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? ORDER BY sequence",
-                (ref,),
+                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence <= ?"
+                " ORDER BY sequence",
+                (ref, head.events),
             )
         ).rows
         where = self._where(ref)
         if len(rows) != head.events:
             raise AgentGraphError(
                 "run-invalid",
-                f"{where}: the head counts {head.events} events but the store holds {len(rows)}",
+                f"{where}: the head counts {head.events} events but the store holds {len(rows)} of them",
             )
         raw = head.to_json()
         raw["events"] = self._events_from(ref, rows, 1)
@@ -298,8 +301,8 @@ class SqlOperations(RunStoreLogic):
         rows = (
             yield Query(
                 "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence > ?"
-                " ORDER BY sequence LIMIT ?",
-                (ref, after, limit),
+                " AND sequence <= ? ORDER BY sequence LIMIT ?",
+                (ref, after, head.events, limit),
             )
         ).rows
         where = self._where(ref)
