@@ -421,7 +421,8 @@ def run(records: int, turns: int = 5000) -> str:
         f"Measured on {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores;"
         " PostgreSQL on a local server over a Unix socket, with `fsync=off` (as the test server: this measures",
         "agent-graph and the protocol round trips, not the disk). SQLite commits with `synchronous=FULL` in WAL",
-        "mode and files are fsynced, so their rates include the disk's flushes.",
+        "mode and files are fsynced, so their rates include the disk's flushes. On a shared machine the rates",
+        "vary by half between runs.",
     ]
     results = []
     with tempfile.TemporaryDirectory(prefix="agent-graph-stores-") as temporary:
