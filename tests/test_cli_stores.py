@@ -94,3 +94,19 @@ def test_naming_the_run_twice_or_not_at_all_is_refused(cli: Cli) -> None:
     stale = cli("run", "record", "report/draft", "completed", "--store", "sqlite:///runs.db", "--run", "a",
                 "--revision", "sha256:" + "0" * 64, "--manifest", "missing.yaml", status=1)  # fmt: skip
     assert stale["code"] == "argument-invalid"  # a revision needs the Provider to evaluate the Run
+
+
+@needs_weekly
+def test_every_store_takes_the_run_id_and_a_folder_keeps_runs_inside(
+    cli: Cli, url: str, tmp_path: Path
+) -> None:
+    run = cli(*weekly("run", "start", "report", "--store", url))
+    status = cli(*weekly("run", "status", "--store", url, "--run", run["id"]))
+    assert status["run"]["id"] == run["id"]
+    if url == "runs":
+        (tmp_path / "x.json").write_bytes((tmp_path / "runs" / f"{run['id']}.json").read_bytes())
+        refused = cli(
+            "run", "record", "report/draft", "partial", "--store", url, "--run", "../x.json", status=1
+        )
+        assert refused["code"] == "run-ref-outside-store"
+        assert json.loads((tmp_path / "x.json").read_text())["events"][-1]["type"] == "run.started"
