@@ -10,7 +10,10 @@ database failures are ``run-store-failed``.
 
 The store keeps one connection, used by one thread at a time (its own lock);
 open a store per process. The tables are those of :mod:`agent_graph._runtime.runs_sql`,
-created on first open.
+created on first open and upgraded once per schema version: opening a current
+database only reads it (a plain ``BEGIN``), so opening a store, like every
+read, never waits for a writer. A path that is not a regular file (a device,
+a folder) is refused before SQLite creates anything beside it.
 """
 
 from __future__ import annotations
