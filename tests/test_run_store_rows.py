@@ -400,3 +400,40 @@ def test_reads_while_another_process_appends_always_see_a_whole_run(db_url: str,
     assert writer.wait(timeout=300) == 0, writer.stderr.read() if writer.stderr else ""
     with ag.open_store(db_url) as reader:
         assert reader.head("busy").events == 151
+
+
+def _read_only(path: Path) -> Iterator[None]:
+    """``path`` made read-only for this process: immutable when running as root (root ignores modes)."""
+    import shutil
+    import subprocess
+
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        try:
+            yield
+        finally:
+            path.chmod(0o644)
+        return
+    chattr = shutil.which("chattr")
+    if (
+        chattr is None
+        or subprocess.run([chattr, "+i", str(path)], capture_output=True, check=False).returncode
+    ):
+        pytest.skip("running as root on a file system without chattr +i: no file can be read-only here")
+    try:
+        yield
+    finally:
+        subprocess.run([chattr, "-i", str(path)], capture_output=True, check=False)
+
+
+def test_a_read_only_sqlite_database_reads_and_refuses_writes_with_a_code(
+    tmp_path: Path, weekly: ag.Provider
+) -> None:
+    database = tmp_path / "runs.db"
+    with ag.open_store(f"sqlite:///{database}") as store:
+        store.start("r", weekly, "report")
+    with contextlib.contextmanager(_read_only)(database), ag.open_store(f"sqlite:///{database}") as store:
+        assert store.load("r").id == "r" and store.head("r").events == 1
+        failure = error_of(lambda: store.record("r", "report/draft", "partial"))
+        assert failure.code == "run-store-failed" and "readonly" in failure.message.replace("-", "")
+        assert store.head("r").events == 1
