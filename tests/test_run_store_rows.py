@@ -437,3 +437,17 @@ def test_a_read_only_sqlite_database_reads_and_refuses_writes_with_a_code(
         failure = error_of(lambda: store.record("r", "report/draft", "partial"))
         assert failure.code == "run-store-failed" and "readonly" in failure.message.replace("-", "")
         assert store.head("r").events == 1
+
+
+def test_writes_and_next_step_read_the_head_only_never_the_history(db_url: str, weekly: ag.Provider) -> None:
+    """Proof without a clock that a turn does not grow with the Run: damaged history goes unread by a turn."""
+    with _lying_store(db_url, weekly) as (store, sql):
+        sql.run(
+            ("UPDATE agent_graph_run_events SET event = 'not json' WHERE run_id = 'a' AND sequence = 1", ())
+        )
+        step = store.next_step("a", weekly)
+        assert step.run.events == 2
+        head = store.record("a", "report/draft", "completed", provider=weekly, revision=step.revision)
+        assert head.events == 3 and store.update_facts("a", {"x": 1}).events == 4
+        assert code_of(lambda: store.load("a")) == "run-invalid"  # whole-Run reads still check everything
+        assert [event.sequence for event in store.events("a", after=2)] == [3, 4]
