@@ -157,7 +157,6 @@ if TYPE_CHECKING:
     )
     from ._runtime.run_store_async import (
         AsyncRunStore as AsyncRunStore,
-        open_async_store as open_async_store,
     )
     from ._runtime.runs import (
         FileRunStore as FileRunStore,
@@ -174,6 +173,7 @@ if TYPE_CHECKING:
         SqliteRunStore as SqliteRunStore,
     )
     from ._runtime.stores import (
+        open_async_store as open_async_store,
         open_store as open_store,
     )
     from ._runtime.testing import (
@@ -319,7 +319,7 @@ _EXPORTS: dict[str, str] = {
     "init_provider": "_toolchain.scaffold",
     "BaseRunStore": "_runtime.run_store",
     "AsyncRunStore": "_runtime.run_store_async",
-    "open_async_store": "_runtime.run_store_async",
+    "open_async_store": "_runtime.stores",
     "AsyncPostgresRunStore": "_runtime.runs_postgres_async",
     "open_store": "_runtime.stores",
     "FileRunStore": "_runtime.runs",

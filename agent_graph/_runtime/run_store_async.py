@@ -34,7 +34,7 @@ from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .run_store import BaseRunStore, Call, Operation, ProviderRef, RunStoreLogic, T
 
-__all__ = ["AsyncRunStore", "ThreadedAsyncRunStore", "open_async_store"]
+__all__ = ["AsyncRunStore", "ThreadedAsyncRunStore"]
 
 #: Worker threads of a thread-backed async store.
 WORKERS = 4
@@ -243,22 +243,3 @@ class ThreadedAsyncRunStore(AsyncRunStore):
                 None, functools.partial(executor.shutdown, wait=True)
             )
             self.store.close()
-
-
-async def open_async_store(url_or_folder: str | None = None, **options: Any) -> AsyncRunStore:
-    """The async Run store a URL names (the URLs of :func:`~agent_graph._runtime.stores.open_store`).
-
-    ``postgresql://…`` opens an :class:`AsyncPostgresRunStore` on psycopg's
-    ``AsyncConnectionPool`` (``pool=`` takes a host's own
-    ``AsyncConnectionPool``); ``sqlite:///…`` and a folder open the blocking
-    store in a worker thread and answer its :class:`ThreadedAsyncRunStore`.
-    """
-    from .stores import open_store, store_kind
-
-    if store_kind(url_or_folder) == "postgres":
-        from .runs_postgres_async import AsyncPostgresRunStore
-
-        assert url_or_folder is not None
-        return await AsyncPostgresRunStore.open(url_or_folder, **options)
-    store = await asyncio.to_thread(functools.partial(open_store, url_or_folder, **options))
-    return ThreadedAsyncRunStore(store)

@@ -5,12 +5,15 @@ The one place that knows every store; a store module knows none of the others.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core.errors import AgentGraphError
 from .run_store import BaseRunStore
 
-__all__ = ["open_store", "sqlite_path", "store_kind"]
+if TYPE_CHECKING:
+    from .run_store_async import AsyncRunStore
+
+__all__ = ["open_async_store", "open_store", "sqlite_path", "store_kind"]
 
 
 def sqlite_path(url: str) -> str:
@@ -53,7 +56,7 @@ def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore
     (:class:`FileRunStore`, a Run addressed by its path or its Run ID), and
     None the current folder. Another ``scheme://`` is ``store-url-invalid``.
     ``options`` (``clock``, ``new_id``, ``lock_timeout``, and the store's
-    own) are passed on. :func:`~agent_graph._runtime.run_store_async.open_async_store`
+    own) are passed on. :func:`open_async_store`
     opens the same stores with an async face.
     """
     kind = store_kind(url_or_folder)
@@ -70,3 +73,25 @@ def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore
     from .runs import FileRunStore
 
     return FileRunStore(url_or_folder, **options)
+
+
+async def open_async_store(url_or_folder: str | None = None, **options: Any) -> AsyncRunStore:
+    """The async Run store a URL names (the URLs of :func:`~agent_graph._runtime.stores.open_store`).
+
+    ``postgresql://…`` opens an :class:`AsyncPostgresRunStore` on psycopg's
+    ``AsyncConnectionPool`` (``pool=`` takes a host's own
+    ``AsyncConnectionPool``); ``sqlite:///…`` and a folder open the blocking
+    store in a worker thread and answer its :class:`ThreadedAsyncRunStore`.
+    """
+    import asyncio
+    import functools
+
+    from .run_store_async import ThreadedAsyncRunStore
+
+    if store_kind(url_or_folder) == "postgres":
+        from .runs_postgres_async import AsyncPostgresRunStore
+
+        assert url_or_folder is not None
+        return await AsyncPostgresRunStore.open(url_or_folder, **options)
+    store = await asyncio.to_thread(functools.partial(open_store, url_or_folder, **options))
+    return ThreadedAsyncRunStore(store)
