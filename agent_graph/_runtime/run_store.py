@@ -303,8 +303,13 @@ def _moment(value: datetime | str | None, label: str) -> str | None:
     raise AgentGraphError("argument-invalid", f"{label} must be a datetime or a Run timestamp string")
 
 
-def read_run_file(path: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
-    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, an OS error's code)."""
+def read_run_file(path: str, max_bytes: int | None = None) -> Run:
+    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, an OS error's code).
+
+    ``max_bytes``: the largest file read (default: :data:`MAX_RUN_BYTES`).
+    """
+    if max_bytes is None:
+        max_bytes = MAX_RUN_BYTES
     absolute = os.path.abspath(plain_string(path, "Run path"))
     if not os.path.isfile(absolute):
         raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
