@@ -117,3 +117,26 @@ def test_sqlite_waits_happen_in_a_worker_thread_not_on_the_loop(tmp_path: Path, 
         assert (await _error(store.load(run.id))).code == "run-store-closed"
 
     asyncio.run(scenario())
+
+
+def test_the_async_postgres_store_outlives_its_connections_being_killed(
+    postgres_url: str, weekly: ag.Provider
+) -> None:
+    import psycopg
+
+    async def scenario() -> None:
+        async with await ag.open_async_store(postgres_url, pool_size=2) as store:
+            run = await store.start(None, weekly, "report")
+            for round_ in range(3):
+                with psycopg.connect(postgres_url, autocommit=True) as admin:
+                    admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                        " AND application_name <> 'pg_ctl'"
+                    )
+                head = await store.record(run.id, f"report/n{round_}", "completed")
+                assert head.events == 2 + round_
+            whole = await store.load(run.id)
+            assert [event.sequence for event in whole.events] == [1, 2, 3, 4]
+
+    asyncio.run(scenario())
