@@ -451,3 +451,25 @@ def test_writes_and_next_step_read_the_head_only_never_the_history(db_url: str, 
         assert head.events == 3 and store.update_facts("a", {"x": 1}).events == 4
         assert code_of(lambda: store.load("a")) == "run-invalid"  # whole-Run reads still check everything
         assert [event.sequence for event in store.events("a", after=2)] == [3, 4]
+
+
+def test_a_run_stops_growing_before_its_file_would_be_too_large_to_read(
+    url: str, weekly: ag.Provider, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_graph._runtime import run_store, runs
+
+    monkeypatch.setattr(run_store, "MAX_RUN_BYTES", 40_000)
+    monkeypatch.setattr(runs, "MAX_RUN_BYTES", 40_000)
+    with ag.open_store(url) as store:
+        run = store.start(None, weekly, "report")
+        codes = []
+        for n in range(60):
+            try:
+                store.record(run.id, f"report/n{n}", "partial", detail={"pad": "x" * 1000})
+            except ag.AgentGraphError as error:
+                codes.append(error.code)
+        assert codes and set(codes) == {"run-too-large"}
+        kept = store.load(run.id)
+        assert len(kept.events) == 61 - len(codes)
+        store.export(run.id, str(tmp_path / "out.json"))
+    assert ag.open_store(str(tmp_path / "again")).import_run(str(tmp_path / "out.json")) == kept

@@ -3,8 +3,10 @@
 A Run is stored as exactly its ``agent-graph.run.v1`` content, split in two:
 
 * ``agent_graph_runs``: one row per Run ID with the Run's JSON text without
-  its events (``head``: what evaluation needs), the number of its events and
-  the columns ``list`` filters on (Provider, Graph, entry, creation and last
+  its events (``head``: what evaluation needs), the number of its events, the
+  bytes of its JSON (``stored_bytes``: a write past half the limit of Runs is
+  ``run-too-large``, so every Run exports to a file the reader takes) and the
+  columns ``list`` filters on (Provider, Graph, entry, creation and last
   update);
 * ``agent_graph_run_events``: one row per event, keyed by Run ID and sequence
   (1..n, the primary key refuses a duplicate), holding the event's JSON text;
@@ -77,7 +79,8 @@ SCHEMA_STATEMENTS = (
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL,
         event_count INTEGER NOT NULL,
-        head TEXT NOT NULL
+        head TEXT NOT NULL,
+        stored_bytes INTEGER
     )""",
     """CREATE TABLE IF NOT EXISTS agent_graph_run_events (
         run_id TEXT NOT NULL REFERENCES agent_graph_runs (id),
@@ -202,6 +205,9 @@ class SqlOperations(RunStoreLogic):
             return
         for statement in SCHEMA_STATEMENTS:
             yield Query(statement)
+        have = {str(row[0]) for row in (yield Query(self.columns_sql, ("agent_graph_runs",))).rows}
+        if "stored_bytes" not in have:  # version 1: the size of a Run's JSON is counted at its next write
+            yield Query("ALTER TABLE agent_graph_runs ADD COLUMN stored_bytes INTEGER")
         yield Query("DELETE FROM agent_graph_schema")
         yield Query("INSERT INTO agent_graph_schema (version) VALUES (?)", (SCHEMA_VERSION,))
 
@@ -319,6 +325,7 @@ class SqlOperations(RunStoreLogic):
         head = check_provider((yield from self._q_head(ref, lock=True)), expected)
         known = head.events
         updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref))
+        yield from self._q_grow(ref, head_text, texts)
         yield Query(
             "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ? WHERE id = ?",
             (updated.updated_at, updated.events, head_text, ref),
@@ -330,6 +337,28 @@ class SqlOperations(RunStoreLogic):
                 many=True,
             )
         return updated
+
+    def _q_grow(self, ref: str, head_text: str, texts: Sequence[str]) -> Statements[None]:
+        """Count the Run's new size; ``run-too-large`` past half the limit of Runs (its file form is larger)."""
+        from . import run_store
+
+        row = (yield Query("SELECT stored_bytes, head FROM agent_graph_runs WHERE id = ?", (ref,))).rows[0]
+        stored = row[0]
+        if not isinstance(stored, int) or isinstance(stored, bool):  # a Run of schema version 1: counted once
+            rows = (yield Query("SELECT event FROM agent_graph_run_events WHERE run_id = ?", (ref,))).rows
+            stored = sum(len(str(event[0]).encode("utf-8", "surrogatepass")) for event in rows)
+        else:
+            stored -= len(str(row[1]).encode("utf-8", "surrogatepass"))
+        total = stored + len(head_text.encode("utf-8")) + sum(len(text.encode("utf-8")) for text in texts)
+        limit = run_store.MAX_RUN_BYTES // 2
+        if total > limit:
+            raise AgentGraphError(
+                "run-too-large",
+                f"{self._where(ref)} would hold {total} bytes of JSON, over {limit} (half the "
+                f"{run_store.MAX_RUN_BYTES}-byte limit of a Run file, which is indented); nothing was written: "
+                "start a new Run (or checkpoint and resume) instead of growing this one",
+            )
+        yield Query("UPDATE agent_graph_runs SET stored_bytes = ? WHERE id = ?", (total, ref))
 
     def _q_create(self, ref: str, run: Run, label: str) -> Statements[None]:
         where = self._where(run.id)
@@ -348,6 +377,8 @@ class SqlOperations(RunStoreLogic):
             raise AgentGraphError(
                 "run-target-exists", f"{label}: the store already holds Run {run.id} ({where})"
             )
+        size = len(head_text.encode("utf-8")) + sum(len(text.encode("utf-8")) for _, text in events)
+        yield Query("UPDATE agent_graph_runs SET stored_bytes = ? WHERE id = ?", (size, run.id))
         yield Query(
             "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
             [(run.id, sequence, text) for sequence, text in events],
@@ -368,6 +399,7 @@ class SqlOperations(RunStoreLogic):
         updated = msgspec.structs.replace(run, updated_at=head.updated_at, events=(*run.events, *added))
         snapshot = msgspec.structs.replace(updated, authorities=())
         document = checked_run_bytes(snapshot, f"checkpoint {target}").decode("utf-8")
+        yield from self._q_grow(ref, head_text, texts)
         yield Query(
             "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ? WHERE id = ?",
             (head.updated_at, head.events, head_text, ref),
