@@ -105,6 +105,7 @@ if TYPE_CHECKING:
         RouteSummary as RouteSummary,
         Run as Run,
         RunEvent as RunEvent,
+        RunHead as RunHead,
         Runner as Runner,
         RunSummary as RunSummary,
         SkillBinding as SkillBinding,
@@ -188,6 +189,9 @@ if TYPE_CHECKING:
     from ._runtime.run_store import (
         BaseRunStore as BaseRunStore,
     )
+    from ._runtime.run_store_async import (
+        AsyncRunStore as AsyncRunStore,
+    )
     from ._runtime.runs import (
         FileRunStore as FileRunStore,
         RunStore as RunStore,
@@ -196,10 +200,14 @@ if TYPE_CHECKING:
     from ._runtime.runs_postgres import (
         PostgresRunStore as PostgresRunStore,
     )
+    from ._runtime.runs_postgres_async import (
+        AsyncPostgresRunStore as AsyncPostgresRunStore,
+    )
     from ._runtime.runs_sqlite import (
         SqliteRunStore as SqliteRunStore,
     )
     from ._runtime.stores import (
+        open_async_store as open_async_store,
         open_store as open_store,
     )
     from ._runtime.testing import (
@@ -299,6 +307,7 @@ _EXPORTS: dict[str, str] = {
     "RouteSummary": "_core.model",
     "Run": "_core.model",
     "RunEvent": "_core.model",
+    "RunHead": "_core.model",
     "RunSummary": "_core.model",
     "Runner": "_core.model",
     "SkillBinding": "_core.model",
@@ -361,6 +370,9 @@ _EXPORTS: dict[str, str] = {
     "migrate_provider": "_toolchain.migrate",
     "init_provider": "_toolchain.scaffold",
     "BaseRunStore": "_runtime.run_store",
+    "AsyncRunStore": "_runtime.run_store_async",
+    "open_async_store": "_runtime.stores",
+    "AsyncPostgresRunStore": "_runtime.runs_postgres_async",
     "open_store": "_runtime.stores",
     "FileRunStore": "_runtime.runs",
     "SqliteRunStore": "_runtime.runs_sqlite",

@@ -28,6 +28,26 @@ class Server:
     def url(self) -> str:
         return f"postgresql://postgres@/postgres?host={self.folder}"
 
+    options: str = ""
+
+    def pg_ctl(self, *arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*self.as_user, os.path.join(self.bindir, "pg_ctl"), "-D", self.data, *arguments],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+
+    def halt(self) -> None:
+        """Stop the server at once (as a crash would), keeping its data."""
+        self.pg_ctl("-m", "immediate", "-w", "stop")
+
+    def restart(self) -> None:
+        """Start the halted server again on the same socket."""
+        done = self.pg_ctl(
+            "-o", self.options, "-l", os.path.join(self.folder, "server.log"), "-w", "-t", "60", "start"
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed: {done.stderr.strip()[-500:]}")
+
     def stop(self) -> None:
         subprocess.run(
             [
@@ -98,6 +118,7 @@ def start() -> Server:
     options = (
         f"-k {folder} -c listen_addresses='' -c max_connections=100 -c fsync=off -c full_page_writes=off"
     )
+    server.options = options
     started = subprocess.run(
         [*as_user, os.path.join(programs, "pg_ctl"), "-D", data, "-o", options, "-l",
          os.path.join(folder, "server.log"), "-w", "-t", "60", "start"],

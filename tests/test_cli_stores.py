@@ -117,3 +117,18 @@ def test_diagram_of_a_run_in_a_store_shows_its_state(cli: Cli, kind: str) -> Non
     missing = cli(*weekly("diagram", "--store", url, "--run", "nobody.json" if kind == "folder" else "nobody"),
                   status=1)  # fmt: skip
     assert missing["code"] == "run-missing"
+
+
+def test_every_store_takes_the_run_id_and_a_folder_keeps_runs_inside(
+    cli: Cli, url: str, tmp_path: Path
+) -> None:
+    run = cli(*weekly("run", "start", "report", "--store", url))
+    status = cli(*weekly("run", "status", "--store", url, "--run", run["id"]))
+    assert status["run"]["id"] == run["id"]
+    if url == "runs":
+        (tmp_path / "x.json").write_bytes((tmp_path / "runs" / f"{run['id']}.json").read_bytes())
+        refused = cli(
+            "run", "record", "report/draft", "partial", "--store", url, "--run", "../x.json", status=1
+        )
+        assert refused["code"] == "run-ref-outside-store"
+        assert json.loads((tmp_path / "x.json").read_text())["events"][-1]["type"] == "run.started"

@@ -199,7 +199,8 @@ def test_a_connection_dropped_in_the_middle_of_a_write_leaves_the_run_whole(
         for run in acknowledged:  # everything acknowledged is there
             assert all(key in after.outcomes for key in run.outcomes)
         # The pool replaced the dropped connection: writing goes on.
-        run = store.record("victim", "after/n0", "completed")
+        store.record("victim", "after/n0", "completed")
+        run = store.load("victim")
         assert [e.sequence for e in run.events] == list(range(1, len(before.events) + 2))
 
 
@@ -213,9 +214,9 @@ def test_a_write_whose_connection_drops_before_commit_is_retried_once_and_lands_
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute(_SLOW_EVENTS)
         answer, killed = _record_while_killed(store, "cut/n0")
-        assert killed and isinstance(answer, ag.Run)
+        assert killed and isinstance(answer, ag.RunHead)
         run = store.load("victim")
-        assert answer == run and [e.sequence for e in run.events] == [1, 2]
+        assert answer.events == 2 and [e.sequence for e in run.events] == [1, 2]
         assert [e.node for e in run.events[1:]] == ["cut/n0"]
 
 

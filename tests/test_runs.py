@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 
+import agent_graph as ag
 from agent_graph._core.errors import AgentGraphError
 from agent_graph._runtime.runs import RunStore, format_timestamp, run_evaluation_input, run_lock
 
@@ -143,7 +144,10 @@ def test_start_checks_graph_and_entry_of_a_loaded_provider(tmp_path: Path) -> No
 
 def test_record_keeps_latest_outcome_and_every_event(started: Path, store: RunStore) -> None:
     store.record(str(started), "main/n1", "partial", detail={"missing": ["x"]})
-    run = store.record(str(started), "main/n1", "completed")
+    head = store.record(str(started), "main/n1", "completed")
+    run = store.load(str(started))
+    assert head == ag.RunHead(**{f: getattr(run, f) for f in ag.RunHead.__struct_fields__ if f != "events"},
+                              events=len(run.events))  # fmt: skip
     data = read(started)
     assert data["outcomes"] == {"main/n1": {"outcome": "completed", "recordedAt": "2026-01-31T09:30:02.123Z"}}
     assert data["events"][1:] == [

@@ -207,3 +207,39 @@ def test_each_mcp_tool_call_is_a_span_and_a_refusal_carries_its_code(
     assert events_span.attributes["agent_graph.run_id"] == "no-such-run"
     assert events_span.attributes["agent_graph.error_code"] == "run-missing"
     assert events_span.status.description == "run-missing"
+
+
+@pytest.mark.parametrize("kind", ["files", "sqlite"])
+def test_each_store_operation_is_a_span_on_both_faces(
+    spans: InMemorySpanExporter, tmp_path: Path, kind: str
+) -> None:
+    provider = ag.load_provider(WEEKLY)
+    url = str(tmp_path / "runs") if kind == "files" else f"sqlite:///{tmp_path / 'runs.db'}"
+    with ag.open_store(url) as store:
+        run = store.start(None, provider, "report")
+        step = store.next_step(run.id, provider)
+        store.record(run.id, "report/draft", "completed", provider=provider, revision=step.revision)
+        with pytest.raises(ag.AgentGraphError):
+            store.record(run.id, "report/draft", "completed", provider=provider, revision=step.revision)
+
+    async def async_face() -> None:
+        async with await ag.open_async_store(url) as store:
+            await store.head(run.id, provider)
+
+    asyncio.run(async_face())
+    recorded = [span for span in spans.get_finished_spans() if span.name == "agent_graph.store.record"]
+    assert [span.attributes.get("agent_graph.error_code") for span in recorded] == [None, "run-revision-stale"]
+    first = recorded[0].attributes
+    assert first["agent_graph.store"] == kind
+    assert first["agent_graph.run_id"] == run.id
+    assert first["agent_graph.node"] == "report/draft"
+    assert first["agent_graph.revision"] == step.revision
+    assert first["agent_graph.events"] == 2
+    started = _one(spans, "agent_graph.store.start")
+    assert started.attributes["agent_graph.run_id"] == run.id
+    assert started.attributes["agent_graph.graph"] == "report"
+    stepped = _one(spans, "agent_graph.store.next_step")
+    assert stepped.attributes["agent_graph.status"] == step.evaluation.status_code
+    headed = _one(spans, "agent_graph.store.head")
+    assert headed.attributes["agent_graph.store"] == kind
+    assert headed.attributes["agent_graph.run_id"] == run.id

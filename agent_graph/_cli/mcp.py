@@ -53,28 +53,31 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         if args.store is None or args.materialize_cache is None:
             scratch = tempfile.mkdtemp(prefix="agent-graph-mcp-")
         if args.store is not None:
-            store = open_store(args.store)
-            if isinstance(store, FileRunStore) and store.root is not None:
-                os.makedirs(store.root, exist_ok=True)  # the folder the user named for the Runs
+            url = args.store
+            # The URL is checked, and the folder the user named for the Runs made, before serving.
+            with open_store(url) as store:
+                if isinstance(store, FileRunStore) and store.root is not None:
+                    os.makedirs(store.root, exist_ok=True)
         else:
-            runs = os.path.join(scratch or "", "runs")
-            os.mkdir(runs)
-            store = open_store(runs)
+            url = os.path.join(scratch or "", "runs")
+            os.mkdir(url)
             sys.stderr.write(
-                f"agent-graph mcp: no --store given; Runs are kept in {runs} and removed when the server stops\n"
+                f"agent-graph mcp: no --store given; Runs are kept in {url} and removed when the server stops\n"
             )
         cache = args.materialize_cache or os.path.join(scratch or "", "cache")
-        with store:
-            serve(
-                provider,
-                store,
-                authorities=args.authority or (),
-                workspace=workspace,
-                materialize_cache=cache,
-                graph=binding[2] if binding else None,
-                entry=binding[3] if binding else None,
-                stop_signals=True,
-            )
+        # The server opens the store's async face in its own event loop: a slow write never
+        # holds up its other requests.
+        serve(
+            provider,
+            None,
+            authorities=args.authority or (),
+            workspace=workspace,
+            materialize_cache=cache,
+            graph=binding[2] if binding else None,
+            entry=binding[3] if binding else None,
+            stop_signals=True,
+            store_url=url,
+        )
     except _Terminated:
         pass  # SIGTERM before serving (loading, opening the store): stop as cleanly as the server does
     except OSError as error:

@@ -187,9 +187,8 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
                 unknown = unknown_state_key(loaded, current.graph, args.node)
                 if unknown is not None:
                     raise unknown
-        run = store.record(
-            ref, args.node, args.outcome, detail=detail, provider=provider, revision=args.revision
-        )
+        store.record(ref, args.node, args.outcome, detail=detail, provider=provider, revision=args.revision)
+        run = store.load(ref)  # the command prints the whole Run file
     return run, [
         f"Recorded {args.node}: {args.outcome}",
         "Evaluate the run again; a recorded outcome does not prove any Fact.",
@@ -200,9 +199,8 @@ def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     facts = object_argument(args.set, "facts")
     store, ref = _open(args)
     with store:
-        run = store.update_facts(
-            ref, facts, replace=args.replace, deep=args.deep, provider=_expected_provider(ctx)
-        )
+        store.update_facts(ref, facts, replace=args.replace, deep=args.deep, provider=_expected_provider(ctx))
+        run = store.load(ref)  # the command prints the whole Run file
     verb = "Replaced" if args.replace else "Updated"
     return run, [f"{verb} facts of run {run.id}: {', '.join(run.events[-1].detail['keys']) or '<none>'}"]
 
@@ -213,13 +211,14 @@ def cmd_run_authority(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str
     replacement = [] if args.clear or not changes else args.set
     store, ref = _open(args)
     with store:
-        run = store.update_authorities(
+        store.update_authorities(
             ref,
             replace=replacement,
             add=args.add or (),
             remove=args.remove or (),
             provider=_expected_provider(ctx),
         )
+        run = store.load(ref)  # the command prints the whole Run file
     return run, [f"Authorities: {', '.join(run.authorities) or '<none>'}"]
 
 

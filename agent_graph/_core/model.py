@@ -74,6 +74,7 @@ __all__ = [
     "RouteSummary",
     "Run",
     "RunEvent",
+    "RunHead",
     "RunSummary",
     "Runner",
     "SkillBinding",
@@ -558,6 +559,27 @@ class Run(_Wire, frozen=True, kw_only=True):
     events: tuple[RunEvent, ...]
 
 
+class RunHead(_Wire, frozen=True, kw_only=True):
+    """A Run without its events: what evaluation needs, what writes answer and ``next_step`` reads.
+
+    ``events`` is the number of the Run's events (they are numbered 1..events);
+    page through them with the store's ``events(ref, after=…, limit=…)``.
+    """
+
+    schema: str
+    id: str
+    provider: str
+    graph: str
+    entry: str
+    workspace: str | None = None
+    created_at: str
+    updated_at: str
+    facts: dict[str, Any]
+    outcomes: dict[str, OutcomeRecord]
+    authorities: tuple[str, ...]
+    events: int
+
+
 class RunSummary(_Wire, frozen=True, kw_only=True):
     """One Run of a store, as ``list()`` answers it: where it is and what it is about."""
 
@@ -572,9 +594,9 @@ class RunSummary(_Wire, frozen=True, kw_only=True):
 
 
 class Step(_Wire, frozen=True, kw_only=True):
-    """The next step of a stored Run: the Run as read, its evaluation and the route to take (or None)."""
+    """The next step of a stored Run: the Run's head as read, its evaluation and the route to take (or None)."""
 
-    run: Run
+    run: RunHead
     evaluation: Evaluation
     route: Route | None = None
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
@@ -31,9 +29,8 @@ import anyio.lowlevel
 import anyio.to_thread
 
 from .._core.errors import AgentGraphError
-from .._core.model import Run, RunSummary
+from .._core.model import Run, RunEvent, RunHead, RunSummary
 from .._core.provider import Provider
-from .._runtime.runs import FileRunStore
 
 __all__ = ["STORE_WORKERS", "StoreCalls", "bounded"]
 
@@ -41,8 +38,6 @@ _T = TypeVar("_T")
 
 #: Store calls that may run at the same time (worker threads of a synchronous store).
 STORE_WORKERS = 8
-
-_SAFE_RUN_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
 
 
 class StoreCalls:
@@ -65,21 +60,8 @@ class StoreCalls:
         )
 
     async def ref(self, run_id: str) -> str:
-        """The store's reference of a Run ID (``run-missing`` when the store has no such Run)."""
-        if not isinstance(self.store, FileRunStore):
-            return run_id
-        store = self.store
-        if _SAFE_RUN_FILE.fullmatch(run_id) is not None:
-            name = run_id + ".json"
-            exists = await self._call_plain(os.path.isfile, store.path(name))
-            if exists:
-                return name
-        for summary in await self.list(provider=self.provider):
-            if summary.id == run_id:
-                return summary.ref
-        raise AgentGraphError(
-            "run-missing", f"The store holds no Run {run_id} of Provider {self.provider.manifest.id}"
-        )
+        """The store's reference of a Run ID: every store addresses a Run by the ID ``start`` answered."""
+        return run_id
 
     async def _call_plain(self, function: Callable[..., _T], *args: Any) -> _T:
         if self._limiter is None:
@@ -89,6 +71,15 @@ class StoreCalls:
     async def load(self, ref: str) -> Run:
         run: Run = await self._call("load", ref, self.provider)
         return run
+
+    async def head(self, ref: str) -> RunHead:
+        """What a turn needs of a Run (facts, outcomes, authorities, event count), without its history."""
+        head: RunHead = await self._call("head", ref, self.provider)
+        return head
+
+    async def events(self, ref: str, after: int, limit: int) -> tuple[RunEvent, ...]:
+        page: tuple[RunEvent, ...] = await self._call("events", ref, self.provider, after=after, limit=limit)
+        return page
 
     async def start(
         self,
@@ -111,14 +102,14 @@ class StoreCalls:
         )
         return run
 
-    async def record(self, ref: str, node: str, outcome: str, **options: Any) -> Run:
-        run: Run = await self._call(
+    async def record(self, ref: str, node: str, outcome: str, **options: Any) -> RunHead:
+        run: RunHead = await self._call(
             "record", ref, node, outcome, provider=self.provider, deep=True, **options
         )
         return run
 
-    async def update_facts(self, ref: str, facts: Mapping[str, Any]) -> Run:
-        run: Run = await self._call("update_facts", ref, facts, deep=True, provider=self.provider)
+    async def update_facts(self, ref: str, facts: Mapping[str, Any]) -> RunHead:
+        run: RunHead = await self._call("update_facts", ref, facts, deep=True, provider=self.provider)
         return run
 
     async def list(self, **filters: Any) -> list[RunSummary]:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .._core.model import HostActionLocation, HostActionResult
     from .._core.provider import Provider
     from .._runtime.run_store import BaseRunStore
+    from .._runtime.run_store_async import AsyncRunStore
 
 __all__ = ["INSTALL", "MCP_MAJOR", "check_sdk", "serve", "serve_mcp"]
 
@@ -91,7 +92,7 @@ def serve_mcp(
 
 def serve(
     provider: Provider,
-    store: BaseRunStore,
+    store: BaseRunStore | AsyncRunStore | None,
     *,
     authorities: Iterable[str] = (),
     workspace: str | None = None,
@@ -102,11 +103,19 @@ def serve(
     entry: str | None = None,
     read_timeout: float = 60.0,
     stop_signals: bool = False,
+    store_url: str | None = None,
 ) -> None:
-    """:func:`serve_mcp`, and with ``stop_signals`` SIGTERM and SIGINT stop it cleanly (the ``mcp`` command)."""
+    """:func:`serve_mcp`, and with ``stop_signals`` SIGTERM and SIGINT stop it cleanly (the ``mcp`` command).
+
+    With ``store_url`` (and ``store`` None) the server opens that Run store's
+    async face in its own event loop (``open_async_store``) and closes it when it
+    stops: a slow write then never holds up the server's other requests.
+    """
     check_sdk()
     if isinstance(read_timeout, bool) or not isinstance(read_timeout, (int, float)) or not read_timeout > 0:
         raise AgentGraphError("argument-invalid", "read_timeout must be a number of seconds above 0")
+    if store is None and store_url is None:
+        raise AgentGraphError("argument-invalid", "The MCP server needs a Run store (store=…)")
     from .._core.version import __version__
     from .server import serve_stdio
     from .service import McpService
@@ -122,4 +131,13 @@ def serve(
         default_entry=entry,
         read_timeout=float(read_timeout),
     )
-    serve_stdio(service, version=__version__, stop_signals=stop_signals)
+    opener = None
+    if store_url is not None:
+        from .._runtime.stores import open_async_store
+
+        url = store_url
+
+        async def opener() -> AsyncRunStore:
+            return await open_async_store(url)
+
+    serve_stdio(service, version=__version__, stop_signals=stop_signals, open_store=opener)

@@ -46,6 +46,7 @@ import re
 import secrets
 import signal
 import threading
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -57,6 +58,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._core.errors import AgentGraphError
+from .._runtime.run_store_async import AsyncRunStore
 from .._runtime.telemetry import Operation
 from .service import McpService, PendingGate, ToolAnswer
 from .tools import MAX_FACTS_BYTES, MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
@@ -570,11 +572,20 @@ class _StopRequest:
         scope.cancel()
 
 
-def serve_stdio(service: McpService, *, version: str = "", stop_signals: bool = False) -> None:
+def serve_stdio(
+    service: McpService,
+    *,
+    version: str = "",
+    stop_signals: bool = False,
+    open_store: Callable[[], Awaitable[AsyncRunStore]] | None = None,
+) -> None:
     """Serve ``service`` over standard input and output until the client closes the connection.
 
     With ``stop_signals`` (main thread only), SIGTERM and SIGINT stop the
     server cleanly and this function returns as it does at end of input.
+    ``open_store`` opens the async Run store the service uses inside the
+    server's event loop (an async pool belongs to its loop); it is closed when
+    the server stops.
     """
     from mcp.server.stdio import stdio_server
 
@@ -582,6 +593,17 @@ def serve_stdio(service: McpService, *, version: str = "", stop_signals: bool = 
     stop = _StopRequest() if stop_signals and threading.current_thread() is threading.main_thread() else None
 
     async def run() -> None:
+        if open_store is not None:
+            store = await open_store()
+            try:
+                service.use_store(store)
+                await serve()
+            finally:
+                await store.aclose()
+        else:
+            await serve()
+
+    async def serve() -> None:
         lines = _StdinLines()
         try:
             async with anyio.create_task_group() as group:

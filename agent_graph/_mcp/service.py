@@ -57,6 +57,7 @@ from .._core.model import (
     Node,
     RouteSummary,
     Run,
+    RunHead,
     Step,
 )
 from .._core.provider import Provider
@@ -65,6 +66,7 @@ from .._runtime.gate_policy import GateGuard
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_changes import evaluate_run
 from .._runtime.run_store import BaseRunStore
+from .._runtime.run_store_async import AsyncRunStore
 from .._runtime.step import RegularFileSystem, run_step, static_locations, step_location
 from .calls import StoreCalls, bounded
 from .render import render_step
@@ -144,7 +146,8 @@ class McpService:
     """
 
     provider: Provider
-    store: BaseRunStore
+    #: None until the server opens its async store (``use_store``).
+    store: BaseRunStore | AsyncRunStore | None
     authorities: tuple[str, ...] = ()
     workspace: str = field(default_factory=os.getcwd)
     materialize_cache: str | None = None
@@ -163,6 +166,11 @@ class McpService:
         self.authorities = tuple(sorted(set(self.authorities)))
         self.guard = GateGuard(self.provider, self.authorities)
         self.calls = StoreCalls(self.store, self.provider)
+
+    def use_store(self, store: BaseRunStore | AsyncRunStore) -> None:
+        """Serve the Runs of ``store`` from now on (an async store opened inside the server's event loop)."""
+        self.store = store
+        self.calls = StoreCalls(store, self.provider)
         self.reader = ResourceReader(
             self.provider,
             workspace=self.workspace,
@@ -182,9 +190,9 @@ class McpService:
         identity: str = self.provider.manifest.id
         return identity
 
-    async def _load(self, run_id: str) -> tuple[str, Run]:
+    async def _load(self, run_id: str) -> tuple[str, RunHead]:
         ref = await self.calls.ref(run_id)
-        run = await self.calls.load(ref)
+        run = await self.calls.head(ref)
         if run.id != run_id:
             raise AgentGraphError(
                 "run-missing", f"The store holds no Run {run_id} of Provider {self.provider_id}"
@@ -212,7 +220,7 @@ class McpService:
     def _node(self, graph: str, node: str) -> Node | None:
         return self._nodes.get((graph, node))
 
-    def _status(self, run_id: str, run: Run) -> dict[str, Any]:
+    def _status(self, run_id: str, run: Run | RunHead) -> dict[str, Any]:
         evaluation = evaluate_run(self.provider, run)
         return {"status": evaluation.status_code, "revision": evaluation.revision}
 
@@ -503,10 +511,10 @@ class McpService:
 
     async def run_events(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         run_id = arguments["runId"]
-        _, run = await self._load(run_id)
+        ref, run = await self._load(run_id)
         after = arguments.get("after", 0)
         limit = arguments.get("limit", 200)
-        chosen = [event for event in run.events if event.sequence > after][:limit]
+        chosen = await self.calls.events(ref, after, limit)
         events = [event.to_json() for event in chosen]
         lines = [
             f"{e.sequence} {e.at} {e.type}"
@@ -514,8 +522,8 @@ class McpService:
             + (f" {e.outcome}" if e.outcome else "")
             for e in chosen
         ]
-        text = f"Run {run_id}: {len(run.events)} event(s)" + ("\n" + "\n".join(lines) if lines else "")
-        return ToolAnswer({"runId": run_id, "events": events, "total": len(run.events)}, text)
+        text = f"Run {run_id}: {run.events} event(s)" + ("\n" + "\n".join(lines) if lines else "")
+        return ToolAnswer({"runId": run_id, "events": events, "total": run.events}, text)
 
     # ------------------------------------------------------------ prompts
 

@@ -5,8 +5,6 @@ loader, the evaluator and the router, wrapped by :func:`telemetry.observed`:
 the same signature, the same answer, plus a span and a log record when the host
 watches (see :mod:`agent_graph._runtime.telemetry`). The layers below stay free
 of logging and tracing; the command line calls them unwrapped.
-
-:func:`store_call` describes the calls of a Run store the same way.
 """
 
 from __future__ import annotations
@@ -17,15 +15,9 @@ from typing import Any
 from .._core.evaluate import evaluate as _evaluate
 from .._load.loader import load_provider as _load_provider
 from .step import route as _route
-from .telemetry import observed
+from .telemetry import observed, provider_id
 
-__all__ = ["evaluate", "load_provider", "route", "store_call"]
-
-
-def _provider_id(provider: Any) -> str | None:
-    manifest = getattr(provider, "manifest", None)
-    value = getattr(manifest, "id", None)
-    return value if isinstance(value, str) else None
+__all__ = ["evaluate", "load_provider", "route"]
 
 
 def _graph_call(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,7 +26,7 @@ def _graph_call(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, A
     given = dict(zip(names, args, strict=False))
     given.update({name: kwargs[name] for name in names if name in kwargs})
     return {
-        "provider": _provider_id(given.get("provider")),
+        "provider": provider_id(given.get("provider")),
         "graph": given.get("graph"),
         "entry": given.get("entry", "default"),
         "revision": kwargs.get("revision"),
@@ -48,7 +40,7 @@ def _manifest_call(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str
 
 def _loaded(provider: Any) -> dict[str, Any]:
     graphs = getattr(provider, "graphs", None)
-    return {"provider": _provider_id(provider), "graphs": len(graphs) if graphs is not None else None}
+    return {"provider": provider_id(provider), "graphs": len(graphs) if graphs is not None else None}
 
 
 load_provider = observed("agent_graph.load_provider", "agent_graph.load", _manifest_call, _loaded)(
@@ -56,30 +48,3 @@ load_provider = observed("agent_graph.load_provider", "agent_graph.load", _manif
 )
 evaluate = observed("agent_graph.evaluate", "agent_graph.evaluate", _graph_call)(_evaluate)
 route = observed("agent_graph.route", "agent_graph.route", _graph_call)(_route)
-
-
-def store_call(kind: str) -> Any:
-    """A ``describe`` for the methods of a Run store of ``kind`` (files, sqlite, postgresql).
-
-    The first argument after ``self`` is the Run's reference (or, for
-    ``start``, the Provider); ``graph``, ``entry``, ``node``, ``revision`` and
-    ``provider`` come from the keywords when given.
-    """
-
-    def describe(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        found: dict[str, Any] = {"store": kind}
-        first = args[1] if len(args) > 1 else None
-        if isinstance(first, str):
-            found["run_id"] = first
-        elif first is not None:
-            found["provider"] = _provider_id(first)
-        for name in ("graph", "entry", "node", "revision"):
-            value = kwargs.get(name)
-            if isinstance(value, str):
-                found[name] = value
-        provider = kwargs.get("provider")
-        if provider is not None:
-            found["provider"] = provider if isinstance(provider, str) else _provider_id(provider)
-        return found
-
-    return describe

@@ -2,9 +2,11 @@
 
 A Run store (files, SQLite, PostgreSQL) differs only in how it reads, locks
 and writes; what a change *is* lives here, once. Each ``*_change`` function
-returns ``change(run, at) -> Run``: given the Run as it is inside the store's
-lock or transaction and the time of the write, it answers the next Run with
-its new events appended. The store stamps ``updatedAt`` and writes.
+returns ``change(head, at) -> (head, events)``: given the Run's head (its
+state and number of events, not the events themselves) as it is inside the
+store's lock or transaction and the time of the write, it answers the next
+head and the events to append. :func:`guarded` stamps ``updatedAt``; the store
+writes. A write therefore costs what it adds, not what the Run holds.
 
 Rules:
 
@@ -31,7 +33,7 @@ import msgspec
 from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
 from .._core.evaluate import evaluate, normalize_authorities
-from .._core.model import OUTCOMES, Evaluation, OutcomeRecord, Run, RunEvent
+from .._core.model import OUTCOMES, Evaluation, OutcomeRecord, Run, RunEvent, RunHead
 from .._core.plain import plain_json, plain_string
 from .._core.provider import Provider
 from .._syntax.parse import MAX_DEPTH
@@ -41,6 +43,8 @@ __all__ = [
     "FACTS_MAX_DEPTH",
     "RUN_SCHEMA",
     "Change",
+    "Delta",
+    "apply_change",
     "authorities_change",
     "check_events",
     "checkpoint_event",
@@ -48,16 +52,21 @@ __all__ = [
     "evaluation_input",
     "facts_change",
     "guarded",
+    "head_of",
     "new_run",
     "record_change",
     "resumed_run",
     "run_detail",
     "run_facts",
+    "with_events",
 ]
 
 RUN_SCHEMA = "agent-graph.run.v1"
 
-Change = Callable[[Run, str], Run]
+#: A Run's new head and the events a change appends.
+Delta = tuple[RunHead, tuple[RunEvent, ...]]
+#: ``change(head, at) -> (new head, new events)``: what a write does, given the head inside the lock.
+Change = Callable[[RunHead, str], Delta]
 
 #: Nesting of the Facts object a Run can hold: the Run object is level 1, ``facts`` level 2.
 FACTS_MAX_DEPTH = MAX_DEPTH - 1
@@ -83,7 +92,7 @@ def run_detail(detail: Any, label: str = "Run detail") -> Any:
     return plain_json(detail, label, max_depth=DETAIL_MAX_DEPTH, allow_nan=False)
 
 
-def evaluation_input(run: Run) -> dict[str, Any]:
+def evaluation_input(run: Run | RunHead) -> dict[str, Any]:
     """The evaluation input a Run holds: ``{facts, outcomes, authorities, workspace?}``."""
     data: dict[str, Any] = {
         "facts": dict(run.facts),
@@ -95,7 +104,7 @@ def evaluation_input(run: Run) -> dict[str, Any]:
     return data
 
 
-def evaluate_run(provider: Provider, run: Run) -> Evaluation:
+def evaluate_run(provider: Provider, run: Run | RunHead) -> Evaluation:
     """The Evaluation of a Run's graph and entry with the state it holds (the revision a record is guarded by)."""
     state = evaluation_input(run)
     return evaluate(
@@ -108,9 +117,54 @@ def evaluate_run(provider: Provider, run: Run) -> Evaluation:
     )
 
 
-def _event(run: Run, at: str, kind: str, **fields: Any) -> RunEvent:
-    sequence = (run.events[-1].sequence if run.events else 0) + 1
-    return RunEvent(sequence=sequence, at=at, type=kind, **fields)
+def _event(head: RunHead, at: str, kind: str, **fields: Any) -> RunEvent:
+    return RunEvent(sequence=head.events + 1, at=at, type=kind, **fields)
+
+
+def _appended(head: RunHead, event: RunEvent, **changed: Any) -> Delta:
+    return msgspec.structs.replace(head, events=head.events + 1, **changed), (event,)
+
+
+def head_of(run: Run) -> RunHead:
+    """The head of a whole Run: everything but its events, and their number."""
+    return RunHead(
+        schema=run.schema,
+        id=run.id,
+        provider=run.provider,
+        graph=run.graph,
+        entry=run.entry,
+        workspace=run.workspace,
+        created_at=run.created_at,
+        updated_at=run.updated_at,
+        facts=run.facts,
+        outcomes=run.outcomes,
+        authorities=run.authorities,
+        events=len(run.events),
+    )
+
+
+def with_events(head: RunHead, events: tuple[RunEvent, ...]) -> Run:
+    """The whole Run of a head and all of its events."""
+    return Run(
+        schema=head.schema,
+        id=head.id,
+        provider=head.provider,
+        graph=head.graph,
+        entry=head.entry,
+        workspace=head.workspace,
+        created_at=head.created_at,
+        updated_at=head.updated_at,
+        facts=head.facts,
+        outcomes=head.outcomes,
+        authorities=head.authorities,
+        events=events,
+    )
+
+
+def apply_change(run: Run, change: Change, at: str) -> tuple[Run, RunHead, tuple[RunEvent, ...]]:
+    """``change`` applied to a whole Run: the new Run, its head and the events added."""
+    head, added = change(head_of(run), at)
+    return with_events(head, (*run.events, *added)), head, added
 
 
 def check_events(run: Run, where: str) -> None:
@@ -165,24 +219,26 @@ def record_change(node: str, outcome: str, detail: Any) -> Change:
     outcome = plain_string(outcome, "outcome")
     detail = run_detail(detail)
 
-    def change(run: Run, at: str) -> Run:
-        outcomes = dict(run.outcomes)
+    def change(head: RunHead, at: str) -> Delta:
+        outcomes = dict(head.outcomes)
         outcomes[node] = OutcomeRecord(outcome=outcome, recorded_at=at, detail=detail)
-        event = _event(run, at, "node.outcome-recorded", node=node, outcome=outcome, detail=detail)
-        return msgspec.structs.replace(run, outcomes=outcomes, events=(*run.events, event))
+        event = _event(head, at, "node.outcome-recorded", node=node, outcome=outcome, detail=detail)
+        return _appended(head, event, outcomes=outcomes)
 
     return change
 
 
-def guarded(guard: Callable[[Run], None] | None, *changes: Change) -> Change:
-    """``guard`` sees the Run as it is (and may refuse it), then ``changes`` apply in order."""
+def guarded(guard: Callable[[RunHead], None] | None, *changes: Change) -> Change:
+    """``guard`` sees the Run's head as it is (and may refuse it), then ``changes`` apply in order."""
 
-    def change(run: Run, at: str) -> Run:
+    def change(head: RunHead, at: str) -> Delta:
         if guard is not None:
-            guard(run)
+            guard(head)
+        added: list[RunEvent] = []
         for step in changes:
-            run = step(run, at)
-        return run
+            head, events = step(head, at)
+            added.extend(events)
+        return msgspec.structs.replace(head, updated_at=at), tuple(added)
 
     return change
 
@@ -217,16 +273,16 @@ def facts_change(facts: Mapping[str, Any], *, replace: bool = False, deep: bool 
     given = run_facts(facts, "facts")
     keys = sorted(given, key=utf16_key)
 
-    def change(run: Run, at: str) -> Run:
+    def change(head: RunHead, at: str) -> Delta:
         if replace:
             merged = given
         elif deep:
-            merged = deep_merge(run.facts, given)
+            merged = deep_merge(head.facts, given)
         else:
-            merged = {**run.facts, **given}
+            merged = {**head.facts, **given}
         kind = "facts.replaced" if replace else "facts.updated"
-        event = _event(run, at, kind, detail={"keys": keys})
-        return msgspec.structs.replace(run, facts=merged, events=(*run.events, event))
+        event = _event(head, at, kind, detail={"keys": keys})
+        return _appended(head, event, facts=merged)
 
     return change
 
@@ -239,11 +295,11 @@ def authorities_change(
     added = normalize_authorities(add)
     removed = frozenset(normalize_authorities(remove))
 
-    def change(run: Run, at: str) -> Run:
-        current = replacement if replacement is not None else list(run.authorities)
+    def change(head: RunHead, at: str) -> Delta:
+        current = replacement if replacement is not None else list(head.authorities)
         result = tuple(a for a in normalize_authorities([*current, *added]) if a not in removed)
-        event = _event(run, at, "authorities.updated", detail={"authorities": list(result)})
-        return msgspec.structs.replace(run, authorities=result, events=(*run.events, event))
+        event = _event(head, at, "authorities.updated", detail={"authorities": list(result)})
+        return _appended(head, event, authorities=result)
 
     return change
 
@@ -251,9 +307,9 @@ def authorities_change(
 def checkpoint_event(name: str) -> Change:
     """Append ``run.checkpointed`` ``{checkpoint: name}``; the snapshot is the result without authorities."""
 
-    def change(run: Run, at: str) -> Run:
-        event = _event(run, at, "run.checkpointed", detail={"checkpoint": name})
-        return msgspec.structs.replace(run, events=(*run.events, event))
+    def change(head: RunHead, at: str) -> Delta:
+        event = _event(head, at, "run.checkpointed", detail={"checkpoint": name})
+        return _appended(head, event, updated_at=at)
 
     return change
 
@@ -263,7 +319,9 @@ def resumed_run(checkpoint: Run, name: str, at: str, identity: str | None = None
 
     ``identity`` gives the resumed Run another ID (a database store holds each ID once).
     """
-    event = _event(checkpoint, at, "run.resumed", detail={"checkpoint": name})
+    event = RunEvent(
+        sequence=len(checkpoint.events) + 1, at=at, type="run.resumed", detail={"checkpoint": name}
+    )
     return msgspec.structs.replace(
         checkpoint,
         id=identity if identity is not None else checkpoint.id,

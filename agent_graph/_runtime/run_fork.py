@@ -13,40 +13,24 @@ fork's Facts (``facts=``): ``run.forked`` then names their keys
 (``{run, event, keys}``) and replays like ``facts.replaced``. Without them
 such a fork is refused with ``run-fork-unrecorded`` and nothing is written.
 
-:func:`forked_run` is the pure transition; :func:`fork_run` applies it to a
-store through ``load``, ``now`` and the backend primitives ``_start_ref`` and
-``_create`` (the same ones ``start`` uses).
+:func:`forked_run` is the pure transition; every store's ``fork`` (blocking
+and async) applies it through the same primitives ``start`` uses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
 from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
 from .._core.model import Run, RunEvent
-from .._core.provider import Provider
 from .._core.replay import RunState, run_states
 from .run_changes import run_facts
 
-__all__ = ["ForkStore", "fork_run", "forked_run", "state_after"]
-
-
-class ForkStore(Protocol):
-    """What :func:`fork_run` needs of a Run store (every ``BaseRunStore`` has it)."""
-
-    def load(self, ref: str, provider: Provider | str | None = None) -> Run: ...
-
-    def now(self) -> str: ...
-
-    def _check_ref(self, ref: Any) -> None: ...
-
-    def _start_ref(self, ref: str | None) -> tuple[str, str]: ...
-
-    def _create(self, ref: str, run: Run, label: str) -> None: ...
+__all__ = ["forked_run", "state_after"]
 
 
 def state_after(run: Run, at: int) -> RunState:
@@ -101,31 +85,3 @@ def forked_run(source: Run, at: int, identity: str, now: str, facts: Mapping[str
         authorities=(),
         events=(*source.events[:at], event),
     )
-
-
-def fork_run(
-    store: ForkStore,
-    ref: str,
-    at: int,
-    target: str | None = None,
-    *,
-    provider: Provider | str | None = None,
-    facts: Mapping[str, Any] | None = None,
-) -> Run:
-    """Fork the stored Run ``ref`` right after event ``at`` into a new Run of ``store``.
-
-    ``target`` is the new Run's ref (a file name in the file store, the Run
-    ID in a database store); None picks a fresh one. ``facts`` replace the
-    Facts of event ``at`` (needed when the events do not record them). Raises what ``load``
-    raises (``run-missing``, ``run-provider-mismatch`` …), ``argument-invalid``
-    for an event the Run does not have, ``run-fork-unrecorded`` and
-    ``run-target-exists``; nothing is written then.
-    """
-    source = store.load(ref, provider)
-    forked_run(source, at, "-", "-", facts)  # refuse before taking a ref
-    if target is not None:
-        store._check_ref(target)
-    destination, identity = store._start_ref(target)
-    run = forked_run(source, at, identity, store.now(), facts)
-    store._create(destination, run, "Run fork")
-    return run

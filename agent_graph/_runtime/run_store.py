@@ -1,26 +1,35 @@
-"""The Run store contract: one API over files, SQLite and PostgreSQL.
+"""The Run store contract: one API over files, SQLite and PostgreSQL, sync and async.
 
-:class:`BaseRunStore` implements every public operation once, in terms of the
-Run transitions of :mod:`agent_graph._runtime.run_changes` and five primitives a
-backend supplies:
+Every public operation is written once, as a generator (``_op_*``) that checks
+its arguments, builds the Run transition of
+:mod:`agent_graph._runtime.run_changes` and yields the storage primitives it
+needs as :class:`Call` values; :class:`BaseRunStore` drives it with its
+backend's blocking primitives and :class:`~agent_graph._runtime.run_store_async.AsyncRunStore`
+with coroutines. A backend supplies:
 
-* ``_read(ref)``: the whole Run, without a lock (``run-missing``, ``run-invalid``);
-* ``_modify(ref, provider_id, change)``: read, check, change and write one Run
-  atomically under the backend's lock or transaction; a change that raises
-  leaves the stored Run as it was;
+* ``_read(ref)``: the whole Run, checked (``run-missing``, ``run-invalid``);
+* ``_head(ref)``: the Run's head only (``run-missing``, ``run-invalid``);
+* ``_page(ref, expected, after, limit)``: events after a sequence number;
+* ``_apply(ref, expected, change)``: lock the Run, read its head, apply the
+  change, write the new head and append the new events atomically; a change
+  that raises leaves the stored Run as it was;
 * ``_create(ref, run, label)``: store a new Run, refusing a taken ref or ID
   (``run-target-exists``);
 * ``_checkpoint``/``_read_checkpoint``: keep and find checkpoints;
 * ``_summaries()``: every stored Run, for ``list``.
 
-Rules every store keeps: what is written is checked first with the reader
-itself (:func:`checked_run_bytes`: plain JSON values, the depth and size a
-reader takes, the Run schema, events numbered 1..n, then :func:`decode_run`
-on the very bytes), so nothing is stored that a reader would refuse; a Run
-file that lies (a repeated key, events not numbered 1..n) is ``run-invalid``; a Run of another Provider is refused with
-``run-provider-mismatch`` before anything changes; ``record(…, revision=…)``
-evaluates the Run inside the lock or transaction and refuses with
-``run-revision-stale`` unless it still evaluates to that revision.
+Rules every store keeps: a write checks only what it adds (:func:`settle`:
+plain JSON values, the depth and size a reader takes, the Run schema over the
+new head and events) and stores every value exactly as the reader reads it
+back (numbers and key order as ``JSON.parse`` gives them), so a Run written
+by many small records reads back, exports and re-imports byte for byte; a
+Run that lies (a repeated key, events not numbered 1..n, a row whose JSON
+disagrees with its key) is ``run-invalid``; a Run of another Provider is
+refused with ``run-provider-mismatch`` before anything changes;
+``record(…, revision=…)`` evaluates the Run's head inside the lock or
+transaction and refuses with ``run-revision-stale`` unless it still evaluates
+to that revision. Whole-Run validation happens on ``load``, ``export`` and
+``import``.
 """
 
 from __future__ import annotations
@@ -29,14 +38,14 @@ import builtins
 import math
 import os
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
-from .._core.errors import AgentGraphError, os_error
-from .._core.model import ReadReceipts, Run, RunEvent, RunSummary, Step
+from .._core.errors import AgentGraphError, ErrorCode, os_error
+from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
 from .._core.plain import is_plain_json, json_bytes, plain_string
 from .._core.provider import Provider
 from .._core.receipts import Receipts
@@ -55,23 +64,34 @@ from .run_changes import (
     run_detail,
     run_facts,
 )
+from .telemetry import store_operation
 
 __all__ = [
+    "DEFAULT_EVENTS_LIMIT",
     "DEFAULT_LOCK_TIMEOUT",
     "MAX_LOCK_TIMEOUT",
     "MAX_RUN_BYTES",
     "BaseRunStore",
+    "Call",
     "Clock",
     "IdFactory",
+    "RunStoreLogic",
     "check_run_writable",
     "checked_run_bytes",
     "checked_timeout",
-    "create_exclusive",
     "decode_run",
     "encode_run",
     "format_timestamp",
+    "key_text",
+    "parse_stored",
     "read_run_file",
+    "settle",
 ]
+
+T = TypeVar("T")
+
+#: Events ``events()`` answers when no ``limit`` is given.
+DEFAULT_EVENTS_LIMIT = 1000
 
 #: Seconds a writer waits for the lock of a Run before ``run-lock-timeout``.
 DEFAULT_LOCK_TIMEOUT = 30.0
@@ -81,6 +101,7 @@ MAX_RUN_BYTES = 256 * 1024 * 1024
 MAX_LOCK_TIMEOUT = 7 * 24 * 3600.0
 
 Clock = Callable[[], datetime]
+H = TypeVar("H", Run, RunHead)
 #: A Provider, its ID, or None (no Provider check).
 ProviderRef = Provider | str | None
 IdFactory = Callable[[], str]
@@ -135,7 +156,7 @@ def provider_id(provider: Provider | str | None) -> str | None:
     return plain_string(identity, "provider")
 
 
-def check_provider(run: Run, expected: str | None) -> Run:
+def check_provider(run: H, expected: str | None) -> H:
     """``run-provider-mismatch`` unless ``run`` belongs to ``expected`` (None: any Provider)."""
     if expected is not None and run.provider != expected:
         raise AgentGraphError(
@@ -282,8 +303,13 @@ def _moment(value: datetime | str | None, label: str) -> str | None:
     raise AgentGraphError("argument-invalid", f"{label} must be a datetime or a Run timestamp string")
 
 
-def read_run_file(path: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
-    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, an OS error's code)."""
+def read_run_file(path: str, max_bytes: int | None = None) -> Run:
+    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, an OS error's code).
+
+    ``max_bytes``: the largest file read (default: :data:`MAX_RUN_BYTES`).
+    """
+    if max_bytes is None:
+        max_bytes = MAX_RUN_BYTES
     absolute = os.path.abspath(plain_string(path, "Run path"))
     if not os.path.isfile(absolute):
         raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
@@ -295,45 +321,134 @@ def read_run_file(path: str, max_bytes: int = MAX_RUN_BYTES) -> Run:
     return decode_run(data, absolute, max_bytes)
 
 
-def _target_exists(path: str, label: str) -> AgentGraphError:
-    return AgentGraphError("run-target-exists", f"{label} refuses to replace an existing path: {path}")
+def key_text(value: str, label: str, code: ErrorCode = "argument-invalid") -> str:
+    """``value`` unless it holds a lone surrogate (text that is not Unicode, from bytes that were not UTF-8).
 
-
-def create_exclusive(path: str, data: bytes, label: str) -> None:
-    """Write ``data`` to a new file ``path`` atomically; ``run-target-exists`` if the name is taken.
-
-    Linked into place from a fsynced temporary file (a link never replaces a
-    name); an operating-system failure has its code, and folders made for the
-    file are removed again when it cannot be written.
+    A Run ID, Provider, Graph or entry is a key of every store (a column, a
+    file name); such text cannot be one, so every store refuses it alike.
     """
-    from .._load.atomic import FileChanges
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise AgentGraphError(
+            code,
+            f"{label} {value!r:.80} holds a lone surrogate (position {error.start}), "
+            "which is not Unicode text; use valid UTF-8",
+        ) from None
+    return value
 
-    with FileChanges("run-target-exists", label) as changes:
-        changes.create(path, data)
+
+def parse_stored(text: str | bytes, where: str) -> Any:
+    """JSON text a store kept, read as the Run reader reads it (``run-invalid`` if it lies).
+
+    A repeated key, nesting deeper than a reader takes and text that is not
+    JSON are ``run-invalid``; never a Python exception.
+    """
+    from .._syntax.parse import parse_json
+
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        return parse_json(text, where, unique_keys=True)
+    except UnicodeDecodeError as error:
+        raise AgentGraphError(
+            "run-invalid", f"{where}: the stored Run is not UTF-8 (byte {error.start})"
+        ) from None
+    except AgentGraphError as error:
+        raise AgentGraphError(
+            "run-invalid", f"{where}: the stored Run is not valid JSON: {error.message}"
+        ) from None
 
 
-class BaseRunStore:
-    """The operations every Run store offers; a backend supplies the storage primitives.
+def _compact(raw: Any) -> bytes:
+    return json_bytes(raw)
 
-    ``clock`` returns the current time (timezone-aware; default: the system
-    clock in UTC), ``new_id`` a fresh Run ID (default: a random UUID) and
-    ``lock_timeout`` bounds the wait for another writer (``run-lock-timeout``).
-    Methods that take ``provider`` (a Provider, a Provider ID, or None to skip
-    the check) refuse a Run of another Provider with ``run-provider-mismatch``
-    before changing anything. Every store is a context manager; ``close()``
-    releases its connections.
+
+def settle(
+    head: RunHead, added: tuple[RunEvent, ...], where: str
+) -> tuple[RunHead, tuple[RunEvent, ...], str, list[str]]:
+    """Check a new head and the events it adds, and give them as the reader reads them back.
+
+    Answers ``(head, events, head text, event texts)``: the values exactly as
+    ``JSON.parse`` gives them back (a 64-bit integer as the double it
+    becomes, numeric-looking keys first, ``0.0`` as ``0``) and their compact
+    JSON text. Costs what the head and the new events hold, never the Run's
+    history. Raises what :func:`checked_run_bytes` raises.
+    """
+    raw = head.to_json()
+    raw.pop("events", None)
+    facts = raw.get("facts")
+    if not (type(facts) is dict and is_plain_json(facts, max_depth=FACTS_MAX_DEPTH, allow_nan=False)):
+        raw["facts"] = run_facts(facts)
+    for key, record in raw.get("outcomes", {}).items():
+        if "detail" in record:
+            record["detail"] = _plain_detail(record["detail"], f"the detail recorded for {key!r}")
+    events_raw = [event.to_json() for event in added]
+    for event in events_raw:
+        if "detail" in event:
+            event["detail"] = _plain_detail(event["detail"], f"the detail of event {event.get('sequence')}")
+    raw["events"] = events_raw
+    data = _compact(raw)
+    if len(data) > MAX_RUN_BYTES // 2:
+        raise AgentGraphError(
+            "run-too-large",
+            f"Run {where} would hold {len(data)} bytes in one write, over half the {MAX_RUN_BYTES}-byte limit of "
+            "Runs; start a new Run (or checkpoint and resume) instead of growing this one",
+        )
+    from .._syntax.parse import parse_json
+
+    try:
+        settled = parse_json(data.decode("utf-8"), where, unique_keys=True)
+        _schema.validate("run", settled, where)
+    except AgentGraphError as error:
+        raise AgentGraphError(
+            "argument-invalid",
+            f"Refusing to write {where}: the Run would not read back ({error.message})",
+            error.diagnostics,
+        ) from None
+    settled_events = settled.pop("events")
+    new_head = msgspec.convert({**settled, "events": head.events}, RunHead)
+    events = tuple(msgspec.convert(event, RunEvent) for event in settled_events)
+    for offset, event in enumerate(events, start=head.events - len(events) + 1):
+        if event.sequence != offset:
+            raise AgentGraphError(
+                "internal-error", f"{where}: a change numbered event {event.sequence}, not {offset}"
+            )
+    return (
+        new_head,
+        events,
+        _compact(settled).decode("utf-8"),
+        [_compact(e).decode("utf-8") for e in settled_events],
+    )
+
+
+class Call(msgspec.Struct, frozen=True):
+    """A storage primitive an operation needs: ``name`` (``apply``, ``head`` …) and its arguments."""
+
+    name: str
+    args: tuple[Any, ...]
+
+
+#: An operation: yields the primitives it needs, is sent their answers, returns its answer.
+Operation = Generator[Call, Any, T]
+
+
+class RunStoreLogic:
+    """Every Run store operation, written once as a generator over storage primitives.
+
+    Shared by the blocking stores (:class:`BaseRunStore`) and the async ones
+    (:class:`~agent_graph._runtime.run_store_async.AsyncRunStore`): the
+    argument checks, the Run transitions, the revision guard, evaluation and
+    routing are the same code; only the driver that performs each
+    :class:`Call` differs.
     """
 
     #: What a Run is addressed by in this store (``path`` or ``id``), for messages.
     ref_kind = "id"
+    #: The kind of store spans name (``agent_graph.store``): files, sqlite, postgresql.
+    store_kind = "store"
 
-    def __init__(
-        self,
-        *,
-        clock: Clock | None = None,
-        new_id: IdFactory | None = None,
-        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-    ) -> None:
+    def _setup(self, clock: Clock | None, new_id: IdFactory | None, lock_timeout: float) -> None:
         self._clock: Clock = clock or _system_clock
         self._new_id: IdFactory = new_id or _random_id
         self._lock_timeout = checked_timeout(lock_timeout, "lock_timeout")
@@ -347,12 +462,318 @@ class BaseRunStore:
     def lock_timeout(self, value: float) -> None:
         self._lock_timeout = checked_timeout(value, "lock_timeout")
 
+    # ------------------------------------------------------------ time and names
+
+    def now(self) -> str:
+        """The current time as a Run timestamp."""
+        moment = self._clock()
+        if not isinstance(moment, datetime):
+            raise AgentGraphError(
+                "argument-invalid", f"The Run store's clock returned {moment!r:.60}, not a datetime"
+            )
+        return format_timestamp(moment)
+
+    def _fresh_id(self) -> str:
+        """A new Run ID from ``new_id`` (``argument-invalid`` unless it is a non-empty string)."""
+        identity = self._new_id()
+        if not isinstance(identity, str) or not identity:
+            raise AgentGraphError(
+                "argument-invalid", f"The Run store's new_id returned {identity!r:.60}, not a string"
+            )
+        return key_text(plain_string(identity, "Run ID"), "The Run ID")
+
+    def _check_ref(self, ref: Any) -> None:
+        if not isinstance(ref, str) or not ref or "\x00" in ref:
+            raise AgentGraphError("argument-invalid", f"A Run {self.ref_kind} must be a non-empty string")
+
+    @staticmethod
+    def _need_provider(provider: object, what: str) -> Provider:
+        if not isinstance(provider, Provider):
+            raise AgentGraphError("argument-invalid", f"{what} needs the loaded Provider (ag.load_provider)")
+        return provider
+
+    def _revision_guard(self, given: ProviderRef, revision: str) -> Callable[[RunHead], None]:
+        provider = self._need_provider(given, "record with a revision")
+        if not isinstance(revision, str) or not revision:
+            raise AgentGraphError("revision-invalid", "revision must be the step's revision string")
+
+        def guard(head: RunHead) -> None:
+            current = evaluate_run(provider, head).revision
+            if current != revision:
+                raise AgentGraphError(
+                    "run-revision-stale",
+                    f"Run {head.id} changed since revision {revision} (it is at {current} now); "
+                    "nothing was recorded: take the next step again",
+                )
+
+        return guard
+
+    # ------------------------------------------------------------ operations
+
+    def _op_load(self, ref: str, provider: ProviderRef) -> Operation[Run]:
+        self._check_ref(ref)
+        expected = provider_id(provider)
+        run: Run = yield Call("read", (ref,))
+        return check_provider(run, expected)
+
+    def _op_head(self, ref: str, provider: ProviderRef) -> Operation[RunHead]:
+        self._check_ref(ref)
+        expected = provider_id(provider)
+        head: RunHead = yield Call("head", (ref,))
+        return check_provider(head, expected)
+
+    def _op_events(
+        self, ref: str, provider: ProviderRef, after: int, limit: int | None
+    ) -> Operation[tuple[RunEvent, ...]]:
+        self._check_ref(ref)
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            raise AgentGraphError("argument-invalid", "after must be an event sequence number (0 or more)")
+        if limit is None:
+            limit = DEFAULT_EVENTS_LIMIT
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise AgentGraphError("argument-invalid", "limit must be a positive number of events")
+        events: tuple[RunEvent, ...] = yield Call("page", (ref, provider_id(provider), after, limit))
+        return events
+
+    def _op_list(
+        self,
+        provider: ProviderRef,
+        graph: str | None,
+        updated_after: datetime | str | None,
+        updated_before: datetime | str | None,
+    ) -> Operation[builtins.list[RunSummary]]:
+        identity = provider_id(provider)
+        after = _moment(updated_after, "updated_after")
+        before = _moment(updated_before, "updated_before")
+        found: Iterable[RunSummary] = yield Call("summaries", (identity, graph, after, before))
+        chosen = [
+            summary
+            for summary in found
+            if (identity is None or summary.provider == identity)
+            and (graph is None or summary.graph == graph)
+            and (after is None or summary.updated_at > after)
+            and (before is None or summary.updated_at < before)
+        ]
+        chosen.sort(key=lambda summary: (summary.updated_at, summary.id, summary.ref))
+        return chosen
+
+    def _op_next_step(
+        self,
+        ref: str,
+        provider: Provider,
+        receipts: Receipts | ReadReceipts | Mapping[str, Any] | None,
+        route_id: str | None,
+    ) -> Operation[Step]:
+        from .step import run_step
+
+        self._need_provider(provider, "next_step")
+        head: RunHead = yield from self._op_head(ref, provider)
+        return run_step(provider, head, receipts=receipts, route_id=route_id)
+
+    def _op_start(
+        self,
+        ref: str | None,
+        provider: Provider | str,
+        graph: str,
+        entry: str,
+        workspace: str | None,
+        facts: Mapping[str, Any] | None,
+        authorities: Iterable[str] | None,
+    ) -> Operation[Run]:
+        from .run_changes import head_of, with_events
+
+        identity = provider_id(provider)
+        if identity is None:
+            raise AgentGraphError("argument-invalid", "Run start needs the Provider or its ID")
+        if not isinstance(graph, str) or not graph or not isinstance(entry, str) or not entry:
+            raise AgentGraphError("argument-invalid", "Run start needs a Graph ID and an entry")
+        graph = key_text(plain_string(graph, "graph"), "The Graph ID")
+        entry = key_text(plain_string(entry, "entry"), "The entry")
+        key_text(identity, "The Provider ID")
+        graphs = getattr(provider, "graphs", None)
+        if graphs is not None:
+            compiled = graphs.get(graph)
+            if compiled is None:
+                raise AgentGraphError("graph-missing", f"Provider {identity} has no graph {graph}")
+            if entry not in compiled.definition.entrypoints:
+                raise AgentGraphError("entry-missing", f"Graph {graph} has no entrypoint {entry}")
+        if ref is not None:
+            self._check_ref(ref)
+        if workspace is not None and (not isinstance(workspace, str) or not workspace or "\0" in workspace):
+            raise AgentGraphError("argument-invalid", "workspace must be a path string")
+        if workspace is not None:
+            workspace = plain_string(workspace, "workspace")
+        target, run_id = yield Call("start_ref", (ref,))
+        run = new_run(
+            run_id,
+            identity,
+            graph,
+            entry,
+            self.now(),
+            workspace=os.path.abspath(workspace) if workspace is not None else None,
+            facts=facts,
+            authorities=authorities,
+        )
+        head, events, _, _ = settle(head_of(run), run.events, f"Run {run_id}")
+        run = with_events(head, events)
+        yield Call("create", (target, run, "Run start"))
+        return run
+
+    def _op_change(self, ref: str, provider: ProviderRef, change: Change) -> Operation[RunHead]:
+        self._check_ref(ref)
+        head: RunHead = yield Call("apply", (ref, provider_id(provider), change))
+        return head
+
+    def _op_record(
+        self,
+        ref: str,
+        node: str,
+        outcome: str,
+        detail: Any,
+        provider: ProviderRef,
+        revision: str | None,
+        facts: Mapping[str, Any] | None,
+        deep: bool,
+    ) -> Operation[RunHead]:
+        guard = None
+        if revision is not None:
+            guard = self._revision_guard(provider, revision)
+        self._check_ref(ref)
+        changes = [record_change(node, outcome, detail)]
+        if facts is not None:
+            changes.insert(0, facts_change(facts, deep=deep))
+        return (yield from self._op_change(ref, provider, guarded(guard, *changes)))
+
+    def _op_update_facts(
+        self, ref: str, facts: Mapping[str, Any], replace: bool, deep: bool, provider: ProviderRef
+    ) -> Operation[RunHead]:
+        self._check_ref(ref)
+        change = guarded(None, facts_change(facts, replace=replace, deep=deep))
+        return (yield from self._op_change(ref, provider, change))
+
+    def _op_update_authorities(
+        self,
+        ref: str,
+        replace: Iterable[str] | None,
+        add: Iterable[str],
+        remove: Iterable[str],
+        provider: ProviderRef,
+    ) -> Operation[RunHead]:
+        self._check_ref(ref)
+        change = guarded(None, authorities_change(replace, add, remove))
+        return (yield from self._op_change(ref, provider, change))
+
+    def _op_checkpoint(self, ref: str, target: str, provider: ProviderRef) -> Operation[Run]:
+        self._check_ref(ref)
+        self._check_ref(target)
+        snapshot: Run = yield Call("checkpoint", (ref, target, provider_id(provider)))
+        return snapshot
+
+    def _op_resume(self, checkpoint: str, target: str | None, provider: ProviderRef) -> Operation[Run]:
+        from .run_changes import resumed_run
+
+        self._check_ref(checkpoint)
+        if target is not None:
+            self._check_ref(target)
+        expected = provider_id(provider)
+        source, name = yield Call("read_checkpoint", (checkpoint,))
+        check_provider(source, expected)
+        destination, identity = yield Call("resume_ref", (target, source))
+        resumed = resumed_run(source, name, self.now(), identity)
+        check_run_writable(resumed, f"Run {resumed.id}")
+        yield Call("create", (destination, resumed, "Run resume"))
+        return resumed
+
+    def _op_export(self, ref: str, path: str, provider: ProviderRef) -> Operation[Run]:
+        if not isinstance(path, str) or not path or "\x00" in path:
+            raise AgentGraphError("argument-invalid", "export needs the path of a new Run file")
+        run: Run = yield from self._op_load(ref, provider)
+        destination = os.path.abspath(path)
+        yield Call("write_new_file", (destination, checked_run_bytes(run, destination), "Run export"))
+        return run
+
+    def _op_import(self, path: str, provider: ProviderRef) -> Operation[Run]:
+        expected = provider_id(provider)
+        run: Run = yield Call("read_file", (path,))
+        check_provider(run, expected)
+        key_text(run.id, "The Run ID", "run-invalid")
+        target = yield Call("import_ref", (run,))
+        yield Call("create", (target, run, "Run import"))
+        return run
+
+    def _op_fork(
+        self, ref: str, at: int, target: str | None, provider: ProviderRef, facts: Mapping[str, Any] | None
+    ) -> Operation[Run]:
+        from .run_fork import forked_run
+
+        source: Run = yield from self._op_load(ref, provider)
+        forked_run(source, at, "-", "-", facts)  # refuse before taking a ref
+        if target is not None:
+            self._check_ref(target)
+        destination, identity = yield Call("start_ref", (target,))
+        run = forked_run(source, at, identity, self.now(), facts)
+        yield Call("create", (destination, run, "Run fork"))
+        return run
+
+    # ------------------------------------------------------------ file primitives (shared)
+
+    def _write_new_file(self, path: str, data: bytes, label: str) -> None:
+        from .._load.atomic import create_exclusive
+
+        create_exclusive(path, data, label)
+
+    def _read_file(self, path: str) -> Run:
+        if not isinstance(path, str) or not path:
+            raise AgentGraphError("argument-invalid", "import needs the path of a Run file")
+        return read_run_file(path)
+
+
+class BaseRunStore(RunStoreLogic):
+    """The operations every Run store offers; a backend supplies the blocking storage primitives.
+
+    ``clock`` returns the current time (timezone-aware; default: the system
+    clock in UTC), ``new_id`` a fresh Run ID (default: a random UUID) and
+    ``lock_timeout`` bounds the wait for another writer (``run-lock-timeout``).
+    Methods that take ``provider`` (a Provider, a Provider ID, or None to skip
+    the check) refuse a Run of another Provider with ``run-provider-mismatch``
+    before changing anything. Every store is a context manager; ``close()``
+    releases its connections.
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        new_id: IdFactory | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    ) -> None:
+        self._setup(clock, new_id, lock_timeout)
+
+    def _drive(self, operation: Operation[T]) -> T:
+        """Run an operation, performing each primitive it asks for with this store's blocking backend."""
+        answer: Any = None
+        try:
+            while True:
+                call = operation.send(answer)
+                answer = getattr(self, "_" + call.name)(*call.args)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+        finally:
+            operation.close()
+
     # ------------------------------------------------------------ backend primitives
 
     def _read(self, ref: str) -> Run:
         raise NotImplementedError
 
-    def _modify(self, ref: str, expected: str | None, change: Change) -> Run:
+    def _head(self, ref: str) -> RunHead:
+        raise NotImplementedError
+
+    def _page(self, ref: str, expected: str | None, after: int, limit: int) -> tuple[RunEvent, ...]:
+        raise NotImplementedError
+
+    def _apply(self, ref: str, expected: str | None, change: Change) -> RunHead:
         raise NotImplementedError
 
     def _create(self, ref: str, run: Run, label: str) -> None:
@@ -390,45 +811,30 @@ class BaseRunStore:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    # ------------------------------------------------------------ time
-
-    def now(self) -> str:
-        """The current time as a Run timestamp."""
-        moment = self._clock()
-        if not isinstance(moment, datetime):
-            raise AgentGraphError(
-                "argument-invalid", f"The Run store's clock returned {moment!r:.60}, not a datetime"
-            )
-        return format_timestamp(moment)
-
-    def _fresh_id(self) -> str:
-        """A new Run ID from ``new_id`` (``argument-invalid`` unless it is a non-empty string)."""
-        identity = self._new_id()
-        if not isinstance(identity, str) or not identity:
-            raise AgentGraphError(
-                "argument-invalid", f"The Run store's new_id returned {identity!r:.60}, not a string"
-            )
-        return plain_string(identity, "Run ID")
-
-    def _stamped(self, change: Change) -> Change:
-        """``change`` followed by ``updatedAt = at``."""
-
-        def stamped(run: Run, at: str) -> Run:
-            return msgspec.structs.replace(change(run, at), updated_at=at)
-
-        return stamped
-
     # ------------------------------------------------------------ reading
 
+    @store_operation("load")
     def load(self, ref: str, provider: ProviderRef = None) -> Run:
-        """Read and validate a Run (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
-        self._check_ref(ref)
-        return check_provider(self._read(ref), provider_id(provider))
+        """Read and validate the whole Run (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
+        return self._drive(self._op_load(ref, provider))
 
-    def events(self, ref: str, provider: ProviderRef = None) -> tuple[RunEvent, ...]:
-        """The Run's events, numbered 1..n."""
-        return self.load(ref, provider).events
+    @store_operation("head")
+    def head(self, ref: str, provider: ProviderRef = None) -> RunHead:
+        """The Run's head: its state and number of events, read without its history."""
+        return self._drive(self._op_head(ref, provider))
 
+    @store_operation("events")
+    def events(
+        self, ref: str, provider: ProviderRef = None, *, after: int = 0, limit: int | None = None
+    ) -> tuple[RunEvent, ...]:
+        """The Run's events numbered after ``after``, at most ``limit`` of them (default 1,000), in order.
+
+        Page through a long history with ``after=page[-1].sequence``; an empty
+        answer is the end.
+        """
+        return self._drive(self._op_events(ref, provider, after, limit))
+
+    @store_operation("list")
     def list(
         self,
         *,
@@ -443,20 +849,9 @@ class BaseRunStore:
         the last update strictly after ``updated_after`` / strictly before
         ``updated_before`` (a ``datetime`` or a Run timestamp).
         """
-        identity = provider_id(provider)
-        after = _moment(updated_after, "updated_after")
-        before = _moment(updated_before, "updated_before")
-        chosen = [
-            summary
-            for summary in self._summaries(identity, graph, after, before)
-            if (identity is None or summary.provider == identity)
-            and (graph is None or summary.graph == graph)
-            and (after is None or summary.updated_at > after)
-            and (before is None or summary.updated_at < before)
-        ]
-        chosen.sort(key=lambda summary: (summary.updated_at, summary.id, summary.ref))
-        return chosen
+        return self._drive(self._op_list(provider, graph, updated_after, updated_before))
 
+    @store_operation("next_step")
     def next_step(
         self,
         ref: str,
@@ -465,20 +860,18 @@ class BaseRunStore:
         receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
         route_id: str | None = None,
     ) -> Step:
-        """Read the Run, evaluate it and route at that revision: the step to take now.
+        """Read the Run's head, evaluate it and route at that revision: the step to take now.
 
         The route is the primary route, or ``route_id`` (``route-stale`` unless
         it is a candidate now); it is None when the evaluation has no route
         (complete, blocked, error). Record the step's outcome with
-        ``record(…, revision=step.revision)``.
+        ``record(…, revision=step.revision)``. ``step.run`` is the Run's head.
         """
-        from .step import run_step
-
-        self._need_provider(provider, "next_step")
-        return run_step(provider, self.load(ref, provider), receipts=receipts, route_id=route_id)
+        return self._drive(self._op_next_step(ref, provider, receipts, route_id))
 
     # ------------------------------------------------------------ writing
 
+    @store_operation("start")
     def start(
         self,
         ref: str | None,
@@ -494,42 +887,12 @@ class BaseRunStore:
 
         ``provider`` is the Provider (its Graph and entry are then checked:
         ``graph-missing``, ``entry-missing``) or its ID. ``workspace`` is
-        stored as an absolute path.
+        stored as an absolute path. Every store takes the answer's ``id`` as
+        the Run's reference from then on.
         """
-        identity = provider_id(provider)
-        if identity is None:
-            raise AgentGraphError("argument-invalid", "Run start needs the Provider or its ID")
-        if not isinstance(graph, str) or not graph or not isinstance(entry, str) or not entry:
-            raise AgentGraphError("argument-invalid", "Run start needs a Graph ID and an entry")
-        graph = plain_string(graph, "graph")
-        entry = plain_string(entry, "entry")
-        graphs = getattr(provider, "graphs", None)
-        if graphs is not None:
-            compiled = graphs.get(graph)
-            if compiled is None:
-                raise AgentGraphError("graph-missing", f"Provider {identity} has no graph {graph}")
-            if entry not in compiled.definition.entrypoints:
-                raise AgentGraphError("entry-missing", f"Graph {graph} has no entrypoint {entry}")
-        if ref is not None:
-            self._check_ref(ref)
-        target, run_id = self._start_ref(ref)
-        if workspace is not None and (not isinstance(workspace, str) or not workspace or "\0" in workspace):
-            raise AgentGraphError("argument-invalid", "workspace must be a path string")
-        if workspace is not None:
-            workspace = plain_string(workspace, "workspace")
-        run = new_run(
-            run_id,
-            identity,
-            graph,
-            entry,
-            self.now(),
-            workspace=os.path.abspath(workspace) if workspace is not None else None,
-            facts=facts,
-            authorities=authorities,
-        )
-        self._create(target, run, "Run start")
-        return run
+        return self._drive(self._op_start(ref, provider, graph, entry, workspace, facts, authorities))
 
+    @store_operation("record")
     def record(
         self,
         ref: str,
@@ -541,8 +904,8 @@ class BaseRunStore:
         revision: str | None = None,
         facts: Mapping[str, Any] | None = None,
         deep: bool = False,
-    ) -> Run:
-        """Record ``outcome`` for the state key ``node`` and append ``node.outcome-recorded``.
+    ) -> RunHead:
+        """Record ``outcome`` for the state key ``node`` and append ``node.outcome-recorded``; the new head.
 
         ``node`` is the route's ``afterAction.recordNode``; ``outcome`` one of
         the eight outcomes (``outcome-invalid``); ``detail`` any JSON value.
@@ -554,15 +917,9 @@ class BaseRunStore:
         land in the same write, as ``facts.updated`` just before the record,
         so the revision check sees the Run as the step left it.
         """
-        guard = None
-        if revision is not None:
-            guard = self._revision_guard(provider, revision)
-        self._check_ref(ref)
-        changes = [record_change(node, outcome, detail)]
-        if facts is not None:
-            changes.insert(0, facts_change(facts, deep=deep))
-        return self._modify(ref, provider_id(provider), self._stamped(guarded(guard, *changes)))
+        return self._drive(self._op_record(ref, node, outcome, detail, provider, revision, facts, deep))
 
+    @store_operation("update_facts")
     def update_facts(
         self,
         ref: str,
@@ -571,17 +928,16 @@ class BaseRunStore:
         replace: bool = False,
         deep: bool = False,
         provider: ProviderRef = None,
-    ) -> Run:
-        """Merge ``facts`` over the Run's (``facts.updated``) or replace them (``facts.replaced``).
+    ) -> RunHead:
+        """Merge ``facts`` over the Run's (``facts.updated``) or replace them (``facts.replaced``); the new head.
 
         ``deep=True`` merges nested objects key by key instead of replacing a
         top-level key's value. The event's detail is ``{keys}``: the given
         top-level keys, sorted.
         """
-        self._check_ref(ref)
-        change = facts_change(facts, replace=replace, deep=deep)
-        return self._modify(ref, provider_id(provider), self._stamped(change))
+        return self._drive(self._op_update_facts(ref, facts, replace, deep, provider))
 
+    @store_operation("update_authorities")
     def update_authorities(
         self,
         ref: str,
@@ -590,20 +946,22 @@ class BaseRunStore:
         add: Iterable[str] = (),
         remove: Iterable[str] = (),
         provider: ProviderRef = None,
-    ) -> Run:
+    ) -> RunHead:
         """Change the Run's session authorities and append ``authorities.updated`` ``{authorities}``.
 
         ``replace`` replaces the list (``replace=[]`` clears it); then ``add``
         and ``remove`` apply. The stored list is de-duplicated and sorted.
         """
-        self._check_ref(ref)
-        change = authorities_change(replace, add, remove)
-        return self._modify(ref, provider_id(provider), self._stamped(change))
+        return self._drive(self._op_update_authorities(ref, replace, add, remove, provider))
 
-    def set_authorities(self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None) -> Run:
+    @store_operation("set_authorities")
+    def set_authorities(
+        self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None
+    ) -> RunHead:
         """Replace the Run's session authorities (the reference toolchain's ``--set``)."""
         return self.update_authorities(ref, replace=list(authorities), provider=provider)
 
+    @store_operation("checkpoint")
     def checkpoint(self, ref: str, target: str, *, provider: ProviderRef = None) -> Run:
         """Keep a copy of the Run without authorities under ``target``; returns the checkpoint.
 
@@ -611,40 +969,28 @@ class BaseRunStore:
         checkpoint holds the Run as of that event. ``run-target-exists`` if
         ``target`` is taken; nothing changes then.
         """
-        self._check_ref(ref)
-        self._check_ref(target)
-        return self._checkpoint(ref, target, provider_id(provider))
+        return self._drive(self._op_checkpoint(ref, target, provider))
 
+    @store_operation("resume")
     def resume(self, checkpoint: str, target: str | None, *, provider: ProviderRef = None) -> Run:
         """Start a new Run from a checkpoint: authorities cleared, ``run.resumed`` ``{checkpoint}`` appended.
 
         ``run-target-exists`` if ``target`` is taken.
         """
-        self._check_ref(checkpoint)
-        if target is not None:
-            self._check_ref(target)
-        from .run_changes import resumed_run
-
-        source, name = self._read_checkpoint(checkpoint)
-        check_provider(source, provider_id(provider))
-        destination, identity = self._resume_ref(target, source)
-        resumed = resumed_run(source, name, self.now(), identity)
-        self._create(destination, resumed, "Run resume")
-        return resumed
+        return self._drive(self._op_resume(checkpoint, target, provider))
 
     # ------------------------------------------------------------ files in and out
 
+    @store_operation("export")
     def export(self, ref: str, path: str, *, provider: ProviderRef = None) -> Run:
         """Write the Run to a new ``agent-graph.run.v1`` file ``path`` (``run-target-exists`` if taken).
 
         The file is byte for byte what the file store writes, readable by the
         TypeScript toolchain.
         """
-        run = self.load(ref, provider)
-        destination = os.path.abspath(path)
-        create_exclusive(destination, checked_run_bytes(run, destination), "Run export")
-        return run
+        return self._drive(self._op_export(ref, path, provider))
 
+    @store_operation("import_run")
     def import_run(self, path: str, *, provider: ProviderRef = None) -> Run:
         """Store the Run of an ``agent-graph.run.v1`` file under its own Run ID.
 
@@ -652,39 +998,9 @@ class BaseRunStore:
         numbered 1..n included) and an ID the store already holds
         (``run-target-exists``).
         """
-        run = check_provider(read_run_file(path), provider_id(provider))
-        self._create(self._import_ref(run), run, "Run import")
-        return run
+        return self._drive(self._op_import(path, provider))
 
-    # ------------------------------------------------------------ helpers
-
-    def _check_ref(self, ref: Any) -> None:
-        if not isinstance(ref, str) or not ref or "\x00" in ref:
-            raise AgentGraphError("argument-invalid", f"A Run {self.ref_kind} must be a non-empty string")
-
-    @staticmethod
-    def _need_provider(provider: object, what: str) -> Provider:
-        if not isinstance(provider, Provider):
-            raise AgentGraphError("argument-invalid", f"{what} needs the loaded Provider (ag.load_provider)")
-        return provider
-
-    def _revision_guard(self, given: ProviderRef, revision: str) -> Callable[[Run], None]:
-
-        provider = self._need_provider(given, "record with a revision")
-        if not isinstance(revision, str) or not revision:
-            raise AgentGraphError("revision-invalid", "revision must be the step's revision string")
-
-        def guard(run: Run) -> None:
-            current = evaluate_run(provider, run).revision
-            if current != revision:
-                raise AgentGraphError(
-                    "run-revision-stale",
-                    f"Run {run.id} changed since revision {revision} (it is at {current} now); "
-                    "nothing was recorded: take the next step again",
-                )
-
-        return guard
-
+    @store_operation("fork")
     def fork(
         self,
         ref: str,
@@ -694,7 +1010,12 @@ class BaseRunStore:
         provider: ProviderRef = None,
         facts: Mapping[str, Any] | None = None,
     ) -> Run:
-        """A new Run from the state right after event ``at``, ending in ``run.forked`` (see :mod:`.run_fork`)."""
-        from .run_fork import fork_run
+        """A new Run from the state right after event ``at``, ending in ``run.forked`` (see :mod:`.run_fork`).
 
-        return fork_run(self, ref, at, target, provider=provider, facts=facts)
+        ``target`` is the new Run's reference (None: a fresh one); ``facts``
+        replace the Facts of event ``at`` where the events do not record them.
+        Raises what ``load`` raises, ``argument-invalid`` for an event the Run
+        does not have, ``run-fork-unrecorded`` and ``run-target-exists``;
+        nothing is written then.
+        """
+        return self._drive(self._op_fork(ref, at, target, provider, facts))

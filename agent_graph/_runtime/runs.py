@@ -30,8 +30,13 @@ Guarantees:
   would be refused is refused before the lock sidecar is created, and an
   operating-system failure has its code (``file-permission-denied``,
   ``disk-full`` …) with the path.
-* A Run is addressed by its path; a relative path is resolved against the
-  store's folder (``root``; default: the current directory at each call).
+* A Run is addressed by its path or by its Run ID (the file ``start`` and
+  ``import`` name after it); a relative path is resolved against the store's
+  folder (``root``; default: the current directory at each call), and with a
+  ``root`` no reference leads out of it (``run-ref-outside-store``).
+* A write reads the file once, checks only what it adds (the new head and
+  events) and encodes the Run once: the file store is the small-scale store,
+  its writes grow with the Run's history (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -43,24 +48,32 @@ from collections.abc import Iterator
 import msgspec
 
 from .._core.errors import AgentGraphError, os_error
-from .._core.model import Run, RunSummary
+from .._core.model import Run, RunEvent, RunHead, RunSummary
 from .._load.atomic import FileChanges, write_bytes_atomic
-from . import run_store
 from .locks import held_lock
-from .run_changes import RUN_SCHEMA, Change, checkpoint_event, evaluation_input as run_evaluation_input
+from .run_changes import (
+    RUN_SCHEMA,
+    Change,
+    checkpoint_event,
+    evaluation_input as run_evaluation_input,
+    guarded,
+    head_of,
+    with_events,
+)
 from .run_store import (
     DEFAULT_LOCK_TIMEOUT,
     MAX_RUN_BYTES,
     BaseRunStore,
     Clock,
     IdFactory,
-    _target_exists,
     check_provider,
     checked_run_bytes,
     checked_timeout,
-    create_exclusive,
     decode_run,
+    encode_run,
     format_timestamp,
+    read_run_file,
+    settle,
 )
 
 __all__ = [
@@ -69,17 +82,11 @@ __all__ = [
     "RUN_SCHEMA",
     "FileRunStore",
     "RunStore",
-    "create_exclusive",
     "format_timestamp",
     "read_run_file",
     "run_evaluation_input",
     "run_lock",
 ]
-
-
-def read_run_file(path: str) -> Run:
-    """Read and validate the Run file at ``path`` (``run-missing``, ``run-invalid``, ``file-read-failed``)."""
-    return run_store.read_run_file(path, MAX_RUN_BYTES)
 
 
 # ---------------------------------------------------------------- locking
@@ -127,6 +134,8 @@ class FileRunStore(BaseRunStore):
     reached through a symbolic link is updated (and locked) where it points.
     """
 
+    store_kind = "files"
+
     ref_kind = "path"
 
     def __init__(
@@ -146,8 +155,28 @@ class FileRunStore(BaseRunStore):
         return f"<FileRunStore {self.root or '.'}>"
 
     def path(self, ref: str) -> str:
-        """The absolute path of the Run ``ref``."""
-        return os.path.abspath(os.path.join(self.root or os.getcwd(), ref))
+        """The absolute path of the Run ``ref``: a path, or a Run ID the store named its file after.
+
+        With a ``root``, a reference that leads out of the folder (``../x.json``,
+        an absolute path elsewhere) is ``run-ref-outside-store``.
+        """
+        folder = self.root or os.getcwd()
+        absolute = os.path.abspath(os.path.join(folder, ref))
+        if self.root is not None and os.path.commonpath([self.root, absolute]) != self.root:
+            raise AgentGraphError(
+                "run-ref-outside-store",
+                f"Run {ref!r:.200} is outside the store's folder {self.root}; name a Run inside it (or its ID)",
+            )
+        if (
+            not os.path.lexists(absolute)
+            and os.sep not in ref
+            and "/" not in ref
+            and not ref.endswith(".json")
+        ):
+            by_id = os.path.join(folder, _file_name(ref))
+            if os.path.lexists(by_id):
+                return by_id
+        return absolute
 
     @staticmethod
     def decode(data: bytes, path: str) -> Run:
@@ -159,54 +188,68 @@ class FileRunStore(BaseRunStore):
     def _read(self, ref: str) -> Run:
         return read_run_file(self.path(ref))
 
-    def _existing(self, ref: str, expected: str | None) -> str:
-        """The real path of an existing, valid Run of ``expected`` (refused before its lock sidecar exists)."""
+    def _head(self, ref: str) -> RunHead:
+        return head_of(self._read(ref))
+
+    def _page(self, ref: str, expected: str | None, after: int, limit: int) -> tuple[RunEvent, ...]:
+        run = check_provider(self._read(ref), expected)
+        return run.events[after : after + limit]
+
+    def _existing(self, ref: str, expected: str | None) -> tuple[str, Run]:
+        """The real path and Run of an existing, valid Run of ``expected``."""
         absolute = os.path.realpath(self.path(ref))
         if not os.path.isfile(absolute):
             raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
-        check_provider(read_run_file(absolute), expected)
-        return absolute
+        return absolute, check_provider(read_run_file(absolute), expected)
 
-    def _modify(self, ref: str, expected: str | None, change: Change) -> Run:
-        absolute = self._existing(ref, expected)
+    @staticmethod
+    def _changed(run: Run, change: Change, at: str, where: str) -> tuple[Run, RunHead]:
+        """The whole Run after ``change`` (new values settled as the reader reads them), and its head."""
+        head, added = change(head_of(run), at)
+        head, added, _, _ = settle(head, added, where)
+        return with_events(head, (*run.events, *added)), head
+
+    def _apply(self, ref: str, expected: str | None, change: Change) -> RunHead:
+        absolute, current = self._existing(ref, expected)
         if not os.path.lexists(absolute + ".lock"):
             # Nothing is created for a change that would be refused (too large, say): try it first.
-            current = read_run_file(absolute)
-            checked_run_bytes(change(current, current.updated_at), absolute)
+            self._changed(current, change, current.updated_at, absolute)
         with run_lock(absolute, self.lock_timeout):
             run = check_provider(read_run_file(absolute), expected)
-            updated = change(run, self.now())
-            write_bytes_atomic(absolute, checked_run_bytes(updated, absolute))
-        return updated
+            updated, head = self._changed(run, change, self.now(), absolute)
+            write_bytes_atomic(absolute, _run_bytes(updated, absolute))
+        return head
 
     def _create(self, ref: str, run: Run, label: str) -> None:
+        from .._load.atomic import create_exclusive
+
         absolute = self.path(ref)
-        if os.path.lexists(absolute):
-            raise _target_exists(absolute, label)
         create_exclusive(absolute, checked_run_bytes(run, absolute), label)
 
     def _checkpoint(self, ref: str, target: str, expected: str | None) -> Run:
         destination = self.path(target)
         if os.path.lexists(destination):
-            raise _target_exists(destination, "Checkpoint")
-        absolute = self._existing(ref, expected)
-        if not os.path.lexists(absolute + ".lock"):  # as in _modify: a refusal creates no lock file
-            current = read_run_file(absolute)
+            raise AgentGraphError(
+                "run-target-exists", f"Checkpoint refuses to replace an existing path: {destination}"
+            )
+        absolute, current = self._existing(ref, expected)
+        if not os.path.lexists(absolute + ".lock"):  # as in _apply: a refusal creates no lock file
             self._checkpointed(current, current.updated_at, destination, absolute)
         with run_lock(absolute, self.lock_timeout):
             run = check_provider(read_run_file(absolute), expected)
             run_bytes, snapshot = self._checkpointed(run, self.now(), destination, absolute)
             with FileChanges("run-target-exists", "Checkpoint") as changes:  # both or neither
-                changes.create(destination, checked_run_bytes(snapshot, destination))
+                changes.create(destination, _run_bytes(snapshot, destination))
                 write_bytes_atomic(absolute, run_bytes)
         return snapshot
 
     def _checkpointed(self, run: Run, at: str, destination: str, absolute: str) -> tuple[bytes, Run]:
-        """The Run's new bytes with ``run.checkpointed``, and the checkpoint (both checked for the reader)."""
-        updated = self._stamped(checkpoint_event(os.path.basename(destination)))(run, at)
+        """The Run's new bytes with ``run.checkpointed``, and the checkpoint."""
+        updated, _ = self._changed(
+            run, guarded(None, checkpoint_event(os.path.basename(destination))), at, absolute
+        )
         snapshot = msgspec.structs.replace(updated, authorities=())
-        checked_run_bytes(snapshot, destination)
-        return checked_run_bytes(updated, absolute), snapshot
+        return _run_bytes(updated, absolute), snapshot
 
     def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
         absolute = self.path(ref)
@@ -214,10 +257,12 @@ class FileRunStore(BaseRunStore):
 
     def _start_ref(self, ref: str | None) -> tuple[str, str]:
         run_id = self._fresh_id()
-        target = ref if ref is not None else run_id + ".json"
+        target = ref if ref is not None else _file_name(run_id)
         absolute = self.path(target)
         if os.path.lexists(absolute):
-            raise _target_exists(absolute, "Run start")
+            raise AgentGraphError(
+                "run-target-exists", f"Run start refuses to replace an existing path: {absolute}"
+            )
         return target, run_id
 
     def _import_ref(self, run: Run) -> str:
@@ -229,9 +274,10 @@ class FileRunStore(BaseRunStore):
         return _file_name(run.id)
 
     def _resume_ref(self, target: str | None, checkpoint: Run) -> tuple[str, str | None]:
-        if target is None:
-            raise AgentGraphError("argument-invalid", "Run resume in the file store needs the new Run file")
-        return target, None
+        if target is None:  # a new Run ID, and the file named after it (as start names one)
+            run_id = self._fresh_id()
+            return _file_name(run_id), run_id
+        return target, None  # a named file keeps the checkpoint's Run ID, as the TypeScript toolchain does
 
     def _summaries(
         self, provider: str | None, graph: str | None, after: str | None, before: str | None
@@ -263,6 +309,18 @@ class FileRunStore(BaseRunStore):
                 updated_at=run.updated_at,
                 events=len(run.events),
             )
+
+
+def _run_bytes(run: Run, where: str) -> bytes:
+    """The file bytes of a Run whose new values were settled: encoded once, not parsed again."""
+    data = encode_run(run)
+    if len(data) > MAX_RUN_BYTES:
+        raise AgentGraphError(
+            "run-too-large",
+            f"Run {where} would be {len(data)} bytes, over the {MAX_RUN_BYTES}-byte limit of Runs; "
+            "start a new Run (or checkpoint and resume) instead of growing this one",
+        )
+    return data
 
 
 def _file_name(run_id: str) -> str:

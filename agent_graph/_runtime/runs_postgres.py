@@ -19,27 +19,42 @@ then). A connection lost during the commit cannot tell whether the commit
 happened: that is ``run-store-unavailable`` with the advice to load the Run.
 Connections come from a ``psycopg_pool.ConnectionPool`` of ``pool_size``
 connections that the store owns (or one the host passes as ``pool=``).
+Opening the store first connects once without the pool, so a bad URL fails at
+once with libpq's own message; the tables are created (or upgraded) only when
+their schema version is not the current one, so opening never waits for
+writers. The async store (:mod:`agent_graph._runtime.runs_postgres_async`)
+runs the same statements over ``psycopg_pool.AsyncConnectionPool``.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
-from typing import Any
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .._core.errors import AgentGraphError
-from .._core.model import Run, RunSummary
-from .run_changes import Change
 from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory
-from .runs_sql import SCHEMA_STATEMENTS, Cursor, SqlRunStore
+from .runs_sql import Query, Result, SqlRunStore, Statements, drive_statements
 
-__all__ = ["PostgresRunStore"]
+__all__ = ["PostgresRunStore", "checked_pool_options", "connect_options", "pg_driver"]
 
-#: Key of the advisory lock that serializes creating the tables.
-_SCHEMA_LOCK = 0x61677275  # "agru"
+T = TypeVar("T")
+
+#: Key of the advisory lock that serializes creating or upgrading the tables.
+SCHEMA_LOCK = 0x61677275  # "agru"
+#: Seconds the first connection of a store may take when the URL names no ``connect_timeout``.
+CONNECT_TIMEOUT = 10
+
+TABLES_SQL = (
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+    " AND table_name IN (?, ?, ?, ?)"
+)
+COLUMNS_SQL = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?"
 
 
-def _driver() -> Any:
+def pg_driver() -> Any:
+    """``(psycopg, psycopg_pool)``, or ``run-store-unavailable`` naming the extra to install."""
     try:
         import psycopg
         import psycopg_pool
@@ -51,32 +66,34 @@ def _driver() -> Any:
     return psycopg, psycopg_pool
 
 
-class _PgCursor(Cursor):
-    __slots__ = ("_cursor",)
-
-    def __init__(self, cursor: Any) -> None:
-        self._cursor = cursor
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return self._cursor.execute(sql.replace("?", "%s"), tuple(params))
-
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any:
-        return self._cursor.executemany(sql.replace("?", "%s"), rows)
-
-    def fetchone(self) -> Any:
-        return self._cursor.fetchone()
-
-    def fetchall(self) -> list[Any]:
-        rows: list[Any] = self._cursor.fetchall()
-        return rows
-
-    @property
-    def rowcount(self) -> int:
-        count: int = self._cursor.rowcount
-        return count
+def connect_options(conninfo: str) -> dict[str, Any]:
+    """Keyword arguments of a first connection: a ``connect_timeout`` unless the URL or environment sets one."""
+    if "connect_timeout" in conninfo or os.environ.get("PGCONNECT_TIMEOUT"):
+        return {}
+    return {"connect_timeout": CONNECT_TIMEOUT}
 
 
-class _Lost(Exception):
+def checked_pool_options(pool_size: Any, pool_min_size: Any, retries: Any) -> None:
+    """``argument-invalid`` unless the pool sizes and retries are sensible."""
+    if (
+        not isinstance(pool_size, int)
+        or not isinstance(pool_min_size, int)
+        or not 0 <= pool_min_size <= pool_size
+        or pool_size < 1
+    ):
+        raise AgentGraphError(
+            "argument-invalid", "pool_size must be at least 1 and pool_min_size within 0..pool_size"
+        )
+    if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
+        raise AgentGraphError("argument-invalid", "retries must be 0 or more")
+
+
+def pg_query(query: Query) -> tuple[str, Any]:
+    """The psycopg form of a statement: ``%s`` placeholders."""
+    return query.sql.replace("?", "%s"), query.params
+
+
+class Lost(Exception):
     """The connection was lost before the commit: nothing of the transaction was committed."""
 
     def __init__(self, error: BaseException) -> None:
@@ -84,18 +101,57 @@ class _Lost(Exception):
         self.error = error
 
 
+def failed(
+    psycopg: Any, pool_timeout: Any, error: BaseException, committing: bool, lock_timeout: float
+) -> AgentGraphError:
+    """The coded error of a driver failure, naming its real cause."""
+    errors = psycopg.errors
+    if isinstance(error, errors.LockNotAvailable):
+        return AgentGraphError(
+            "run-lock-timeout", f"Another writer held the Run's row for more than {lock_timeout:g} s"
+        )
+    if isinstance(error, pool_timeout):
+        return AgentGraphError(
+            "run-store-unavailable",
+            f"No PostgreSQL connection was free within {lock_timeout:g} s (all in use, or the server is down): {error}",
+        )
+    if committing:
+        return AgentGraphError(
+            "run-store-unavailable",
+            "The PostgreSQL connection was lost while committing, so the write may or may not have landed; "
+            f"load the Run to see: {error}",
+        )
+    if isinstance(error, psycopg.OperationalError):
+        return AgentGraphError(
+            "run-store-unavailable", f"The PostgreSQL connection was lost; nothing was written: {error}"
+        )
+    return AgentGraphError("run-store-failed", f"The PostgreSQL Run store failed: {error}")
+
+
+def is_lost(psycopg: Any, error: BaseException) -> bool:
+    return isinstance(error, psycopg.OperationalError) and not isinstance(
+        error, psycopg.errors.LockNotAvailable
+    )
+
+
 class PostgresRunStore(SqlRunStore):
     """Runs in a PostgreSQL database; a Run is addressed by its Run ID.
 
     ``conninfo`` is a libpq connection string or URL. ``pool_size`` bounds the
     connections this store opens (``pool_min_size`` are kept open); a host
-    that shares one pool among stores passes ``pool=`` instead and keeps
-    ownership of it (its connections must be in autocommit mode; set their
-    ``lock_timeout`` in the pool's ``configure``). ``retries`` is how often a write whose connection was
-    lost before its commit is tried again.
+    that shares one pool among stores passes ``pool=`` (a
+    ``psycopg_pool.ConnectionPool``) instead and keeps ownership of it (its
+    connections must be in autocommit mode; set their ``lock_timeout`` in the
+    pool's ``configure``). ``retries`` is how often a write whose connection
+    was lost before its commit is tried again.
     """
 
+    store_kind = "postgresql"
+
     lock_clause = " FOR UPDATE"
+    setup_lock_sql = f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})"
+    tables_sql = TABLES_SQL
+    columns_sql = COLUMNS_SQL
 
     def __init__(
         self,
@@ -110,65 +166,103 @@ class PostgresRunStore(SqlRunStore):
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     ) -> None:
         super().__init__(clock=clock, new_id=new_id, lock_timeout=lock_timeout)
+        self._pool: Any = None
+        self._owns_pool = False
         if pool is None and (not isinstance(conninfo, str) or "\x00" in conninfo):
             raise AgentGraphError("argument-invalid", "The PostgreSQL Run store needs a connection string")
-        if (
-            not isinstance(pool_size, int)
-            or not isinstance(pool_min_size, int)
-            or not 0 <= pool_min_size <= pool_size
-            or pool_size < 1
-        ):
-            raise AgentGraphError(
-                "argument-invalid", "pool_size must be at least 1 and pool_min_size within 0..pool_size"
+        checked_pool_options(pool_size, pool_min_size, retries)
+        self._psycopg, pool_module = pg_driver()
+        if pool is not None and not isinstance(pool, pool_module.ConnectionPool):
+            kind = type(pool).__name__
+            hint = (
+                "; an AsyncConnectionPool belongs to the async store: await ag.open_async_store(url, pool=pool)"
+                if isinstance(pool, pool_module.AsyncConnectionPool)
+                else ""
             )
-        if not isinstance(retries, int) or retries < 0:
-            raise AgentGraphError("argument-invalid", "retries must be 0 or more")
-        self._psycopg, pool_module = _driver()
+            raise AgentGraphError(
+                "argument-invalid", f"pool= must be a psycopg_pool.ConnectionPool, not a {kind}{hint}"
+            )
         self.conninfo = conninfo
         self.retries = retries
-        self._owns_pool = pool is None
+        self._pool_timeout = pool_module.PoolTimeout
         if pool is None:
+            self._set_up_directly(conninfo)
+            self._owns_pool = True
             try:
                 pool = pool_module.ConnectionPool(
                     conninfo,
                     min_size=pool_min_size,
                     max_size=pool_size,
-                    kwargs={"autocommit": True},
+                    kwargs={"autocommit": True, **connect_options(conninfo)},
                     check=pool_module.ConnectionPool.check_connection,
                     configure=self._configure,
                     timeout=max(self.lock_timeout, 0.001),
                     open=False,
                     name="agent-graph-runs",
                 )
-                pool.open(wait=pool_min_size > 0, timeout=max(self.lock_timeout, 0.001))
+                pool.open(wait=False)
             except (self._psycopg.Error, pool_module.PoolTimeout) as error:
                 with contextlib.suppress(Exception):
                     pool.close()
                 raise AgentGraphError(
                     "run-store-unavailable", f"Cannot connect to the PostgreSQL Run store: {error}"
                 ) from None
-        self._pool = pool
-        self._pool_timeout = pool_module.PoolTimeout
-        try:
-            self._retrying(self._create_tables)
-        except BaseException:
-            self.close()
-            raise
+            self._pool = pool
+        else:
+            self._pool = pool
+            try:
+                if self._retrying(False, self._q_schema_state) != "current":
+                    self._retrying(True, self._q_schema_setup)
+            except BaseException:
+                self.close()
+                raise
 
-    def _create_tables(self) -> None:
-        with self._transaction(True) as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
-            for statement in SCHEMA_STATEMENTS:
-                cursor.execute(statement)
+    def _set_up_directly(self, conninfo: str) -> None:
+        """Connect once without a pool: libpq's own error at once; the tables set up if their version is not current."""
+        psycopg = self._psycopg
+        try:
+            connection = psycopg.connect(conninfo, autocommit=True, **connect_options(conninfo))
+        except psycopg.Error as error:
+            raise AgentGraphError(
+                "run-store-unavailable", f"Cannot connect to the PostgreSQL Run store: {error}".strip()
+            ) from None
+        try:
+            self._configure(connection)
+            if self._on_connection(connection, False, self._q_schema_state()) != "current":
+                self._on_connection(connection, True, self._q_schema_setup())
+        except psycopg.errors.LockNotAvailable:
+            raise AgentGraphError(
+                "run-lock-timeout",
+                f"Setting up the Run tables waited more than {self.lock_timeout:g} s for a lock that another "
+                "session holds on them (a schema change or upgrade in progress)",
+            ) from None
+        except psycopg.Error as error:
+            raise failed(psycopg, self._pool_timeout, error, False, self.lock_timeout) from None
+        finally:
+            connection.close()
+
+    def _on_connection(self, connection: Any, write: bool, statements: Statements[T]) -> T:
+        with connection.transaction():
+            cursor = connection.cursor()
+
+            def execute(query: Query) -> Result:
+                sql, params = pg_query(query)
+                if query.many:
+                    cursor.executemany(sql, params)
+                    return Result([], cursor.rowcount)
+                cursor.execute(sql, params)
+                return Result(cursor.fetchall() if cursor.description is not None else [], cursor.rowcount)
+
+            return drive_statements(statements, execute)
 
     def __repr__(self) -> str:
         return "<PostgresRunStore>"
 
     def _where(self, ref: str) -> str:
-        return f"PostgreSQL run {ref}"
+        return f"PostgreSQL run {ref}" if ref else "the PostgreSQL Run store"
 
     def _configure(self, connection: Any) -> None:
-        """Each new connection of the pool waits at most ``lock_timeout`` for a row lock."""
+        """Each new connection waits at most ``lock_timeout`` for a row lock."""
         connection.execute(f"SET lock_timeout = {max(int(self.lock_timeout * 1000), 1)}")
 
     def close(self) -> None:
@@ -179,91 +273,79 @@ class PostgresRunStore(SqlRunStore):
 
     # ------------------------------------------------------------ transactions
 
-    def _failed(self, error: BaseException, committing: bool) -> AgentGraphError:
-        errors = self._psycopg.errors
-        if isinstance(error, errors.LockNotAvailable):
-            return AgentGraphError(
-                "run-lock-timeout",
-                f"Another writer held the Run's row for more than {self.lock_timeout:g} s",
-            )
-        if isinstance(error, self._pool_timeout):
-            return AgentGraphError(
-                "run-store-unavailable",
-                f"No PostgreSQL connection was free within {self.lock_timeout:g} s: {error}",
-            )
-        if committing:
-            return AgentGraphError(
-                "run-store-unavailable",
-                f"The PostgreSQL connection was lost while committing, so the write may or may not have landed; "
-                f"load the Run to see: {error}",
-            )
-        if isinstance(error, self._psycopg.OperationalError):
-            return AgentGraphError(
-                "run-store-unavailable", f"The PostgreSQL connection was lost; nothing was written: {error}"
-            )
-        return AgentGraphError("run-store-failed", f"The PostgreSQL Run store failed: {error}")
-
-    @contextlib.contextmanager
-    def _transaction(self, write: bool) -> Iterator[Cursor]:
+    def _once(self, write: bool, statements: Statements[T]) -> T:
         pool = self._pool
         if pool is None:
+            statements.close()
             raise AgentGraphError("run-store-closed", "The PostgreSQL Run store is closed")
         psycopg = self._psycopg
         stage = "connect"
         try:
-            with (
-                pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection,
-                connection.transaction(),
-            ):
+            with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
                 stage = "work"
-                yield _PgCursor(connection.cursor())
-                stage = "commit"
+                with connection.transaction():
+                    cursor = connection.cursor()
+
+                    def execute(query: Query) -> Result:
+                        sql, params = pg_query(query)
+                        if query.many:
+                            cursor.executemany(sql, params)
+                            return Result([], cursor.rowcount)
+                        cursor.execute(sql, params)
+                        return Result(
+                            cursor.fetchall() if cursor.description is not None else [], cursor.rowcount
+                        )
+
+                    result = drive_statements(statements, execute)
+                    stage = "commit"
+                return result
         except AgentGraphError:
             raise
         except (psycopg.Error, self._pool_timeout) as error:
-            lost = isinstance(error, psycopg.OperationalError) and not isinstance(
-                error, psycopg.errors.LockNotAvailable
-            )
-            if lost and stage != "commit":
-                raise _Lost(error) from None
-            raise self._failed(error, stage == "commit") from None
+            if is_lost(psycopg, error) and stage != "commit":
+                raise Lost(error) from None
+            raise failed(psycopg, self._pool_timeout, error, stage == "commit", self.lock_timeout) from None
 
-    def _retrying(self, attempt: Any) -> Any:
-        """Run ``attempt()`` again on a fresh connection while connections are lost before commit."""
+    def _retrying(self, write: bool, make: Callable[[], Statements[T]]) -> T:
+        """Run fresh statements again on a fresh connection while connections are lost before commit."""
         tries = 0
         while True:
             try:
-                return attempt()
-            except _Lost as lost:
+                return self._once(write, make())
+            except Lost as lost:
                 if tries >= self.retries:
-                    raise self._failed(lost.error, False) from None
+                    raise failed(
+                        self._psycopg, self._pool_timeout, lost.error, False, self.lock_timeout
+                    ) from None
                 tries += 1
+
+    def _execute(self, write: bool, statements: Statements[T]) -> T:
+        raise AgentGraphError("internal-error", "PostgresRunStore runs statements through _retrying")
 
     # ------------------------------------------------------------ primitives, retried
 
-    def _read(self, ref: str) -> Run:
-        run: Run = self._retrying(lambda: SqlRunStore._read(self, ref))
-        return run
+    def _read(self, ref: str) -> Any:
+        return self._retrying(False, lambda: self._q_read(ref))
 
-    def _modify(self, ref: str, expected: str | None, change: Change) -> Run:
-        run: Run = self._retrying(lambda: SqlRunStore._modify(self, ref, expected, change))
-        return run
+    def _head(self, ref: str) -> Any:
+        return self._retrying(False, lambda: self._q_head(ref))
 
-    def _create(self, ref: str, run: Run, label: str) -> None:
-        self._retrying(lambda: SqlRunStore._create(self, ref, run, label))
+    def _page(self, ref: str, expected: str | None, after: int, limit: int) -> Any:
+        return self._retrying(False, lambda: self._q_page(ref, expected, after, limit))
 
-    def _checkpoint(self, ref: str, target: str, expected: str | None) -> Run:
-        run: Run = self._retrying(lambda: SqlRunStore._checkpoint(self, ref, target, expected))
-        return run
+    def _apply(self, ref: str, expected: str | None, change: Any) -> Any:
+        return self._retrying(True, lambda: self._q_apply(ref, expected, change))
 
-    def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
-        found: tuple[Run, str] = self._retrying(lambda: SqlRunStore._read_checkpoint(self, ref))
-        return found
+    def _create(self, ref: str, run: Any, label: str) -> None:
+        self._retrying(True, lambda: self._q_create(ref, run, label))
+
+    def _checkpoint(self, ref: str, target: str, expected: str | None) -> Any:
+        return self._retrying(True, lambda: self._q_checkpoint(ref, target, expected))
+
+    def _read_checkpoint(self, ref: str) -> Any:
+        return self._retrying(False, lambda: self._q_read_checkpoint(ref))
 
     def _summaries(
         self, provider: str | None, graph: str | None, after: str | None, before: str | None
-    ) -> Iterator[RunSummary]:
-        found: list[RunSummary] = self._retrying(
-            lambda: list(SqlRunStore._summaries(self, provider, graph, after, before))
-        )
-        return iter(found)
+    ) -> Any:
+        return iter(self._retrying(False, lambda: self._q_summaries(provider, graph, after, before)))

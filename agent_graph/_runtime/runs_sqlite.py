@@ -10,7 +10,10 @@ database failures are ``run-store-failed``.
 
 The store keeps one connection, used by one thread at a time (its own lock);
 open a store per process. The tables are those of :mod:`agent_graph._runtime.runs_sql`,
-created on first open.
+created on first open and upgraded once per schema version: opening a current
+database only reads it (a plain ``BEGIN``), so opening a store, like every
+read, never waits for a writer. A path that is not a regular file (a device,
+a folder) is refused before SQLite creates anything beside it.
 """
 
 from __future__ import annotations
@@ -18,39 +21,18 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TypeVar
 
 from .._core.errors import AgentGraphError
 from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory
-from .runs_sql import SCHEMA_STATEMENTS, Cursor, SqlRunStore
+from .runs_sql import Query, Result, SqlRunStore, Statements, drive_statements
 
 __all__ = ["SqliteRunStore"]
 
-
-class _SqliteCursor(Cursor):
-    __slots__ = ("_cursor",)
-
-    def __init__(self, cursor: sqlite3.Cursor) -> None:
-        self._cursor = cursor
-
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return self._cursor.execute(sql, tuple(params))
-
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any:
-        return self._cursor.executemany(sql, rows)
-
-    def fetchone(self) -> Any:
-        return self._cursor.fetchone()
-
-    def fetchall(self) -> list[Any]:
-        return self._cursor.fetchall()
-
-    @property
-    def rowcount(self) -> int:
-        return self._cursor.rowcount
+T = TypeVar("T")
 
 
 def _is_busy(error: sqlite3.Error) -> bool:
@@ -58,8 +40,22 @@ def _is_busy(error: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+def _run_query(cursor: sqlite3.Cursor, query: Query) -> Result:
+    if query.many:
+        cursor.executemany(query.sql, [tuple(row) for row in query.params])
+        return Result([], cursor.rowcount)
+    cursor.execute(query.sql, tuple(query.params))
+    rows = cursor.fetchall() if cursor.description is not None else []
+    return Result(rows, cursor.rowcount)
+
+
 class SqliteRunStore(SqlRunStore):
     """Runs in a SQLite database file (created if missing); a Run is addressed by its Run ID."""
+
+    store_kind = "sqlite"
+
+    tables_sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)"
+    columns_sql = "SELECT name FROM pragma_table_info(?)"
 
     def __init__(
         self,
@@ -81,7 +77,7 @@ class SqliteRunStore(SqlRunStore):
         return f"<SqliteRunStore {self.path}>"
 
     def _where(self, ref: str) -> str:
-        return f"sqlite:///{self.path} run {ref}"
+        return f"sqlite:///{self.path}" + (f" run {ref}" if ref else "")
 
     def _failed(self, error: sqlite3.Error) -> AgentGraphError:
         if _is_busy(error):
@@ -91,12 +87,29 @@ class SqliteRunStore(SqlRunStore):
             )
         return AgentGraphError("run-store-failed", f"The SQLite Run store {self.path} failed: {error}")
 
-    def _open(self) -> sqlite3.Connection:
+    def _check_file(self) -> None:
+        """Refuse, before SQLite creates anything beside it, a path that cannot be a database file."""
         directory = os.path.dirname(self.path)
         if not os.path.isdir(directory):
             raise AgentGraphError(
                 "run-store-failed", f"The folder of the SQLite Run store does not exist: {directory}"
             )
+        try:
+            mode = os.stat(self.path).st_mode
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise AgentGraphError(
+                "run-store-failed", f"Cannot open the SQLite Run store {self.path}: {error}"
+            ) from None
+        if not stat.S_ISREG(mode):
+            raise AgentGraphError(
+                "run-store-failed",
+                f"The SQLite Run store {self.path} is not a regular file (a device or folder?)",
+            )
+
+    def _open(self) -> sqlite3.Connection:
+        self._check_file()
         deadline = time.monotonic() + self.lock_timeout
         while True:
             connection: sqlite3.Connection | None = None
@@ -104,21 +117,20 @@ class SqliteRunStore(SqlRunStore):
                 connection = sqlite3.connect(
                     self.path, timeout=self.lock_timeout, isolation_level=None, check_same_thread=False
                 )
-                mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
+                mode = connection.execute("PRAGMA journal_mode").fetchone()
                 if mode is None or str(mode[0]).lower() != "wal":
-                    raise AgentGraphError("run-store-failed", f"SQLite cannot use WAL for {self.path}")
+                    mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
+                    if mode is None or str(mode[0]).lower() != "wal":
+                        raise AgentGraphError("run-store-failed", f"SQLite cannot use WAL for {self.path}")
                 connection.execute("PRAGMA synchronous=FULL")
                 connection.execute("PRAGMA foreign_keys=ON")
-                connection.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in SCHEMA_STATEMENTS:
-                        connection.execute(statement)
-                    connection.execute("COMMIT")
-                except BaseException:
-                    connection.execute("ROLLBACK")
-                    raise
+                self._connection = connection
+                # Set-up happens once per schema version: a current database is only read here.
+                if self._in_transaction(connection, False, self._q_schema_state()) != "current":
+                    self._in_transaction(connection, True, self._q_schema_setup())
                 return connection
             except sqlite3.Error as error:
+                self._connection = None
                 if connection is not None:
                     connection.close()
                 if _is_busy(error) and time.monotonic() < deadline:
@@ -126,6 +138,7 @@ class SqliteRunStore(SqlRunStore):
                     continue
                 raise self._failed(error) from None
             except BaseException:
+                self._connection = None
                 if connection is not None:
                     connection.close()
                 raise
@@ -137,27 +150,34 @@ class SqliteRunStore(SqlRunStore):
                 self._connection.close()
                 self._connection = None
 
-    @contextlib.contextmanager
-    def _transaction(self, write: bool) -> Iterator[Cursor]:
+    def _in_transaction(self, connection: sqlite3.Connection, write: bool, statements: Statements[T]) -> T:
+        """Run ``statements`` in one transaction: ``BEGIN IMMEDIATE`` to write, a plain ``BEGIN`` to read.
+
+        A reader in WAL mode never waits for a writer.
+        """
+        connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            cursor = connection.cursor()
+            result = drive_statements(statements, lambda query: _run_query(cursor, query))
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
+            raise
+        try:
+            connection.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
+            raise
+        return result
+
+    def _execute(self, write: bool, statements: Statements[T]) -> T:
         with self._lock:
             connection = self._connection
             if connection is None:
+                statements.close()
                 raise AgentGraphError("run-store-closed", f"The SQLite Run store {self.path} is closed")
             try:
-                connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                return self._in_transaction(connection, write, statements)
             except sqlite3.Error as error:
-                raise self._failed(error) from None
-            try:
-                yield _SqliteCursor(connection.cursor())
-            except BaseException as failure:
-                with contextlib.suppress(sqlite3.Error):
-                    connection.execute("ROLLBACK")
-                if isinstance(failure, sqlite3.Error):
-                    raise self._failed(failure) from None
-                raise
-            try:
-                connection.execute("COMMIT")
-            except sqlite3.Error as error:
-                with contextlib.suppress(sqlite3.Error):
-                    connection.execute("ROLLBACK")
                 raise self._failed(error) from None

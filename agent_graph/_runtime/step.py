@@ -40,13 +40,14 @@ from .._core.model import (
     ReadReceipts,
     Route,
     Run,
+    RunHead,
     Step,
 )
 from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .._load.api import REVISION_PATTERN, locate_resource
 from .._load.fs import OSFileSystem
-from .run_changes import evaluation_input
+from .run_changes import evaluation_input, head_of
 
 __all__ = ["RegularFileSystem", "route", "run_step", "static_locations", "step_location"]
 
@@ -139,7 +140,7 @@ def _looks_like_route_id(provider: Provider, graph: str, entry: str) -> bool:
 
 
 def run_step(
-    provider: Provider, run: Run, *, receipts: AnyReceipts = None, route_id: str | None = None
+    provider: Provider, run: Run | RunHead, *, receipts: AnyReceipts = None, route_id: str | None = None
 ) -> Step:
     """The step of a Run as read: its evaluation and the route at that revision, from one evaluation.
 
@@ -166,7 +167,7 @@ def run_step(
             receipts=receipts,
             graph=run.graph,
         )
-    return Step(run=run, evaluation=evaluation, route=found)
+    return Step(run=run if isinstance(run, RunHead) else head_of(run), evaluation=evaluation, route=found)
 
 
 def _route_locations(found: Route) -> list[Location]:

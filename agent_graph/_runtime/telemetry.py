@@ -32,7 +32,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 from .._core.errors import AgentGraphError
 from .._core.version import __version__
 
-__all__ = ["ATTRIBUTES", "Operation", "describe_result", "observed"]
+__all__ = ["ATTRIBUTES", "Operation", "describe_result", "observed", "provider_id", "store_operation"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -106,10 +106,9 @@ def describe_result(result: Any) -> dict[str, Any]:
             run_id = getattr(source, "id", None)
             if isinstance(run_id, str) and "run_id" not in found and hasattr(source, "events"):
                 found["run_id"] = run_id
-            events = getattr(source, "events", None)
-            count = getattr(source, "event_count", None)
-            if isinstance(count, int) and "events" not in found:
-                found["events"] = count
+            events = getattr(source, "events", None)  # a Run's events, or a Run head's count of them
+            if isinstance(events, int) and "events" not in found:
+                found["events"] = events
             elif isinstance(events, tuple) and "events" not in found:
                 found["events"] = len(events)
     primary = getattr(evaluation if evaluation is not None else result, "primary_route", None)
@@ -237,3 +236,45 @@ def observed(
         return run
 
     return wrap
+
+
+def provider_id(provider: Any) -> str | None:
+    """The ID of a loaded Provider (or the ID itself), for an attribute."""
+    if isinstance(provider, str):
+        return provider
+    value = getattr(getattr(provider, "manifest", None), "id", None)
+    return value if isinstance(value, str) else None
+
+
+#: The positional parameters of the Run store methods, after ``self``.
+_STORE_PARAMETERS: Mapping[str, tuple[str, ...]] = {
+    "start": ("ref", "provider", "graph", "entry"),
+    "record": ("ref", "node", "outcome"),
+    "resume": ("checkpoint", "target"),
+    "import_run": ("path",),
+    "list": (),
+}
+
+
+def store_operation(name: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Observe the Run store method ``name`` (blocking or async): span ``agent_graph.store.<name>``.
+
+    Attributes: the store's kind, the Run's reference (its ID in every store),
+    the node, graph, entry, Provider and revision the call names, then what
+    the answer tells (:func:`describe_result`).
+    """
+    parameters = _STORE_PARAMETERS.get(name, ("ref", "provider"))
+
+    def describe(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        given = dict(zip(parameters, args[1:], strict=False))
+        given.update(kwargs)
+        found: dict[str, Any] = {"store": getattr(args[0], "store_kind", None) if args else None}
+        ref = given.get("ref")
+        if isinstance(ref, str):
+            found["run_id"] = ref
+        for key in ("graph", "entry", "node", "revision"):
+            found[key] = given.get(key)
+        found["provider"] = provider_id(given.get("provider"))
+        return found
+
+    return observed(f"agent_graph.store.{name}", "agent_graph.store", describe)

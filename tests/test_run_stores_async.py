@@ -1,0 +1,142 @@
+"""The async face of the stores: real async PostgreSQL, worker threads for files and SQLite, never a blocked loop.
+
+The contract scenarios run over the async face in tests/test_store_contract.py;
+these are the async face's own promises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agent_graph as ag
+
+REPO = Path(__file__).resolve().parents[1]
+WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+
+
+@pytest.fixture(scope="module")
+def weekly() -> ag.Provider:
+    return ag.load_provider(str(WEEKLY))
+
+
+async def _error(awaitable: Any) -> ag.AgentGraphError:
+    with pytest.raises(ag.AgentGraphError) as caught:
+        await awaitable
+    return caught.value
+
+
+def test_the_async_postgres_store_is_async_and_refuses_what_the_sync_one_refuses(
+    postgres_url: str, tmp_path: Path, weekly: ag.Provider
+) -> None:
+    from psycopg_pool import AsyncConnectionPool, ConnectionPool
+
+    async def scenario() -> None:
+        store = await ag.open_async_store(postgres_url)
+        assert isinstance(store, ag.AsyncPostgresRunStore)
+        run = await store.start(None, weekly, "report")
+        assert (await store.head(run.id)).events == 1
+        await store.aclose()
+        assert (await _error(store.head(run.id))).code == "run-store-closed"
+        bad = await _error(ag.open_async_store(f"postgresql://postgres@/postgres?host={tmp_path}"))
+        assert bad.code == "run-store-unavailable" and "No such file or directory" in bad.message
+        sync_pool = ConnectionPool(postgres_url, open=False)
+        wrong = await _error(ag.open_async_store(postgres_url, pool=sync_pool))
+        assert wrong.code == "argument-invalid" and "PostgresRunStore" in wrong.message
+        async with AsyncConnectionPool(postgres_url, kwargs={"autocommit": True}, open=False) as pool:
+            async with await ag.open_async_store(postgres_url, pool=pool) as shared:
+                assert (await shared.load(run.id)).id == run.id
+            async with pool.connection() as connection:  # the host's pool stays open
+                await connection.execute("SELECT 1")
+
+    asyncio.run(scenario())
+
+
+def test_a_write_waiting_for_a_held_run_stalls_nothing_else_on_the_loop(
+    postgres_url: str, weekly: ag.Provider
+) -> None:
+    import psycopg
+
+    async def scenario() -> None:
+        async with await ag.open_async_store(postgres_url, lock_timeout=2) as store:
+            held = await store.start(None, weekly, "report")
+            free = await store.start(None, weekly, "report")
+            finished: list[str] = []
+            with psycopg.connect(postgres_url) as holder:
+                holder.execute("SELECT id FROM agent_graph_runs WHERE id = %s FOR UPDATE", (held.id,))
+
+                async def slow() -> None:
+                    error = await _error(store.record(held.id, "report/draft", "partial"))
+                    assert error.code == "run-lock-timeout"
+                    finished.append("held")
+
+                async def quick() -> None:
+                    for n in range(5):
+                        await store.record(free.id, f"report/n{n}", "completed")
+                        await store.next_step(free.id, weekly)
+                    finished.append("free")
+
+                await asyncio.gather(slow(), quick())
+                holder.rollback()
+            assert finished == ["free", "held"]
+            assert (await store.head(free.id)).events == 6
+
+    asyncio.run(scenario())
+
+
+def test_sqlite_waits_happen_in_a_worker_thread_not_on_the_loop(tmp_path: Path, weekly: ag.Provider) -> None:
+    database = tmp_path / "runs.db"
+
+    async def scenario() -> None:
+        async with await ag.open_async_store(f"sqlite:///{database}", lock_timeout=1) as store:
+            run = await store.start(None, weekly, "report")
+            writer = sqlite3.connect(str(database), isolation_level=None)
+            writer.execute("BEGIN IMMEDIATE")
+            ticks = 0
+
+            async def ticking() -> None:
+                nonlocal ticks
+                while True:
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+
+            ticker = asyncio.create_task(ticking())
+            try:
+                error = await _error(store.record(run.id, "report/draft", "partial"))
+                assert error.code == "run-lock-timeout"
+                assert (await store.head(run.id)).events == 1  # readers go on meanwhile, too
+            finally:
+                ticker.cancel()
+                writer.execute("ROLLBACK")
+                writer.close()
+            assert ticks >= 3  # the loop kept running while the write waited a second for the lock
+        assert (await _error(store.load(run.id))).code == "run-store-closed"
+
+    asyncio.run(scenario())
+
+
+def test_the_async_postgres_store_outlives_its_connections_being_killed(
+    postgres_url: str, weekly: ag.Provider
+) -> None:
+    import psycopg
+
+    async def scenario() -> None:
+        async with await ag.open_async_store(postgres_url, pool_size=2) as store:
+            run = await store.start(None, weekly, "report")
+            for round_ in range(3):
+                with psycopg.connect(postgres_url, autocommit=True) as admin:
+                    admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                        " AND application_name <> 'pg_ctl'"
+                    )
+                head = await store.record(run.id, f"report/n{round_}", "completed")
+                assert head.events == 2 + round_
+            whole = await store.load(run.id)
+            assert [event.sequence for event in whole.events] == [1, 2, 3, 4]
+
+    asyncio.run(scenario())
