@@ -228,7 +228,10 @@ def test_each_store_operation_is_a_span_on_both_faces(
 
     asyncio.run(async_face())
     recorded = [span for span in spans.get_finished_spans() if span.name == "agent_graph.store.record"]
-    assert [span.attributes.get("agent_graph.error_code") for span in recorded] == [None, "run-revision-stale"]
+    assert [span.attributes.get("agent_graph.error_code") for span in recorded] == [
+        None,
+        "run-revision-stale",
+    ]
     first = recorded[0].attributes
     assert first["agent_graph.store"] == kind
     assert first["agent_graph.run_id"] == run.id
