@@ -37,7 +37,7 @@ def _build(start: rc.Run, changes: list[rc.Change]) -> list[rc.Run]:
     """The Run after each event: ``runs[n - 1]`` is the Run right after event n."""
     runs = [start]
     for index, change in enumerate(changes, start=2):
-        runs.append(change(runs[-1], _at(index)))
+        runs.append(rc.apply_change(runs[-1], change, _at(index))[0])
     return runs
 
 

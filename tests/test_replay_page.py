@@ -56,7 +56,7 @@ def weekly_run(provider: ag.Provider, extra_facts: Any = None) -> ag.Run:
         rc.record_change("report/check-publication", "completed", {"by": "host:check"}),
     ]
     for index, change in enumerate(changes, start=2):
-        run = change(run, _at(index))
+        run = rc.apply_change(run, change, _at(index))[0]
     return run
 
 
@@ -65,9 +65,8 @@ def long_run(provider: ag.Provider, events: int) -> ag.Run:
         "long", provider.manifest.id, "report", "default", _at(1), workspace=None, facts={}, authorities=[]
     )
     for index in range(2, events + 1):
-        run = rc.record_change("report/draft", "partial", {"by": "agent:writer", "attempt": index})(
-            run, _at(index)
-        )
+        change = rc.record_change("report/draft", "partial", {"by": "agent:writer", "attempt": index})
+        run = rc.apply_change(run, change, _at(index))[0]
     return run
 
 
@@ -148,7 +147,8 @@ def test_a_1000_event_run_makes_a_page_of_a_few_hundred_kilobytes(weekly: ag.Pro
 def test_run_content_cannot_break_out_of_the_page(weekly: ag.Provider) -> None:
     hostile = "</script><script>alert(1)</script><!-- \u2028 &amp;"
     run = weekly_run(weekly, {"note": hostile})
-    run = rc.record_change("report/done", "completed", {"comment": hostile, "by": "<b>x</b>"})(run, _at(30))
+    done = rc.record_change("report/done", "completed", {"comment": hostile, "by": "<b>x</b>"})
+    run = rc.apply_change(run, done, _at(30))[0]
     page = render_replay_page(weekly, run, layout="builtin")
     assert "<script>alert" not in page and "<b>x</b>" not in page
     assert page.count("<script") == 2  # the data and the page's own script
@@ -280,7 +280,7 @@ def test_a_route_inside_a_called_graph_marks_the_calling_node(tmp_path: Path) ->
     run = rc.new_run(
         "r", provider.manifest.id, "main", "default", _at(1), workspace=None, facts={}, authorities=[]
     )
-    run = rc.record_change("main/prepare", "completed", {"by": "agent"})(run, _at(2))
+    run = rc.apply_change(run, rc.record_change("main/prepare", "completed", {"by": "agent"}), _at(2))[0]
     steps = list(replay(provider, run))
     assert steps[-1].primary_route is not None and steps[-1].primary_route.graph == "child"
     assert node_statuses(provider, run, steps[-1]) == {

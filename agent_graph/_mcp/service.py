@@ -166,11 +166,6 @@ class McpService:
         self.authorities = tuple(sorted(set(self.authorities)))
         self.guard = GateGuard(self.provider, self.authorities)
         self.calls = StoreCalls(self.store, self.provider)
-
-    def use_store(self, store: BaseRunStore | AsyncRunStore) -> None:
-        """Serve the Runs of ``store`` from now on (an async store opened inside the server's event loop)."""
-        self.store = store
-        self.calls = StoreCalls(store, self.provider)
         self.reader = ResourceReader(
             self.provider,
             workspace=self.workspace,
@@ -182,6 +177,11 @@ class McpService:
             for node in compiled.definition.nodes:
                 self._nodes[(graph_id, node.id)] = node
         self._static = static_locations(self.provider)
+
+    def use_store(self, store: BaseRunStore | AsyncRunStore) -> None:
+        """Serve the Runs of ``store`` from now on (an async store opened inside the server's event loop)."""
+        self.store = store
+        self.calls = StoreCalls(store, self.provider)
 
     # ------------------------------------------------------------ helpers
 
