@@ -322,13 +322,20 @@ class SqlOperations(RunStoreLogic):
             raise AgentGraphError("run-invalid", f"{where} holds an invalid event: {error}") from None
 
     def _q_apply(self, ref: str, expected: str | None, change: Change) -> Statements[RunHead]:
-        head = check_provider((yield from self._q_head(ref, lock=True)), expected)
+        found = yield Query(
+            "SELECT head, event_count, stored_bytes FROM agent_graph_runs WHERE id = ?" + self.lock_clause,
+            (ref,),
+        )
+        if not found.rows:
+            raise AgentGraphError("run-missing", f"The store holds no Run {ref} ({self._where(ref)})")
+        old_text, count, stored = found.rows[0]
+        head = check_provider(self._head_from(ref, old_text, count), expected)
         known = head.events
         updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref))
-        yield from self._q_grow(ref, head_text, texts)
+        size = yield from self._q_size(ref, stored, old_text, head_text, texts)
         yield Query(
-            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ? WHERE id = ?",
-            (updated.updated_at, updated.events, head_text, ref),
+            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
+            (updated.updated_at, updated.events, head_text, size, ref),
         )
         if texts:
             yield Query(
@@ -338,18 +345,24 @@ class SqlOperations(RunStoreLogic):
             )
         return updated
 
-    def _q_grow(self, ref: str, head_text: str, texts: Sequence[str]) -> Statements[None]:
-        """Count the Run's new size; ``run-too-large`` past half the limit of Runs (its file form is larger)."""
+    def _q_size(
+        self, ref: str, stored: Any, old_head: Any, head_text: str, texts: Sequence[str]
+    ) -> Statements[int]:
+        """The Run's stored size once ``head_text`` replaces ``old_head`` and ``texts`` are appended.
+
+        ``run-too-large`` past half the limit of Runs (its file form is larger). A Run
+        of schema version 1 has no size yet: its events are counted once.
+        """
         from . import run_store
 
-        row = (yield Query("SELECT stored_bytes, head FROM agent_graph_runs WHERE id = ?", (ref,))).rows[0]
-        stored = row[0]
-        if not isinstance(stored, int) or isinstance(stored, bool):  # a Run of schema version 1: counted once
+        if not isinstance(stored, int) or isinstance(stored, bool):
             rows = (yield Query("SELECT event FROM agent_graph_run_events WHERE run_id = ?", (ref,))).rows
             stored = sum(len(str(event[0]).encode("utf-8", "surrogatepass")) for event in rows)
         else:
-            stored -= len(str(row[1]).encode("utf-8", "surrogatepass"))
-        total = stored + len(head_text.encode("utf-8")) + sum(len(text.encode("utf-8")) for text in texts)
+            stored -= len(str(old_head).encode("utf-8", "surrogatepass"))
+        total: int = (
+            stored + len(head_text.encode("utf-8")) + sum(len(text.encode("utf-8")) for text in texts)
+        )
         limit = run_store.MAX_RUN_BYTES // 2
         if total > limit:
             raise AgentGraphError(
@@ -358,7 +371,7 @@ class SqlOperations(RunStoreLogic):
                 f"{run_store.MAX_RUN_BYTES}-byte limit of a Run file, which is indented); nothing was written: "
                 "start a new Run (or checkpoint and resume) instead of growing this one",
             )
-        yield Query("UPDATE agent_graph_runs SET stored_bytes = ? WHERE id = ?", (total, ref))
+        return total
 
     def _q_create(self, ref: str, run: Run, label: str) -> Statements[None]:
         where = self._where(run.id)
@@ -399,10 +412,11 @@ class SqlOperations(RunStoreLogic):
         updated = msgspec.structs.replace(run, updated_at=head.updated_at, events=(*run.events, *added))
         snapshot = msgspec.structs.replace(updated, authorities=())
         document = checked_run_bytes(snapshot, f"checkpoint {target}").decode("utf-8")
-        yield from self._q_grow(ref, head_text, texts)
+        row = (yield Query("SELECT stored_bytes, head FROM agent_graph_runs WHERE id = ?", (ref,))).rows[0]
+        size = yield from self._q_size(ref, row[0], row[1], head_text, texts)
         yield Query(
-            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ? WHERE id = ?",
-            (head.updated_at, head.events, head_text, ref),
+            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
+            (head.updated_at, head.events, head_text, size, ref),
         )
         yield Query(
             "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
