@@ -140,3 +140,15 @@ def test_the_async_postgres_store_outlives_its_connections_being_killed(
             assert [event.sequence for event in whole.events] == [1, 2, 3, 4]
 
     asyncio.run(scenario())
+
+
+def test_set_authorities_of_the_async_face_is_deprecated_too(tmp_path: Path, weekly: ag.Provider) -> None:
+    async def scenario() -> None:
+        async with await ag.open_async_store(f"sqlite:///{tmp_path / 'runs.db'}") as store:
+            run = await store.start(None, weekly, "report", authorities=["x"])
+            with pytest.warns(DeprecationWarning, match=r"set_authorities is deprecated") as caught:
+                head = await store.set_authorities(run.id, ["q", "b"])
+            assert caught[0].filename == __file__
+            assert head.authorities == ("b", "q") and (await store.head(run.id)).authorities == ("b", "q")
+
+    asyncio.run(scenario())

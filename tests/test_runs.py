@@ -205,7 +205,7 @@ def test_authorities_are_sorted_unique_and_logged(started: Path, store: RunStore
         "sequence": 2, "at": "2026-01-31T09:30:01.123Z", "type": "authorities.updated",
         "detail": {"authorities": ["a.a", "c.c"]},
     }  # fmt: skip
-    store.set_authorities(str(started), ["q", "b", "q"])
+    store.update_authorities(str(started), replace=["q", "b", "q"])
     assert read(started)["authorities"] == ["b", "q"]
     store.update_authorities(str(started), replace=[])
     assert read(started)["authorities"] == []

@@ -38,6 +38,7 @@ import builtins
 import math
 import os
 import uuid
+import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any, TypeVar
@@ -113,6 +114,16 @@ def format_timestamp(moment: datetime) -> str:
         moment = moment.replace(tzinfo=timezone.utc)
     moment = moment.astimezone(timezone.utc)
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
+
+
+def warn_set_authorities(store: str) -> None:
+    """Warn the caller of ``set_authorities`` (two frames up) that it goes in the next release."""
+    warnings.warn(
+        f"agent_graph: {store}.set_authorities is deprecated and goes in the next release: "
+        "use update_authorities(ref, replace=authorities), which does the same",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 def _system_clock() -> datetime:
@@ -954,11 +965,11 @@ class BaseRunStore(RunStoreLogic):
         """
         return self._drive(self._op_update_authorities(ref, replace, add, remove, provider))
 
-    @store_operation("set_authorities")
     def set_authorities(
         self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None
     ) -> RunHead:
-        """Replace the Run's session authorities (the reference toolchain's ``--set``)."""
+        """Deprecated: ``update_authorities(ref, replace=authorities)`` does the same; this goes in the next release."""
+        warn_set_authorities(type(self).__name__)
         return self.update_authorities(ref, replace=list(authorities), provider=provider)
 
     @store_operation("checkpoint")
