@@ -478,7 +478,7 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
                 process.stdin.flush()
     finally:
         process.stdin.close()
-        process.wait(timeout=30)
+        process.wait(timeout=60)
     stderr = errlog.read_bytes()
     assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
     assert answers[1]["result"]["serverInfo"]["name"] == "agent-graph"
@@ -487,7 +487,7 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     # Nested deeper than the SDK reads JSON: answered all the same, as a tool error with its code.
     assert answers[3]["result"]["isError"] is True
     assert json.loads(answers[3]["result"]["content"][1]["text"])["error"]["code"] == "input-too-deep"
-    reader.join(timeout=30)
+    reader.join(timeout=60)
     while not received.empty():  # whatever came after the answers is protocol too
         assert json.loads(received.get())["jsonrpc"] == "2.0"
     assert b"Traceback" not in stderr

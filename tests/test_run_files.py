@@ -220,12 +220,12 @@ def test_the_command_line_waits_as_long_as_it_is_told(run_file: Path) -> None:
     def hold() -> None:
         with run_lock(str(run_file), 5):
             held.set()
-            release.wait(30)
+            release.wait(120)
 
     holder = threading.Thread(target=hold)
     holder.start()
     try:
-        assert held.wait(10)
+        assert held.wait(60)
         before = run_file.read_bytes()
         started = time.monotonic()
         status, out, err = cli(
