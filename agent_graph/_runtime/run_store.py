@@ -84,9 +84,11 @@ __all__ = [
     "encode_run",
     "format_timestamp",
     "key_text",
+    "not_a_run",
     "parse_stored",
     "read_run_file",
     "settle",
+    "sized_run_bytes",
 ]
 
 T = TypeVar("T")
@@ -236,6 +238,16 @@ def checked_run_bytes(run: Run, where: str) -> bytes:
     """
     run = _plain_run(run)
     check_events(run, where)
+    data = sized_run_bytes(run, where)
+    try:
+        decode_run(data, where)
+    except AgentGraphError as error:
+        raise unreadable_run(error, where) from None
+    return data
+
+
+def sized_run_bytes(run: Run, where: str) -> bytes:
+    """The file bytes of ``run`` (:func:`encode_run`); ``run-too-large`` over :data:`MAX_RUN_BYTES`."""
     data = encode_run(run)
     if len(data) > MAX_RUN_BYTES:
         raise AgentGraphError(
@@ -243,15 +255,25 @@ def checked_run_bytes(run: Run, where: str) -> bytes:
             f"Run {where} would be {len(data)} bytes, over the {MAX_RUN_BYTES}-byte limit of Runs; "
             "start a new Run (or checkpoint and resume) instead of growing this one",
         )
-    try:
-        decode_run(data, where)
-    except AgentGraphError as error:
-        raise AgentGraphError(
-            "argument-invalid",
-            f"Refusing to write {where}: the Run would not read back ({error.message})",
-            error.diagnostics,
-        ) from None
     return data
+
+
+def unreadable_run(error: AgentGraphError, where: str) -> AgentGraphError:
+    """``argument-invalid`` for a Run about to be written that its reader refuses with ``error``."""
+    return AgentGraphError(
+        "argument-invalid",
+        f"Refusing to write {where}: the Run would not read back ({error.message})",
+        error.diagnostics,
+    )
+
+
+def not_a_run(error: AgentGraphError, where: str) -> AgentGraphError:
+    """``run-invalid`` for stored Run text that ``error`` refused (its code and message kept)."""
+    return AgentGraphError(
+        "run-invalid",
+        f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
+        error.diagnostics,
+    )
 
 
 def check_run_writable(run: Run, where: str = "<run>") -> None:
@@ -286,11 +308,7 @@ def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) ->
         raw = parse_json(text, where, unique_keys=True)
         _schema.validate("run", raw, where)
     except AgentGraphError as error:
-        raise AgentGraphError(
-            "run-invalid",
-            f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
-            error.diagnostics,
-        ) from error
+        raise not_a_run(error, where) from error
     return convert_run(raw, where)
 
 
@@ -412,11 +430,7 @@ def settle(
         settled = parse_json(data.decode("utf-8"), where, unique_keys=True)
         _schema.validate("run", settled, where)
     except AgentGraphError as error:
-        raise AgentGraphError(
-            "argument-invalid",
-            f"Refusing to write {where}: the Run would not read back ({error.message})",
-            error.diagnostics,
-        ) from None
+        raise unreadable_run(error, where) from None
     settled_events = settled.pop("events")
     new_head = msgspec.convert({**settled, "events": head.events}, RunHead)
     events = tuple(msgspec.convert(event, RunEvent) for event in settled_events)
