@@ -686,6 +686,7 @@ def _node_client() -> list[str]:
     return [node, str(NODE_TESTS / "mcp_client.mjs")]
 
 
+@pytest.mark.slow
 def test_the_typescript_sdk_client_sees_every_result_and_every_error(tmp_path: Path) -> None:
     """A whole Run through @modelcontextprotocol/sdk, which checks structured content against output schemas."""
     client = _node_client()
@@ -928,6 +929,7 @@ def test_sigterm_stops_a_serving_server_with_exit_status_0(tmp_path: Path) -> No
         assert database.execute("pragma integrity_check").fetchone()[0] == "ok"
 
 
+@pytest.mark.slow
 def test_a_flood_of_rapid_and_hostile_calls_is_answered_and_stdout_stays_protocol(tmp_path: Path) -> None:
     """1,000 calls written at once, a third of them hostile; every one answered, every stdout line JSON-RPC."""
     process, received, errlog = _raw_server(tmp_path, ["--store", str(tmp_path / "runs")])

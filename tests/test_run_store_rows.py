@@ -353,6 +353,7 @@ def test_an_async_pool_given_to_the_sync_store_is_refused_naming_the_async_store
     assert failure.code == "argument-invalid" and "open_async_store" in failure.message
 
 
+@pytest.mark.slow
 def test_postgres_stopped_and_restarted_mid_session(weekly: ag.Provider) -> None:
     pytest.importorskip("psycopg")
     from tests import pg_server
