@@ -40,7 +40,7 @@ import pytest
 import agent_graph as ag
 from agent_graph._cli.main import main
 from agent_graph._core.canonical import digest_value
-from agent_graph._runtime.runs import RunStore
+from agent_graph._runtime.runs import FileRunStore
 
 from . import load_fixtures, providers
 from .load_fixtures import base_documents, render, write_tree
@@ -915,7 +915,7 @@ def test_corrupt_and_truncated_runs_for_every_run_command(run_file: Path) -> Non
                 assert json.loads(answer.err)["error"]["diagnostics"][0]["code"] == code, name
             assert not (root / "checkpoint.json").exists() and not (root / "resumed.json").exists(), name
         with pytest.raises(ag.AgentGraphError) as caught:
-            RunStore().load(str(run_file), "acme/base")
+            FileRunStore().load(str(run_file), "acme/base")
         assert caught.value.code == code, name
 
 
@@ -938,7 +938,7 @@ def test_a_64_mib_run_is_refused(run_file: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(_runs, "MAX_RUN_BYTES", 1024)
     run_file.write_bytes(b" " * 2048 + b"{}")
     with pytest.raises(ag.AgentGraphError) as caught:
-        RunStore().load(str(run_file))
+        FileRunStore().load(str(run_file))
     assert caught.value.code == "run-invalid" and "file-too-large" in caught.value.message
 
 

@@ -369,6 +369,7 @@ def test_both_writers_agree_and_text_parses_back(value: Any) -> None:
     assert canonical_json(parsed) == text  # canonical text is a fixed point
 
 
+@pytest.mark.slow
 def test_the_three_texts_share_one_writer_and_take_any_depth() -> None:
     """Canonical JSON, plain JSON text and the schema's equality key walk 50,000 levels without recursion."""
     from agent_graph._core.plain import json_text

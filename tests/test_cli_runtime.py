@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from agent_graph._cli.main import main
-from agent_graph._runtime.runs import RunStore
+from agent_graph._runtime.runs import FileRunStore
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -163,7 +163,7 @@ def test_targets_are_never_replaced(cli: Cli, tmp_path: Path) -> None:
 
 
 def test_run_authority_without_an_option_clears_as_the_reference_does(cli: Cli, tmp_path: Path) -> None:
-    RunStore().start(str(tmp_path / "run.json"), "acme/any", "main", authorities=["a", "b"])
+    FileRunStore().start(str(tmp_path / "run.json"), "acme/any", "main", authorities=["a", "b"])
     assert cli("run", "authority", "--state", "run.json")["authorities"] == []
     for clearing in (["--set"], ["--clear"]):
         cli("run", "authority", "--state", "run.json", "--add", "c")
@@ -179,7 +179,7 @@ def test_run_authority_without_an_option_clears_as_the_reference_does(cli: Cli, 
 
 
 def test_command_line_refusals(cli: Cli, tmp_path: Path) -> None:
-    RunStore().start(str(tmp_path / "run.json"), "someone/else", "main")
+    FileRunStore().start(str(tmp_path / "run.json"), "someone/else", "main")
     assert (
         cli("run", "record", "main/a", "done", "--state", "run.json", status=1)["code"] == "outcome-invalid"
     )
@@ -203,7 +203,7 @@ def test_command_line_refusals(cli: Cli, tmp_path: Path) -> None:
 
 @needs_weekly
 def test_a_foreign_run_is_refused_when_a_provider_is_at_hand(cli: Cli, tmp_path: Path) -> None:
-    RunStore().start(str(tmp_path / "run.json"), "someone/else", "report")
+    FileRunStore().start(str(tmp_path / "run.json"), "someone/else", "report")
     before = (tmp_path / "run.json").read_bytes()
     for args in (
         ["run", "record", "report/draft", "completed", "--state", "run.json"],
@@ -226,7 +226,7 @@ def test_the_default_manifest_in_the_working_directory_is_checked_too(
     root = tmp_path / "weekly"
     shutil.copytree(WEEKLY.parent, root)
     cli = Cli(root, capsys, monkeypatch)
-    RunStore().start(str(root / "foreign.json"), "someone/else", "report")
+    FileRunStore().start(str(root / "foreign.json"), "someone/else", "report")
     assert cli("run", "record", "report/draft", "completed", "--state", "foreign.json", status=1)["code"] == (
         "run-provider-mismatch"
     )
@@ -296,7 +296,7 @@ for i in range(10):
 def test_eight_processes_recording_ten_outcomes_each_lose_nothing(tmp_path: Path) -> None:
     state = tmp_path / "run.json"
     go = tmp_path / "go"
-    RunStore().start(str(state), "tests/concurrency", "main")
+    FileRunStore().start(str(state), "tests/concurrency", "main")
     workers = [
         subprocess.Popen(
             [sys.executable, "-c", _WORKER, str(n), str(state), str(go)],

@@ -34,6 +34,7 @@ def test_docs_errors_md_is_generated_from_the_registry(capsys: pytest.CaptureFix
     assert errordoc.main(["--check"]) == 0
 
 
+@pytest.mark.slow
 def test_a_stale_table_is_found_and_rewritten(tmp_path: Path) -> None:
     target = tmp_path / "errors.md"
     target.write_text(errordoc.document().replace("`run-missing`", "`run-gone`"), encoding="utf-8")

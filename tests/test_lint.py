@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._cli.main import main
 
 from . import strategies
@@ -610,7 +611,7 @@ def test_example_lint_finds_a_misspelled_fact(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ random Providers
 
 
-def _independent_reach(graph: ag.Graph) -> tuple[set[str], set[str]]:
+def _independent_reach(graph: agt.Graph) -> tuple[set[str], set[str]]:
     """Nodes an entry reaches, and nodes that reach a terminal: fixed points over the edge list."""
     reached = set(graph.entrypoints.values())
     finishing = {n.id for n in graph.nodes if n.kind == "terminal"}

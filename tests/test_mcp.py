@@ -478,7 +478,7 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
                 process.stdin.flush()
     finally:
         process.stdin.close()
-        process.wait(timeout=30)
+        process.wait(timeout=60)
     stderr = errlog.read_bytes()
     assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
     assert answers[1]["result"]["serverInfo"]["name"] == "agent-graph"
@@ -487,7 +487,7 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     # Nested deeper than the SDK reads JSON: answered all the same, as a tool error with its code.
     assert answers[3]["result"]["isError"] is True
     assert json.loads(answers[3]["result"]["content"][1]["text"])["error"]["code"] == "input-too-deep"
-    reader.join(timeout=30)
+    reader.join(timeout=60)
     while not received.empty():  # whatever came after the answers is protocol too
         assert json.loads(received.get())["jsonrpc"] == "2.0"
     assert b"Traceback" not in stderr
@@ -686,6 +686,7 @@ def _node_client() -> list[str]:
     return [node, str(NODE_TESTS / "mcp_client.mjs")]
 
 
+@pytest.mark.slow
 def test_the_typescript_sdk_client_sees_every_result_and_every_error(tmp_path: Path) -> None:
     """A whole Run through @modelcontextprotocol/sdk, which checks structured content against output schemas."""
     client = _node_client()
@@ -928,6 +929,7 @@ def test_sigterm_stops_a_serving_server_with_exit_status_0(tmp_path: Path) -> No
         assert database.execute("pragma integrity_check").fetchone()[0] == "ok"
 
 
+@pytest.mark.slow
 def test_a_flood_of_rapid_and_hostile_calls_is_answered_and_stdout_stays_protocol(tmp_path: Path) -> None:
     """1,000 calls written at once, a third of them hostile; every one answered, every stdout line JSON-RPC."""
     process, received, errlog = _raw_server(tmp_path, ["--store", str(tmp_path / "runs")])

@@ -36,7 +36,7 @@ import agent_graph as ag
 from agent_graph._core.evaluate import evaluate_with_candidates, facts_match
 from agent_graph._core.ir import EQUALS, EXISTS
 from agent_graph._runtime.host_action import validate_host_action_result
-from agent_graph._runtime.runs import RunStore
+from agent_graph._runtime.runs import FileRunStore
 from agent_graph._syntax import schema as _schema
 from agent_graph._syntax.parse import parse_json, parse_structured, parse_yaml
 
@@ -602,7 +602,7 @@ _RUN_BYTES = json.dumps(_RUN, indent=2).encode("utf-8")
 )
 def test_a_mangled_run_file_is_run_invalid_or_a_valid_run(data: bytes) -> None:
     try:
-        run = RunStore.decode(data, "/runs/run.json")
+        run = FileRunStore.decode(data, "/runs/run.json")
     except ag.AgentGraphError as error:
         assert error.code == "run-invalid"
     else:
@@ -619,7 +619,7 @@ def test_run_values_replaced_by_junk_are_run_invalid_or_valid(data: st.DataObjec
     except ValueError:
         return
     try:
-        RunStore.decode(text.encode("utf-8", "surrogatepass"), "/runs/run.json")
+        FileRunStore.decode(text.encode("utf-8", "surrogatepass"), "/runs/run.json")
     except ag.AgentGraphError as error:
         assert error.code == "run-invalid"
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._core.replay import replay, replay_state
 from agent_graph._runtime import run_changes as rc
 
@@ -50,7 +51,7 @@ def operations(draw: st.DrawFn, keys: list[str]) -> rc.Change:
     if kind == "record":
         return rc.record_change(
             draw(st.sampled_from(keys)),
-            draw(st.sampled_from(ag.OUTCOMES)),
+            draw(st.sampled_from(agt.OUTCOMES)),
             draw(st.one_of(st.none(), fact_values)),
         )
     if kind == "authorities":

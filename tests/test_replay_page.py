@@ -254,7 +254,7 @@ def test_the_replay_command_writes_the_page(weekly: ag.Provider, tmp_path: Path,
     assert main([*args, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["layout"] == "builtin"
     assert again.read_text("utf-8") == render_replay_page(
-        weekly, ag.RunStore().load(str(store / "w.json")), layout="builtin"
+        weekly, ag.FileRunStore().load(str(store / "w.json")), layout="builtin"
     )
     for bad, code in (
         ([], "argument-invalid"),

@@ -55,6 +55,7 @@ def test_a_folder_stores_references_stay_inside_it(tmp_path: Path, weekly: ag.Pr
     assert not (tmp_path / "x.json.lock").exists()
 
 
+@pytest.mark.slow
 def test_a_record_on_a_100000_event_run_file_lands(tmp_path: Path, weekly: ag.Provider) -> None:
     store = ag.open_store(str(tmp_path))
     run = store.start("long.json", weekly, "report")

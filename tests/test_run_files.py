@@ -24,7 +24,7 @@ import pytest
 import agent_graph as ag
 from agent_graph._cli.main import main
 from agent_graph._runtime.run_store import MAX_LOCK_TIMEOUT, check_run_writable, checked_run_bytes, decode_run
-from agent_graph._runtime.runs import RunStore, run_lock
+from agent_graph._runtime.runs import FileRunStore, run_lock
 
 from .load_fixtures import base_documents, write_tree
 
@@ -40,7 +40,7 @@ def root(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def run_file(root: Path) -> Path:
-    store = RunStore()
+    store = FileRunStore()
     path = root / "run.json"
     store.start(str(path), PROVIDER, "main", facts={"a": 1, "b": {"c": 2}}, authorities=["release"])
     store.record(str(path), "main/build", "completed", detail={"note": "first"})
@@ -129,7 +129,7 @@ def test_a_run_that_lies_is_refused_everywhere_and_left_as_it_is(run_file: Path,
         assert error["diagnostics"][0]["code"] == "run-invalid", (command, err)
         assert run_file.read_text("utf-8") == lying
         assert not (root / "checkpoint.json").exists() and not (root / "resumed.json").exists()
-    store = RunStore()
+    store = FileRunStore()
     for call in (
         lambda: store.load(str(run_file)),
         lambda: store.record(str(run_file), "main/build", "failed"),
@@ -158,10 +158,10 @@ def test_a_run_named_like_yaml_is_still_read_as_json(run_file: Path) -> None:
     """The reader takes JSON whatever the name: the writer writes nothing else, so YAML would be a lie too."""
     renamed = run_file.with_name("run.yaml")
     run_file.rename(renamed)
-    assert RunStore().load(str(renamed)).provider == PROVIDER
+    assert FileRunStore().load(str(renamed)).provider == PROVIDER
     renamed.write_text("schema: agent-graph.run.v1\nid: x\n", "utf-8")
     with pytest.raises(ag.AgentGraphError) as caught:
-        RunStore().load(str(renamed))
+        FileRunStore().load(str(renamed))
     assert caught.value.code == "run-invalid"
 
 
@@ -169,7 +169,7 @@ def test_every_store_shares_one_reader_and_one_writer_check(run_file: Path) -> N
     """A store of another kind (a database, say) takes the same two functions: what one writes, the other reads."""
     import msgspec
 
-    run = RunStore().load(str(run_file))
+    run = FileRunStore().load(str(run_file))
     data = checked_run_bytes(run, "database row 7")
     assert decode_run(data, "database row 7") == run
     check_run_writable(run)
@@ -192,9 +192,9 @@ def test_every_store_shares_one_reader_and_one_writer_check(run_file: Path) -> N
 )
 def test_lock_timeouts_no_wait_could_honour_are_argument_invalid(timeout: Any, tmp_path: Path) -> None:
     with pytest.raises(ag.AgentGraphError) as caught:
-        RunStore(lock_timeout=timeout)
+        FileRunStore(lock_timeout=timeout)
     assert caught.value.code == "argument-invalid"
-    store = RunStore()
+    store = FileRunStore()
     with pytest.raises(ag.AgentGraphError) as assigned:
         store.lock_timeout = timeout
     assert assigned.value.code == "argument-invalid"
@@ -220,12 +220,12 @@ def test_the_command_line_waits_as_long_as_it_is_told(run_file: Path) -> None:
     def hold() -> None:
         with run_lock(str(run_file), 5):
             held.set()
-            release.wait(30)
+            release.wait(120)
 
     holder = threading.Thread(target=hold)
     holder.start()
     try:
-        assert held.wait(10)
+        assert held.wait(60)
         before = run_file.read_bytes()
         started = time.monotonic()
         status, out, err = cli(

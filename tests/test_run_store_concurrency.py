@@ -174,7 +174,7 @@ def _record_while_killed(store: Any, node: str) -> tuple[Any, list[int]]:
             answer = error
     finally:
         stop.set()
-        killer.join(30)
+        killer.join(60)
     return answer, killed
 
 

@@ -341,7 +341,8 @@ def test_a_bad_postgres_url_fails_at_once_with_libpqs_message(tmp_path: Path, po
     missing = postgres_server.replace("@/postgres?", "@/no_such_database?")
     failure = error_of(lambda: ag.open_store(missing))
     assert failure.code == "run-store-unavailable" and "no_such_database" in failure.message
-    assert time.monotonic() - started < 25  # not the 30 s pool timeout (a hang guard, not a speed check)
+    assert "was free within" not in failure.message  # libpq's answer, not the pool's timeout
+    assert time.monotonic() - started < 120  # a hang guard, not a speed check
 
 
 def test_an_async_pool_given_to_the_sync_store_is_refused_naming_the_async_store(postgres_url: str) -> None:
@@ -352,6 +353,7 @@ def test_an_async_pool_given_to_the_sync_store_is_refused_naming_the_async_store
     assert failure.code == "argument-invalid" and "open_async_store" in failure.message
 
 
+@pytest.mark.slow
 def test_postgres_stopped_and_restarted_mid_session(weekly: ag.Provider) -> None:
     pytest.importorskip("psycopg")
     from tests import pg_server

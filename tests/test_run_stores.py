@@ -329,7 +329,19 @@ def test_authorities_are_replaced_added_and_removed(
     assert run.authorities == ("a", "b") and store.events(ref, after=run.events - 1)[0].detail == {
         "authorities": ["a", "b"]
     }
-    assert store.set_authorities(ref, []).authorities == ()
+    assert store.update_authorities(ref, replace=[]).authorities == ()
+
+
+def test_set_authorities_is_deprecated_for_update_authorities_replace(
+    store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
+) -> None:
+    ref = started(store, kind, weekly, authorities=["x"])
+    with pytest.warns(
+        DeprecationWarning, match=r"set_authorities is deprecated .* update_authorities"
+    ) as caught:
+        head = store.set_authorities(ref, ["b", "a", "b"])
+    assert caught[0].filename == __file__  # the warning names the caller's line
+    assert head.authorities == ("a", "b") and store.load(ref).authorities == ("a", "b")
 
 
 # ---------------------------------------------------------------- checkpoints

@@ -62,27 +62,25 @@ def test_a_write_waiting_for_a_held_run_stalls_nothing_else_on_the_loop(
     import psycopg
 
     async def scenario() -> None:
-        async with await ag.open_async_store(postgres_url, lock_timeout=2) as store:
+        async with await ag.open_async_store(postgres_url, lock_timeout=120) as store:
             held = await store.start(None, weekly, "report")
             free = await store.start(None, weekly, "report")
-            finished: list[str] = []
             with psycopg.connect(postgres_url) as holder:
                 holder.execute("SELECT id FROM agent_graph_runs WHERE id = %s FOR UPDATE", (held.id,))
-
-                async def slow() -> None:
-                    error = await _error(store.record(held.id, "report/draft", "partial"))
+                waiting = asyncio.ensure_future(store.record(held.id, "report/draft", "partial"))
+                for _ in range(6000):  # until the write waits for the row (a hang guard of a minute)
+                    await asyncio.sleep(0.01)
+                    if holder.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone() != (0,):
+                        break
+                for n in range(5):  # meanwhile the store answers everything else
+                    await store.record(free.id, f"report/n{n}", "completed")
+                    await store.next_step(free.id, weekly)
+                assert not waiting.done()
+                async with await ag.open_async_store(postgres_url, lock_timeout=0.2) as impatient:
+                    error = await _error(impatient.record(held.id, "report/draft", "partial"))
                     assert error.code == "run-lock-timeout"
-                    finished.append("held")
-
-                async def quick() -> None:
-                    for n in range(5):
-                        await store.record(free.id, f"report/n{n}", "completed")
-                        await store.next_step(free.id, weekly)
-                    finished.append("free")
-
-                await asyncio.gather(slow(), quick())
                 holder.rollback()
-            assert finished == ["free", "held"]
+            assert (await asyncio.wait_for(waiting, 120)).events == 2  # the row is free: the write lands
             assert (await store.head(free.id)).events == 6
 
     asyncio.run(scenario())
@@ -92,28 +90,23 @@ def test_sqlite_waits_happen_in_a_worker_thread_not_on_the_loop(tmp_path: Path, 
     database = tmp_path / "runs.db"
 
     async def scenario() -> None:
-        async with await ag.open_async_store(f"sqlite:///{database}", lock_timeout=1) as store:
+        async with await ag.open_async_store(f"sqlite:///{database}", lock_timeout=120) as store:
             run = await store.start(None, weekly, "report")
             writer = sqlite3.connect(str(database), isolation_level=None)
             writer.execute("BEGIN IMMEDIATE")
-            ticks = 0
-
-            async def ticking() -> None:
-                nonlocal ticks
-                while True:
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-
-            ticker = asyncio.create_task(ticking())
             try:
-                error = await _error(store.record(run.id, "report/draft", "partial"))
-                assert error.code == "run-lock-timeout"
-                assert (await store.head(run.id)).events == 1  # readers go on meanwhile, too
+                waiting = asyncio.ensure_future(store.record(run.id, "report/draft", "partial"))
+                for _ in range(3):  # the loop keeps running while the write waits for the lock
+                    await asyncio.sleep(0.01)
+                assert not waiting.done()
+                async with await ag.open_async_store(f"sqlite:///{database}", lock_timeout=0.2) as impatient:
+                    assert (await impatient.head(run.id)).events == 1  # readers go on meanwhile, too
+                    error = await _error(impatient.record(run.id, "report/draft", "partial"))
+                    assert error.code == "run-lock-timeout"
             finally:
-                ticker.cancel()
                 writer.execute("ROLLBACK")
                 writer.close()
-            assert ticks >= 3  # the loop kept running while the write waited a second for the lock
+            assert (await asyncio.wait_for(waiting, 120)).events == 2  # the lock is free: the write lands
         assert (await _error(store.load(run.id))).code == "run-store-closed"
 
     asyncio.run(scenario())
@@ -138,5 +131,17 @@ def test_the_async_postgres_store_outlives_its_connections_being_killed(
                 assert head.events == 2 + round_
             whole = await store.load(run.id)
             assert [event.sequence for event in whole.events] == [1, 2, 3, 4]
+
+    asyncio.run(scenario())
+
+
+def test_set_authorities_of_the_async_face_is_deprecated_too(tmp_path: Path, weekly: ag.Provider) -> None:
+    async def scenario() -> None:
+        async with await ag.open_async_store(f"sqlite:///{tmp_path / 'runs.db'}") as store:
+            run = await store.start(None, weekly, "report", authorities=["x"])
+            with pytest.warns(DeprecationWarning, match=r"set_authorities is deprecated") as caught:
+                head = await store.set_authorities(run.id, ["q", "b"])
+            assert caught[0].filename == __file__
+            assert head.authorities == ("b", "q") and (await store.head(run.id)).authorities == ("b", "q")
 
     asyncio.run(scenario())

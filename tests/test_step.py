@@ -40,14 +40,13 @@ def test_next_step_evaluates_once_and_routes_at_that_revision(
     assert step.route is not None and step.route.revision == step.revision == step.evaluation.revision
     assert step.route.route_id == step.evaluation.primary_route.route_id  # type: ignore[union-attr]
     # The same answer as the public route() with the Run's state, which evaluates on its own.
-    state = ag.run_evaluation_input(run)
     public = ag.route(
         PROVIDER,
         "report",
         "default",
-        facts=state["facts"],
-        outcomes=state["outcomes"],
-        authorities=state["authorities"],
+        facts=run.facts,
+        outcomes=run.outcomes,
+        authorities=run.authorities,
         revision=step.revision,
         workspace=str(tmp_path),
     )

@@ -26,7 +26,7 @@ import agent_graph as ag
 from agent_graph._core.evaluate import evaluate_with_candidates
 from agent_graph._core.plain import plain_json
 from agent_graph._runtime.run_changes import DETAIL_MAX_DEPTH, FACTS_MAX_DEPTH
-from agent_graph._runtime.runs import RunStore
+from agent_graph._runtime.runs import FileRunStore
 
 from . import load_fixtures, strategies as S
 from .load_fixtures import base_documents
@@ -344,8 +344,8 @@ def test_the_diagram_overlay_reads_plain_facts(provider: ag.Provider) -> None:
 PROVIDER = "acme/base"
 
 
-def _store() -> RunStore:
-    return RunStore()
+def _store() -> FileRunStore:
+    return FileRunStore()
 
 
 @pytest.fixture()

@@ -398,24 +398,13 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
     if "AG104" in wanted:
         _outcome_issues(provider, graph, out)
     if "AG401" in wanted:
-        proven = [False] * count
-        stack: list[int] = []
         flow_backward: list[list[int]] = [[] for _ in range(count)]
         for node in nodes:
             for target, _outcomes in node.flow_out:
                 flow_backward[target].append(node.index)
-        for node in nodes:
-            if node.requires:
-                for before in flow_backward[node.index]:
-                    if not proven[before]:
-                        proven[before] = True
-                        stack.append(before)
-        while stack:
-            current = stack.pop()
-            for before in flow_backward[current]:
-                if not proven[before]:
-                    proven[before] = True
-                    stack.append(before)
+        # Proven: every node from which a node that requires facts can be reached.
+        requiring = (before for node in nodes if node.requires for before in flow_backward[node.index])
+        proven = _spread(requiring, flow_backward, count)
         for node in nodes:
             if node.is_action and not node.satisfied and not proven[node.index]:
                 node_issue(

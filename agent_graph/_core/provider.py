@@ -88,7 +88,7 @@ class Provider:
     """A loaded Provider: definitions, compiled graphs and precomputed route data.
 
     Attributes are read-only. ``graphs`` maps Graph IDs to compiled graphs (their
-    ``definition`` is the parsed :class:`~agent_graph.Graph`); ``actions`` and
+    ``definition`` is the parsed :class:`~agent_graph.types.Graph`); ``actions`` and
     ``resources`` are keyed by absolute path; ``files`` is the Provider's file set
     (absolute paths) and ``file_digests`` their digests. ``file_system`` is the
     file system it was loaded from (``None``: the operating system's); every

@@ -38,6 +38,7 @@ import builtins
 import math
 import os
 import uuid
+import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any, TypeVar
@@ -83,9 +84,11 @@ __all__ = [
     "encode_run",
     "format_timestamp",
     "key_text",
+    "not_a_run",
     "parse_stored",
     "read_run_file",
     "settle",
+    "sized_run_bytes",
 ]
 
 T = TypeVar("T")
@@ -113,6 +116,16 @@ def format_timestamp(moment: datetime) -> str:
         moment = moment.replace(tzinfo=timezone.utc)
     moment = moment.astimezone(timezone.utc)
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
+
+
+def warn_set_authorities(store: str) -> None:
+    """Warn the caller of ``set_authorities`` (two frames up) that it goes in the next release."""
+    warnings.warn(
+        f"agent_graph: {store}.set_authorities is deprecated and goes in the next release: "
+        "use update_authorities(ref, replace=authorities), which does the same",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 def _system_clock() -> datetime:
@@ -225,6 +238,16 @@ def checked_run_bytes(run: Run, where: str) -> bytes:
     """
     run = _plain_run(run)
     check_events(run, where)
+    data = sized_run_bytes(run, where)
+    try:
+        decode_run(data, where)
+    except AgentGraphError as error:
+        raise unreadable_run(error, where) from None
+    return data
+
+
+def sized_run_bytes(run: Run, where: str) -> bytes:
+    """The file bytes of ``run`` (:func:`encode_run`); ``run-too-large`` over :data:`MAX_RUN_BYTES`."""
     data = encode_run(run)
     if len(data) > MAX_RUN_BYTES:
         raise AgentGraphError(
@@ -232,15 +255,25 @@ def checked_run_bytes(run: Run, where: str) -> bytes:
             f"Run {where} would be {len(data)} bytes, over the {MAX_RUN_BYTES}-byte limit of Runs; "
             "start a new Run (or checkpoint and resume) instead of growing this one",
         )
-    try:
-        decode_run(data, where)
-    except AgentGraphError as error:
-        raise AgentGraphError(
-            "argument-invalid",
-            f"Refusing to write {where}: the Run would not read back ({error.message})",
-            error.diagnostics,
-        ) from None
     return data
+
+
+def unreadable_run(error: AgentGraphError, where: str) -> AgentGraphError:
+    """``argument-invalid`` for a Run about to be written that its reader refuses with ``error``."""
+    return AgentGraphError(
+        "argument-invalid",
+        f"Refusing to write {where}: the Run would not read back ({error.message})",
+        error.diagnostics,
+    )
+
+
+def not_a_run(error: AgentGraphError, where: str) -> AgentGraphError:
+    """``run-invalid`` for stored Run text that ``error`` refused (its code and message kept)."""
+    return AgentGraphError(
+        "run-invalid",
+        f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
+        error.diagnostics,
+    )
 
 
 def check_run_writable(run: Run, where: str = "<run>") -> None:
@@ -275,11 +308,7 @@ def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) ->
         raw = parse_json(text, where, unique_keys=True)
         _schema.validate("run", raw, where)
     except AgentGraphError as error:
-        raise AgentGraphError(
-            "run-invalid",
-            f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
-            error.diagnostics,
-        ) from error
+        raise not_a_run(error, where) from error
     return convert_run(raw, where)
 
 
@@ -401,11 +430,7 @@ def settle(
         settled = parse_json(data.decode("utf-8"), where, unique_keys=True)
         _schema.validate("run", settled, where)
     except AgentGraphError as error:
-        raise AgentGraphError(
-            "argument-invalid",
-            f"Refusing to write {where}: the Run would not read back ({error.message})",
-            error.diagnostics,
-        ) from None
+        raise unreadable_run(error, where) from None
     settled_events = settled.pop("events")
     new_head = msgspec.convert({**settled, "events": head.events}, RunHead)
     events = tuple(msgspec.convert(event, RunEvent) for event in settled_events)
@@ -954,11 +979,11 @@ class BaseRunStore(RunStoreLogic):
         """
         return self._drive(self._op_update_authorities(ref, replace, add, remove, provider))
 
-    @store_operation("set_authorities")
     def set_authorities(
         self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None
     ) -> RunHead:
-        """Replace the Run's session authorities (the reference toolchain's ``--set``)."""
+        """Deprecated: ``update_authorities(ref, replace=authorities)`` does the same; this goes in the next release."""
+        warn_set_authorities(type(self).__name__)
         return self.update_authorities(ref, replace=list(authorities), provider=provider)
 
     @store_operation("checkpoint")

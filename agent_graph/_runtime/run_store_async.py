@@ -32,7 +32,7 @@ import msgspec
 from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
 from .._core.provider import Provider
 from .._core.receipts import Receipts
-from .run_store import BaseRunStore, Call, Operation, ProviderRef, RunStoreLogic, T
+from .run_store import BaseRunStore, Call, Operation, ProviderRef, RunStoreLogic, T, warn_set_authorities
 from .telemetry import store_operation
 
 __all__ = ["AsyncRunStore", "ThreadedAsyncRunStore"]
@@ -177,11 +177,11 @@ class AsyncRunStore(RunStoreLogic):
         """Replace, then add and remove session authorities; the new head."""
         return await self._adrive(self._op_update_authorities(ref, replace, add, remove, provider))
 
-    @store_operation("set_authorities")
     async def set_authorities(
         self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None
     ) -> RunHead:
-        """Replace the Run's session authorities."""
+        """Deprecated: ``await update_authorities(ref, replace=authorities)`` does the same."""
+        warn_set_authorities(type(self).__name__)
         return await self.update_authorities(ref, replace=builtins.list(authorities), provider=provider)
 
     @store_operation("checkpoint")

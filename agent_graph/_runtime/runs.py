@@ -70,10 +70,10 @@ from .run_store import (
     checked_run_bytes,
     checked_timeout,
     decode_run,
-    encode_run,
     format_timestamp,
     read_run_file,
     settle,
+    sized_run_bytes,
 )
 
 __all__ = [
@@ -217,7 +217,7 @@ class FileRunStore(BaseRunStore):
         with run_lock(absolute, self.lock_timeout):
             run = check_provider(read_run_file(absolute), expected)
             updated, head = self._changed(run, change, self.now(), absolute)
-            write_bytes_atomic(absolute, _run_bytes(updated, absolute))
+            write_bytes_atomic(absolute, sized_run_bytes(updated, absolute))
         return head
 
     def _create(self, ref: str, run: Run, label: str) -> None:
@@ -239,7 +239,7 @@ class FileRunStore(BaseRunStore):
             run = check_provider(read_run_file(absolute), expected)
             run_bytes, snapshot = self._checkpointed(run, self.now(), destination, absolute)
             with FileChanges("run-target-exists", "Checkpoint") as changes:  # both or neither
-                changes.create(destination, _run_bytes(snapshot, destination))
+                changes.create(destination, sized_run_bytes(snapshot, destination))
                 write_bytes_atomic(absolute, run_bytes)
         return snapshot
 
@@ -249,7 +249,7 @@ class FileRunStore(BaseRunStore):
             run, guarded(None, checkpoint_event(os.path.basename(destination))), at, absolute
         )
         snapshot = msgspec.structs.replace(updated, authorities=())
-        return _run_bytes(updated, absolute), snapshot
+        return sized_run_bytes(updated, absolute), snapshot
 
     def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
         absolute = self.path(ref)
@@ -309,18 +309,6 @@ class FileRunStore(BaseRunStore):
                 updated_at=run.updated_at,
                 events=len(run.events),
             )
-
-
-def _run_bytes(run: Run, where: str) -> bytes:
-    """The file bytes of a Run whose new values were settled: encoded once, not parsed again."""
-    data = encode_run(run)
-    if len(data) > MAX_RUN_BYTES:
-        raise AgentGraphError(
-            "run-too-large",
-            f"Run {where} would be {len(data)} bytes, over the {MAX_RUN_BYTES}-byte limit of Runs; "
-            "start a new Run (or checkpoint and resume) instead of growing this one",
-        )
-    return data
 
 
 def _file_name(run_id: str) -> str:

@@ -73,8 +73,10 @@ def connect_options(conninfo: str) -> dict[str, Any]:
     return {"connect_timeout": CONNECT_TIMEOUT}
 
 
-def checked_pool_options(pool_size: Any, pool_min_size: Any, retries: Any) -> None:
-    """``argument-invalid`` unless the pool sizes and retries are sensible."""
+def checked_pool_options(conninfo: Any, pool: Any, pool_size: Any, pool_min_size: Any, retries: Any) -> None:
+    """``argument-invalid`` unless a connection string (or a pool) is given and sizes and retries are sane."""
+    if pool is None and (not isinstance(conninfo, str) or "\x00" in conninfo):
+        raise AgentGraphError("argument-invalid", "The PostgreSQL Run store needs a connection string")
     if (
         not isinstance(pool_size, int)
         or not isinstance(pool_min_size, int)
@@ -168,9 +170,7 @@ class PostgresRunStore(SqlRunStore):
         super().__init__(clock=clock, new_id=new_id, lock_timeout=lock_timeout)
         self._pool: Any = None
         self._owns_pool = False
-        if pool is None and (not isinstance(conninfo, str) or "\x00" in conninfo):
-            raise AgentGraphError("argument-invalid", "The PostgreSQL Run store needs a connection string")
-        checked_pool_options(pool_size, pool_min_size, retries)
+        checked_pool_options(conninfo, pool, pool_size, pool_min_size, retries)
         self._psycopg, pool_module = pg_driver()
         if pool is not None and not isinstance(pool, pool_module.ConnectionPool):
             kind = type(pool).__name__
@@ -228,8 +228,8 @@ class PostgresRunStore(SqlRunStore):
             ) from None
         try:
             self._configure(connection)
-            if self._on_connection(connection, False, self._q_schema_state()) != "current":
-                self._on_connection(connection, True, self._q_schema_setup())
+            if self._on_connection(connection, self._q_schema_state()) != "current":
+                self._on_connection(connection, self._q_schema_setup())
         except psycopg.errors.LockNotAvailable:
             raise AgentGraphError(
                 "run-lock-timeout",
@@ -241,7 +241,9 @@ class PostgresRunStore(SqlRunStore):
         finally:
             connection.close()
 
-    def _on_connection(self, connection: Any, write: bool, statements: Statements[T]) -> T:
+    @staticmethod
+    def _on_connection(connection: Any, statements: Statements[T], stage: list[str] | None = None) -> T:
+        """Run ``statements`` in one transaction; ``stage`` becomes ``["commit"]`` once they are done."""
         with connection.transaction():
             cursor = connection.cursor()
 
@@ -253,7 +255,10 @@ class PostgresRunStore(SqlRunStore):
                 cursor.execute(sql, params)
                 return Result(cursor.fetchall() if cursor.description is not None else [], cursor.rowcount)
 
-            return drive_statements(statements, execute)
+            result = drive_statements(statements, execute)
+            if stage is not None:
+                stage[0] = "commit"
+            return result
 
     def __repr__(self) -> str:
         return "<PostgresRunStore>"
@@ -279,32 +284,18 @@ class PostgresRunStore(SqlRunStore):
             statements.close()
             raise AgentGraphError("run-store-closed", "The PostgreSQL Run store is closed")
         psycopg = self._psycopg
-        stage = "connect"
+        stage = ["connect"]
         try:
             with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
-                stage = "work"
-                with connection.transaction():
-                    cursor = connection.cursor()
-
-                    def execute(query: Query) -> Result:
-                        sql, params = pg_query(query)
-                        if query.many:
-                            cursor.executemany(sql, params)
-                            return Result([], cursor.rowcount)
-                        cursor.execute(sql, params)
-                        return Result(
-                            cursor.fetchall() if cursor.description is not None else [], cursor.rowcount
-                        )
-
-                    result = drive_statements(statements, execute)
-                    stage = "commit"
-                return result
+                stage[0] = "work"
+                return self._on_connection(connection, statements, stage)
         except AgentGraphError:
             raise
         except (psycopg.Error, self._pool_timeout) as error:
-            if is_lost(psycopg, error) and stage != "commit":
+            committing = stage[0] == "commit"
+            if is_lost(psycopg, error) and not committing:
                 raise Lost(error) from None
-            raise failed(psycopg, self._pool_timeout, error, stage == "commit", self.lock_timeout) from None
+            raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
     def _retrying(self, write: bool, make: Callable[[], Statements[T]]) -> T:
         """Run fresh statements again on a fresh connection while connections are lost before commit."""

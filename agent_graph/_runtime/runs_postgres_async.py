@@ -83,9 +83,7 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     ) -> AsyncPostgresRunStore:
         """Connect (libpq's own error at once when it cannot), set the tables up if needed, open the pool."""
-        if pool is None and (not isinstance(conninfo, str) or "\x00" in conninfo):
-            raise AgentGraphError("argument-invalid", "The PostgreSQL Run store needs a connection string")
-        checked_pool_options(pool_size, pool_min_size, retries)
+        checked_pool_options(conninfo, pool, pool_size, pool_min_size, retries)
         store = cls(conninfo, retries=retries, clock=clock, new_id=new_id, lock_timeout=lock_timeout)
         _, pool_module = pg_driver()
         if pool is not None:

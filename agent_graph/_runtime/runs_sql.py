@@ -51,6 +51,7 @@ from .run_store import (
     convert_run,
     decode_run,
     key_text,
+    not_a_run,
     parse_stored,
     settle,
 )
@@ -236,11 +237,7 @@ class SqlOperations(RunStoreLogic):
         except msgspec.ValidationError as error:
             raise AgentGraphError("run-invalid", f"{where} is not a valid Run head: {error}") from None
         except AgentGraphError as error:
-            raise AgentGraphError(
-                "run-invalid",
-                f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
-                error.diagnostics,
-            ) from None
+            raise not_a_run(error, where) from None
 
     def _events_from(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
         """The events' JSON of rows ``(sequence, event)`` that must be numbered ``first``, ``first + 1`` …"""
@@ -291,11 +288,7 @@ class SqlOperations(RunStoreLogic):
         try:
             _schema.validate("run", raw, where)
         except AgentGraphError as error:
-            raise AgentGraphError(
-                "run-invalid",
-                f"{where} is not a valid agent-graph.run.v1 ({error.code}): {error.message}",
-                error.diagnostics,
-            ) from None
+            raise not_a_run(error, where) from None
         return convert_run(raw, where)
 
     def _q_page(

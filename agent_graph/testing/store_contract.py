@@ -278,7 +278,9 @@ class RunStoreContract:
         assert face.update_facts(run.id, {"team": "web"}).facts["team"] == "web"
         assert face.update_facts(run.id, {"only": 1}, replace=True).facts == {"only": 1}
         head = face.update_authorities(run.id, replace=["b"], add=["a", "c"], remove=["c"])
-        assert head.authorities == ("a", "b") and face.set_authorities(run.id, []).authorities == ()
+        assert (
+            head.authorities == ("a", "b") and face.update_authorities(run.id, replace=[]).authorities == ()
+        )
         kinds = [(event.type, event.detail) for event in face.events(run.id, after=1)]
         assert kinds == [
             ("facts.updated", {"keys": ["report"]}),
