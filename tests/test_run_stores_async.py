@@ -96,9 +96,12 @@ def test_sqlite_waits_happen_in_a_worker_thread_not_on_the_loop(tmp_path: Path, 
             writer.execute("BEGIN IMMEDIATE")
             try:
                 waiting = asyncio.ensure_future(store.record(run.id, "report/draft", "partial"))
-                for _ in range(3):  # the loop keeps running while the write waits for the lock
+                for _ in range(20):  # the loop keeps running while the write waits for the lock
                     await asyncio.sleep(0.01)
                 assert not waiting.done()
+                # A read of the same store does not queue behind its own waiting write.
+                assert (await asyncio.wait_for(store.head(run.id), 60)).events == 1
+                assert len(await asyncio.wait_for(store.events(run.id), 60)) == 1
                 async with await ag.open_async_store(f"sqlite:///{database}", lock_timeout=0.2) as impatient:
                     assert (await impatient.head(run.id)).events == 1  # readers go on meanwhile, too
                     error = await _error(impatient.record(run.id, "report/draft", "partial"))

@@ -8,8 +8,10 @@ and none is lost; a writer waits for that lock at most ``lock_timeout``
 seconds (SQLite's busy timeout), then fails with ``run-lock-timeout``. Other
 database failures are ``run-store-failed``.
 
-The store keeps one connection, used by one thread at a time (its own lock);
-open a store per process. The tables are those of :mod:`agent_graph._runtime.runs_sql`,
+The store keeps two connections, each used by one thread at a time (a lock of
+its own): one for writes and one for reads, so a read never queues behind a
+write of the same store that waits for the database's write lock; open a store
+per process. The tables are those of :mod:`agent_graph._runtime.runs_sql`,
 created on first open and upgraded once per schema version: opening a current
 database only reads it (a plain ``BEGIN``), so opening a store, like every
 read, never waits for a writer. A path that is not a regular file (a device,
@@ -70,7 +72,10 @@ class SqliteRunStore(SqlRunStore):
             raise AgentGraphError("argument-invalid", "The SQLite Run store needs a database file path")
         self.path = os.path.abspath(path)
         self._lock = threading.Lock()
+        self._read_lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._closed = False
         self._connection = self._open()
 
     def __repr__(self) -> str:
@@ -144,11 +149,27 @@ class SqliteRunStore(SqlRunStore):
                 raise
 
     def close(self) -> None:
-        """Close the database connection; the store cannot be used afterwards."""
-        with self._lock:
-            if self._connection is not None:
-                self._connection.close()
-                self._connection = None
+        """Close the database connections; the store cannot be used afterwards."""
+        with self._lock, self._read_lock:
+            self._closed = True
+            for connection in (self._connection, self._reader):
+                if connection is not None:
+                    connection.close()
+            self._connection = self._reader = None
+
+    def _read_connection(self) -> sqlite3.Connection:
+        """The connection reads use (opened on first use; it never writes)."""
+        if self._reader is None:
+            reader = sqlite3.connect(
+                self.path, timeout=self.lock_timeout, isolation_level=None, check_same_thread=False
+            )
+            try:
+                reader.execute("PRAGMA query_only=ON")
+            except BaseException:
+                reader.close()
+                raise
+            self._reader = reader
+        return self._reader
 
     def _in_transaction(self, connection: sqlite3.Connection, write: bool, statements: Statements[T]) -> T:
         """Run ``statements`` in one transaction: ``BEGIN IMMEDIATE`` to write, a plain ``BEGIN`` to read.
@@ -172,12 +193,12 @@ class SqliteRunStore(SqlRunStore):
         return result
 
     def _execute(self, write: bool, statements: Statements[T]) -> T:
-        with self._lock:
-            connection = self._connection
-            if connection is None:
+        with self._lock if write else self._read_lock:
+            if self._closed or self._connection is None:
                 statements.close()
                 raise AgentGraphError("run-store-closed", f"The SQLite Run store {self.path} is closed")
             try:
+                connection = self._connection if write else self._read_connection()
                 return self._in_transaction(connection, write, statements)
             except sqlite3.Error as error:
                 raise self._failed(error) from None
