@@ -1,0 +1,272 @@
+"""Hostile arguments to the replay, fork, explain, lint and async-store APIs: an AgentGraphError, never a crash.
+
+Each public call is given values of the wrong type and out of range; the
+answer is either a normal one or an ``AgentGraphError`` with a specific code,
+and a refused write leaves the store as it was. Generated values
+(hypothesis) cover what the hand-written lists do not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import agent_graph as ag
+
+ROOT = Path(__file__).resolve().parents[1]
+WEEKLY = ROOT / "examples" / "weekly-report"
+PROPERTY = settings(
+    max_examples=int(os.environ.get("AGENT_GRAPH_EXAMPLES", "100")),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+HOSTILE: list[Any] = [None, True, 1, -1, 2.5, "", "x", b"x", [], {}, ["report"], {"a": 1}, object(), 10**40]
+
+
+def _id(value: Any) -> str:
+    return type(value).__name__ if type(value) is object else repr(value)[:20]
+
+
+@pytest.fixture(scope="module")
+def provider() -> ag.Provider:
+    return ag.load_provider(str(WEEKLY / "provider.yaml"))
+
+
+def refused_or_answered(call: Callable[[], Any]) -> str | None:
+    """None when the call answers, else the AgentGraphError's code; any other exception fails the test."""
+    try:
+        answer = call()
+        if asyncio.iscoroutine(answer):
+            asyncio.run(answer)
+        elif hasattr(answer, "__next__"):
+            list(answer)
+    except ag.AgentGraphError as error:
+        assert error.code and error.code != "internal-error", error
+        return error.code
+    return None
+
+
+def code_of(call: Callable[[], Any]) -> str:
+    code = refused_or_answered(call)
+    assert code is not None, "the call was not refused"
+    return code
+
+
+# ---------------------------------------------------------------- replay
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=_id)
+def test_replay_refuses_what_is_not_a_provider_or_a_run(
+    provider: ag.Provider, value: Any, tmp_path: Path
+) -> None:
+    with ag.open_store(str(tmp_path)) as store:
+        run = store.start(None, provider, "report")
+    assert code_of(lambda: ag.replay(provider, value)) == "argument-invalid"
+    assert code_of(lambda: ag.replay(value, run)) == "argument-invalid"
+
+
+# ---------------------------------------------------------------- explain
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=_id)
+def test_explain_refuses_arguments_of_the_wrong_type(provider: ag.Provider, value: Any) -> None:
+    assert code_of(lambda: ag.explain(value, "report")) == "argument-invalid"
+    if value is not None and not isinstance(value, str):
+        assert code_of(lambda: ag.explain(provider, "report", "default", value)) == "argument-invalid"
+    refused_or_answered(lambda: ag.explain(provider, value))
+    refused_or_answered(lambda: ag.explain(provider, "report", value))
+    refused_or_answered(lambda: ag.explain(provider, "report", facts=value))
+    refused_or_answered(lambda: ag.explain(provider, "report", outcomes=value))
+    refused_or_answered(lambda: ag.explain(provider, "report", authorities=value))
+
+
+@given(node=st.text(max_size=40), graph=st.one_of(st.just("report"), st.text(max_size=10)))
+@PROPERTY
+def test_explain_of_any_node_name_answers_or_refuses_with_a_code(
+    provider: ag.Provider, node: str, graph: str
+) -> None:
+    refused_or_answered(lambda: ag.explain(provider, graph, "default", node))
+
+
+# ---------------------------------------------------------------- lint
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=_id)
+def test_lint_refuses_arguments_of_the_wrong_type(provider: ag.Provider, value: Any) -> None:
+    assert code_of(lambda: ag.lint(value)) == "argument-invalid"
+    if value is not None and not isinstance(value, str):
+        assert code_of(lambda: ag.lint(provider, tests=value)) == "argument-invalid"
+    for code in (
+        refused_or_answered(lambda: ag.lint(provider, select=value)),
+        refused_or_answered(lambda: ag.lint(provider, ignore=value)),
+    ):
+        assert code in {None, "argument-invalid", "lint-rule-unknown"}
+
+
+def test_lint_takes_one_rule_name_as_a_string(provider: ag.Provider) -> None:
+    assert ag.lint(provider, select="AG4") == ag.lint(provider, select=["AG4"])
+    assert code_of(lambda: ag.lint(provider, select=["AG4", 4])) == "argument-invalid"
+
+
+def test_lint_reads_the_file_system_the_provider_was_loaded_from(provider: ag.Provider) -> None:
+    files = {}
+    for folder, _, names in os.walk(WEEKLY):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                files["/memory/" + os.path.relpath(path, WEEKLY)] = handle.read()
+    memory = ag.MemoryFileSystem(files)
+    loaded = ag.load_provider("/memory/provider.yaml", fs=memory)
+    on_disk = [(finding.code, finding.message) for finding in ag.lint(provider)]
+    assert [(finding.code, finding.message) for finding in ag.lint(loaded)] == on_disk
+    assert ag.lint(loaded) == ag.lint(loaded, fs=memory)
+
+
+# ---------------------------------------------------------------- opening stores
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        1,
+        b"runs",
+        [],
+        "",
+        "mysql://x",
+        "sqlite://",
+        "sqlite:///",
+        "sqlite:///a.db?mode=ro",
+        "sqlite:///missing/x.db",
+    ],
+    ids=repr,
+)
+def test_opening_a_store_by_a_bad_url_is_a_coded_error(
+    url: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    async def open_async() -> None:
+        store = await ag.open_async_store(url)
+        await store.aclose()
+
+    assert code_of(lambda: ag.open_store(url).close()) == code_of(open_async)
+
+
+@pytest.mark.parametrize(
+    "options", [{"bogus": 1}, {"workers": 2}, {"lock_timeout": -1}, {"lock_timeout": "x"}]
+)
+@pytest.mark.parametrize("kind", ["folder", "sqlite"])
+def test_an_option_the_store_does_not_take_is_argument_invalid(
+    kind: str, options: dict[str, Any], tmp_path: Path
+) -> None:
+    url = str(tmp_path / "runs") if kind == "folder" else f"sqlite:///{tmp_path / 'runs.db'}"
+
+    async def open_async() -> None:
+        store = await ag.open_async_store(url, **options)
+        await store.aclose()
+
+    assert code_of(lambda: ag.open_store(url, **options)) == "argument-invalid"
+    assert code_of(open_async) == "argument-invalid"
+
+
+def test_an_option_the_postgresql_stores_do_not_take_is_argument_invalid(postgres_url: str) -> None:
+    async def open_async() -> None:
+        store = await ag.open_async_store(postgres_url, workers=2)
+        await store.aclose()
+
+    assert code_of(lambda: ag.open_store(postgres_url, folder="x")) == "argument-invalid"
+    assert code_of(open_async) == "argument-invalid"
+
+
+# ---------------------------------------------------------------- fork and events on every store
+
+
+def _url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if kind == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'runs.db'}"
+    return str(tmp_path / "runs")
+
+
+@pytest.mark.parametrize("kind", ["folder", "sqlite", "postgresql"])
+def test_fork_and_events_refuse_bad_arguments_on_the_async_stores_and_write_nothing(
+    kind: str, provider: ag.Provider, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = _url(kind, tmp_path, request)
+
+    async def scenario() -> None:
+        async with await ag.open_async_store(url) as store:
+            run = await store.start(None, provider, "report", facts={"team": "web"})
+            await store.record(run.id, "report/draft", "partial")
+            before = await store.list()
+
+            async def refused(call: Any) -> str:
+                try:
+                    await call
+                except ag.AgentGraphError as error:
+                    assert error.code != "internal-error"
+                    return error.code
+                raise AssertionError("not refused")
+
+            for at in [True, False, 0, -1, 3, 10**40, "1", 1.0, None, [1]]:
+                assert await refused(store.fork(run.id, at, provider=provider)) == "argument-invalid", at
+            for facts in ["x", [1], 3, {"a": object()}, {"a": float("nan")}]:
+                assert await refused(store.fork(run.id, 1, provider=provider, facts=facts)) in {
+                    "json-invalid",
+                    "json-object-required",
+                    "argument-invalid",
+                }, facts
+            for target in [3, b"x", [], run.id]:
+                assert await refused(store.fork(run.id, 1, target, provider=provider, facts={})) in {
+                    "argument-invalid",
+                    "run-target-exists",
+                    "path-invalid",
+                }, target
+            for ref in [None, 3, "", "no-such-run"]:
+                assert await refused(store.fork(ref, 1, provider=provider)) in {
+                    "argument-invalid",
+                    "run-missing",
+                    "path-invalid",
+                }, ref
+            assert await refused(store.fork(run.id, 1, provider="other/provider", facts={})) in {
+                "run-provider-mismatch"
+            }
+            for arguments in [{"after": -1}, {"limit": 0}, {"limit": -1}, {"after": "1"}, {"limit": True}]:
+                assert await refused(store.events(run.id, **arguments)) == "argument-invalid", arguments
+            assert await store.list() == before  # nothing was written
+            fork = await store.fork(run.id, 1, provider=provider, facts={"team": "web"})
+            assert [step.event.type for step in ag.replay(provider, await store.load(fork.id))] == [
+                "run.started",
+                "run.forked",
+            ]
+
+    asyncio.run(scenario())
+
+
+@given(
+    after=st.one_of(st.integers(-(2**70), 2**70), st.booleans(), st.floats(), st.text(max_size=3), st.none()),
+    limit=st.one_of(st.integers(-(2**70), 2**70), st.booleans(), st.floats(), st.none()),
+    at=st.one_of(st.integers(-(2**70), 2**70), st.booleans(), st.floats(), st.text(max_size=3), st.none()),
+)
+@PROPERTY
+def test_any_event_window_or_fork_point_answers_or_refuses_with_a_code(
+    provider: ag.Provider, tmp_path: Path, after: Any, limit: Any, at: Any
+) -> None:
+    with ag.open_store(str(tmp_path / "runs")) as store:
+        if not store.list():
+            run = store.start("r.json", provider, "report")
+            store.record("r.json", "report/draft", "partial")
+        run = store.load("r.json")
+        refused_or_answered(lambda: store.events(run.id, after=after, limit=limit))
+        code = refused_or_answered(lambda: store.fork(run.id, at, provider=provider, facts={}))
+        if code is None:
+            assert type(at) is int and 1 <= at <= len(run.events)
