@@ -270,3 +270,22 @@ def test_any_event_window_or_fork_point_answers_or_refuses_with_a_code(
         code = refused_or_answered(lambda: store.fork(run.id, at, provider=provider, facts={}))
         if code is None:
             assert type(at) is int and 1 <= at <= len(run.events)
+
+
+@pytest.mark.parametrize("kind", ["folder", "sqlite", "postgresql"])
+def test_an_event_window_past_any_database_integer_is_answered_on_both_faces(
+    kind: str, provider: ag.Provider, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = _url(kind, tmp_path, request)
+    windows = [(0, 2**63), (0, 10**30), (2**63, 5), (10**30, 10**30), (1, 2**31)]
+    with ag.open_store(url) as store:
+        run = store.start(None, provider, "report")
+        store.record(run.id, "report/draft", "partial")
+        answers = [len(store.events(run.id, after=after, limit=limit)) for after, limit in windows]
+    assert answers == [2, 2, 0, 0, 1]
+
+    async def async_face() -> list[int]:
+        async with await ag.open_async_store(url) as store:
+            return [len(await store.events(run.id, after=after, limit=limit)) for after, limit in windows]
+
+    assert asyncio.run(async_face()) == answers

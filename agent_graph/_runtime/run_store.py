@@ -90,6 +90,8 @@ __all__ = [
 
 T = TypeVar("T")
 
+#: A bound above any Run's count of events, for ``events(after=…, limit=…)`` (a 32-bit integer).
+MAX_EVENT_NUMBER = 2**31 - 1
 #: Events ``events()`` answers when no ``limit`` is given.
 DEFAULT_EVENTS_LIMIT = 1000
 
@@ -532,6 +534,9 @@ class RunStoreLogic:
             limit = DEFAULT_EVENTS_LIMIT
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise AgentGraphError("argument-invalid", "limit must be a positive number of events")
+        # No Run holds this many events (its size is bounded): larger numbers mean the same, and
+        # every database takes this one.
+        after, limit = min(after, MAX_EVENT_NUMBER), min(limit, MAX_EVENT_NUMBER)
         events: tuple[RunEvent, ...] = yield Call("page", (ref, provider_id(provider), after, limit))
         return events
 
