@@ -289,3 +289,100 @@ def test_an_event_window_past_any_database_integer_is_answered_on_both_faces(
             return [len(await store.events(run.id, after=after, limit=limit)) for after, limit in windows]
 
     assert asyncio.run(async_face()) == answers
+
+
+# ---------------------------------------------------------------- the whole store contract, hostile values
+
+STORE_HOSTILE: list[Any] = [
+    None,
+    True,
+    3,
+    2.5,
+    float("nan"),
+    "",
+    "\ud800",
+    "\x00",
+    b"x",
+    [],
+    {},
+    [3],
+    object(),
+]
+STALE = "sha256:" + "0" * 64
+
+
+def _contract_calls(store: Any, provider: ag.Provider, ref: str, value: Any) -> list[Callable[[], Any]]:
+    """Every method of the store contract with ``value`` in one argument."""
+    return [
+        lambda: store.list(updated_after=value),
+        lambda: store.list(updated_before=value),
+        lambda: store.list(graph=value),
+        lambda: store.list(provider=value),
+        lambda: store.head(value),
+        lambda: store.head(ref, value),
+        lambda: store.events(value),
+        lambda: store.next_step(ref, provider, route_id=value),
+        lambda: store.next_step(ref, provider, receipts=value),
+        lambda: store.next_step(ref, value),
+        lambda: store.record(ref, value, "completed", revision=STALE),
+        lambda: store.record(ref, "report/draft", value, revision=STALE),
+        lambda: store.record(ref, "report/draft", "completed", revision=value),
+        lambda: store.record(ref, "report/draft", "completed", detail=value, revision=STALE),
+        lambda: store.update_facts(ref, value),
+        lambda: store.update_authorities(ref, add=value),
+        lambda: store.set_authorities(ref, value),
+        lambda: store.checkpoint(ref, value),
+        lambda: store.resume(value, None),
+        lambda: store.start(None, provider, value),
+        lambda: store.start(None, provider, "report", value),
+        lambda: store.start(None, provider, "report", workspace=value),
+        lambda: store.start(None, provider, "report", facts=value),
+        lambda: store.start(None, provider, "report", authorities=value),
+        lambda: store.start(None, value, "report"),
+        lambda: store.import_run(value),
+        lambda: store.export(ref, value),
+        lambda: store.fork(value, 1),
+    ]
+
+
+@pytest.mark.parametrize("kind", ["folder", "sqlite", "postgresql"])
+def test_every_store_method_given_hostile_values_answers_or_refuses_with_a_code(
+    kind: str,
+    provider: ag.Provider,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a path-like hostile value lands in the test's folder
+    url = _url(kind, tmp_path, request)
+    with ag.open_store(url) as store:
+        ref = store.start(None, provider, "report").id
+        for value in STORE_HOSTILE:
+            for call in _contract_calls(store, provider, ref, value):
+                refused_or_answered(call)
+        assert store.events(ref, limit=1)[0].type == "run.started"
+
+    async def async_face() -> None:
+        async with await ag.open_async_store(url) as store:
+            for value in STORE_HOSTILE:
+                for call in _contract_calls(store, provider, ref, value):
+                    try:
+                        await call()
+                    except ag.AgentGraphError as error:
+                        assert error.code != "internal-error", error
+
+    asyncio.run(async_face())
+
+
+@pytest.mark.parametrize("kind", ["folder", "sqlite"])
+def test_a_path_the_file_system_cannot_encode_is_path_invalid(
+    kind: str, provider: ag.Provider, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    with ag.open_store(_url(kind, tmp_path, request)) as store:
+        ref = store.start(None, provider, "report").id
+        assert code_of(lambda: store.export(ref, str(tmp_path / "\ud800.json"))) == "path-invalid"
+        assert code_of(lambda: store.set_authorities(ref, 3)) == "argument-invalid"
+        assert code_of(lambda: store.list(graph=3)) == "argument-invalid"
+        if kind == "folder":
+            assert code_of(lambda: store.checkpoint(ref, "\ud800")) in {"path-invalid", "argument-invalid"}
+        assert not list(tmp_path.glob("**/.agent-graph-*.tmp"))  # no temporary file left behind

@@ -32,7 +32,7 @@ import msgspec
 from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
 from .._core.provider import Provider
 from .._core.receipts import Receipts
-from .run_store import BaseRunStore, Call, Operation, ProviderRef, RunStoreLogic, T
+from .run_store import BaseRunStore, Call, Operation, ProviderRef, RunStoreLogic, T, authority_list
 from .telemetry import store_operation
 
 __all__ = ["AsyncRunStore", "ThreadedAsyncRunStore"]
@@ -182,7 +182,7 @@ class AsyncRunStore(RunStoreLogic):
         self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None
     ) -> RunHead:
         """Replace the Run's session authorities."""
-        return await self.update_authorities(ref, replace=builtins.list(authorities), provider=provider)
+        return await self.update_authorities(ref, replace=authority_list(authorities), provider=provider)
 
     @store_operation("checkpoint")
     async def checkpoint(self, ref: str, target: str, *, provider: ProviderRef = None) -> Run:
