@@ -386,3 +386,23 @@ def test_a_path_the_file_system_cannot_encode_is_path_invalid(
         if kind == "folder":
             assert code_of(lambda: store.checkpoint(ref, "\ud800")) in {"path-invalid", "argument-invalid"}
         assert not list(tmp_path.glob("**/.agent-graph-*.tmp"))  # no temporary file left behind
+
+
+# ---------------------------------------------------------------- coverage
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=_id)
+def test_coverage_refuses_what_is_not_a_provider_a_collector_or_a_trace(
+    provider: ag.Provider, value: Any
+) -> None:
+    assert code_of(lambda: ag.CoverageCollector(value)) == "argument-invalid"
+    tests = str(WEEKLY / "tests")
+    if value is not None:
+        assert code_of(lambda: ag.run_graph_tests(provider, tests, coverage=value)) == "argument-invalid"
+    collector = ag.CoverageCollector(provider)
+    if isinstance(value, list) and not value:
+        collector.record(value)  # an empty trace is one evaluation that reached nothing
+        assert collector.evaluations == 1
+    else:
+        assert code_of(lambda: collector.record(value)) == "argument-invalid"
+        assert collector.evaluations == 0  # nothing counted

@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from .errors import AgentGraphError
 from .evaluate import WHY_RECORDED, FrameTrace, evaluate_with_candidates
 from .ir import CompiledGraph
 from .model import Edge, Evaluation
@@ -159,6 +160,10 @@ class CoverageCollector:
     """
 
     def __init__(self, provider: Provider) -> None:
+        if not isinstance(provider, Provider):
+            raise AgentGraphError(
+                "argument-invalid", "CoverageCollector needs the loaded Provider (ag.load_provider)"
+            )
         self.provider = provider
         self.evaluations = 0
         self._seen: dict[str, _Seen] = {}
@@ -181,9 +186,14 @@ class CoverageCollector:
         return evaluation
 
     def record(self, trace: Iterable[FrameTrace]) -> None:
-        """Count the frames of one traced evaluation."""
+        """Count the frames of one traced evaluation (``argument-invalid``, nothing counted, for anything else)."""
+        if isinstance(trace, (str, bytes, Mapping)) or not isinstance(trace, Iterable):
+            raise AgentGraphError("argument-invalid", "record takes the frames of one traced evaluation")
+        frames = list(trace)
+        if not all(isinstance(frame, FrameTrace) for frame in frames):
+            raise AgentGraphError("argument-invalid", "record takes the frames of one traced evaluation")
         self.evaluations += 1
-        for frame in trace:
+        for frame in frames:
             if frame.error is not None:
                 continue
             graph = frame.graph
