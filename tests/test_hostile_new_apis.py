@@ -406,3 +406,60 @@ def test_coverage_refuses_what_is_not_a_provider_a_collector_or_a_trace(
     else:
         assert code_of(lambda: collector.record(value)) == "argument-invalid"
         assert collector.evaluations == 0  # nothing counted
+
+
+# ---------------------------------------------------------------- the MCP server's front door
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=_id)
+def test_serve_mcp_refuses_what_is_not_a_provider_or_a_store_before_serving(
+    provider: ag.Provider, value: Any, tmp_path: Path
+) -> None:
+    pytest.importorskip("mcp", reason="the [test] extra brings the MCP SDK")
+    with ag.open_store(str(tmp_path)) as store:
+        assert code_of(lambda: ag.serve_mcp(value, store)) == "argument-invalid"
+    assert code_of(lambda: ag.serve_mcp(provider, value)) == "argument-invalid"
+
+
+# ---------------------------------------------------------------- --fail-under
+
+pytest_plugins = ["pytester"]
+
+
+@pytest.mark.parametrize("percent", ["nan", "-5", "101", "inf", "-inf"])
+def test_a_fail_under_that_is_not_a_percent_is_refused_before_any_test_runs(
+    percent: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from agent_graph._cli.main import main
+
+    code = main(["--manifest", str(WEEKLY / "provider.yaml"), "test", str(WEEKLY / "tests"), "--fail-under", percent,
+                 "--format", "json"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert json.loads(err)["error"]["code"] == "argument-invalid"
+
+
+@pytest.mark.parametrize("percent", [float("nan"), -0.1, 100.5, True, "50", None])
+def test_falls_short_refuses_what_is_not_a_percent(provider: ag.Provider, percent: Any) -> None:
+    from agent_graph._core.graph_coverage import falls_short
+
+    report = ag.CoverageCollector(provider).report()
+    assert code_of(lambda: falls_short(report, percent)) == "argument-invalid"
+    assert falls_short(report, 0) is False and falls_short(report, 100) is True
+
+
+def test_the_pytest_option_refuses_a_fail_under_that_is_not_a_percent(pytester: pytest.Pytester) -> None:
+    from agent_graph._toolchain.scaffold import init_provider
+
+    init_provider(str(pytester.path / "provider"), "demo")
+    pytester.makeini("[pytest]\nagent_graph_manifest = provider/provider.yaml\n")
+    plugin = ("-p", "agent_graph.pytest_plugin", "-p", "no:cacheprovider", "-p", "no:hypothesispytest")
+    import importlib.metadata
+
+    if any(e.value == "agent_graph.pytest_plugin" for e in importlib.metadata.entry_points(group="pytest11")):
+        plugin = plugin[2:]
+    result = pytester.runpytest(*plugin, "--agent-graph-coverage-fail-under=nan")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--agent-graph-coverage-fail-under*percent from 0 to 100*"])

@@ -22,6 +22,7 @@ and in total, with what is missing). Pure: no I/O.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -110,8 +111,24 @@ def count(covered: int, total: int) -> CoverageCount:
     )
 
 
+def fail_under_percent(percent: Any) -> float:
+    """``percent`` if it is a number from 0 to 100 (``--fail-under``), else ``argument-invalid``."""
+    if (
+        isinstance(percent, bool)
+        or not isinstance(percent, (int, float))
+        or not math.isfinite(percent)
+        or not 0 <= percent <= 100
+    ):
+        raise AgentGraphError(
+            "argument-invalid",
+            f"The coverage to fail under must be a percent from 0 to 100, not {percent!r:.40}",
+        )
+    return float(percent)
+
+
 def falls_short(report: CoverageReport, percent: float) -> bool:
     """Whether total coverage (unrounded) is under ``percent``, as ``--fail-under`` checks it."""
+    percent = fail_under_percent(percent)
     total = report.total.total
     return (100.0 * total.covered / total.total if total.total else 100.0) < percent
 
