@@ -211,7 +211,7 @@ def observed(
 
     def wrap(function: Callable[P, R]) -> Callable[P, R]:
         if inspect.iscoroutinefunction(function):
-            coroutine = cast("Callable[..., Coroutine[Any, Any, Any]]", function)
+            coroutine = cast(Callable[..., Coroutine[Any, Any, Any]], function)
 
             @functools.wraps(function)
             async def run_async(*args: Any, **kwargs: Any) -> Any:
