@@ -9,12 +9,26 @@ SQLite database and a folder.
 from __future__ import annotations
 
 import asyncio
+import json
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_mcp import connect, ok, refused, run, with_authority, without_authority
+import agent_graph as ag
+from tests.test_mcp import (
+    _frame,
+    _initialize,
+    _raw_server,
+    connect,
+    ok,
+    refused,
+    run,
+    with_authority,
+    without_authority,
+)
 
 
 def _url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
@@ -78,3 +92,31 @@ def test_concurrent_calls_each_land_once_and_a_stale_record_is_refused(
 
     run(scenario())
     assert "Traceback" not in (tmp_path / "server-stderr.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigterm_stops_a_server_on_postgresql_cleanly_and_its_run_is_stored(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    process, received, errlog = _raw_server(tmp_path, ["--store", postgres_url])
+    _initialize(process, received)
+    assert process.stdin is not None
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "start_run", "arguments": {}},
+    }
+    process.stdin.write(_frame(call))
+    process.stdin.flush()
+    answer = json.loads(received.get(timeout=60))["result"]
+    assert answer["isError"] is False
+    process.send_signal(signal.SIGTERM)
+    try:
+        assert process.wait(timeout=60) == 0, errlog.read_text(errors="replace")[-2000:]
+    finally:
+        process.kill()
+        process.stdin.close()
+    assert b"Traceback" not in errlog.read_bytes()
+    with ag.open_store(postgres_url) as store:
+        assert [summary.id for summary in store.list()] == [answer["structuredContent"]["runId"]]
