@@ -463,3 +463,10 @@ def test_the_pytest_option_refuses_a_fail_under_that_is_not_a_percent(pytester: 
     result = pytester.runpytest(*plugin, "--agent-graph-coverage-fail-under=nan")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--agent-graph-coverage-fail-under*percent from 0 to 100*"])
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=_id)
+def test_evaluate_route_and_graph_tests_refuse_what_is_not_a_provider(value: Any) -> None:
+    assert code_of(lambda: ag.evaluate(value, "report")) == "argument-invalid"
+    assert code_of(lambda: ag.route(value, "report", "default", "r")) == "argument-invalid"
+    assert code_of(lambda: ag.run_graph_tests(value, str(WEEKLY / "tests"))) == "argument-invalid"
