@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ import agent_graph as ag
 from tests.test_mcp import (
     _frame,
     _initialize,
+    _params,
     _raw_server,
     connect,
     ok,
@@ -120,3 +123,32 @@ def test_sigterm_stops_a_server_on_postgresql_cleanly_and_its_run_is_stored(
     assert b"Traceback" not in errlog.read_bytes()
     with ag.open_store(postgres_url) as store:
         assert [summary.id for summary in store.list()] == [answer["structuredContent"]["runId"]]
+
+
+@pytest.mark.parametrize(
+    ("store", "code"),
+    [
+        ("a-file", "path-not-directory"),
+        ("a-file/runs", "path-not-directory"),
+        ("sqlite:///not-a-database", "run-store-failed"),
+        ("sqlite:///missing/runs.db", "run-store-failed"),
+    ],
+)
+def test_a_store_that_cannot_be_opened_is_a_coded_failure_before_serving(
+    store: str, code: str, tmp_path: Path
+) -> None:
+    (tmp_path / "a-file").write_text("a file, not a folder\n", encoding="utf-8")
+    (tmp_path / "not-a-database").write_text("not SQLite\n", encoding="utf-8")
+    params = _params(["--store", store, "--format", "json"], tmp_path)
+    done = subprocess.run(
+        [params.command, *params.args],
+        cwd=tmp_path,
+        env={**os.environ, **(params.env or {})},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == b""
+    assert json.loads(done.stderr.decode().strip().splitlines()[-1])["error"]["code"] == code
+    assert b"Traceback" not in done.stderr
