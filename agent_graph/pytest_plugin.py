@@ -115,6 +115,14 @@ def pytest_configure(config: pytest.Config) -> None:
         manifest = os.path.abspath(os.path.join(str(base), value))
     tests = os.path.join(os.path.dirname(manifest), "tests")
     fail_under = config.getoption("agent_graph_fail_under", default=None)
+    if fail_under is not None:
+        from ._core.errors import AgentGraphError
+        from ._core.graph_coverage import fail_under_percent
+
+        try:
+            fail_under_percent(fail_under)
+        except AgentGraphError as error:
+            raise pytest.UsageError(f"--agent-graph-coverage-fail-under: {error.message}") from None
     coverage_json = config.getoption("agent_graph_coverage_json", default=None)
     config.stash[_STATE] = _State(
         manifest=manifest,

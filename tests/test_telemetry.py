@@ -246,3 +246,53 @@ def test_each_store_operation_is_a_span_on_both_faces(
     headed = _one(spans, "agent_graph.store.head")
     assert headed.attributes["agent_graph.store"] == kind
     assert headed.attributes["agent_graph.run_id"] == run.id
+
+
+def test_each_operation_of_the_async_postgresql_store_is_a_span(
+    spans: InMemorySpanExporter, postgres_url: str
+) -> None:
+    provider = ag.load_provider(WEEKLY)
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        async with await ag.open_async_store(postgres_url) as store:
+            run = await store.start(None, provider, "report", facts={"team": "web"})
+            step = await store.next_step(run.id, provider)
+            await store.record(run.id, "report/draft", "completed", provider=provider, revision=step.revision)
+            with pytest.raises(ag.AgentGraphError):
+                await store.record(
+                    run.id, "report/draft", "completed", provider=provider, revision=step.revision
+                )
+            fork = await store.fork(run.id, 1, provider=provider, facts={"team": "web"})
+            with pytest.raises(ag.AgentGraphError):
+                await store.fork(run.id, 99, provider=provider)
+            await store.events(run.id, after=1)
+            return run, step, fork
+
+    run, step, fork = asyncio.run(scenario())
+    finished = spans.get_finished_spans()
+    store_spans = [span for span in finished if span.name.startswith("agent_graph.store.")]
+    assert {span.attributes["agent_graph.store"] for span in store_spans} == {"postgresql"}
+    started = _one(spans, "agent_graph.store.start")
+    assert started.attributes["agent_graph.run_id"] == run.id
+    assert started.attributes["agent_graph.graph"] == "report"
+    stepped = _one(spans, "agent_graph.store.next_step")
+    assert stepped.attributes["agent_graph.run_id"] == run.id
+    assert stepped.attributes["agent_graph.status"] == step.evaluation.status_code
+    assert stepped.attributes["agent_graph.revision"] == step.revision
+    recorded = [span for span in finished if span.name == "agent_graph.store.record"]
+    assert [span.attributes.get("agent_graph.error_code") for span in recorded] == [
+        None,
+        "run-revision-stale",
+    ]
+    assert recorded[0].attributes["agent_graph.node"] == "report/draft"
+    assert recorded[0].attributes["agent_graph.events"] == 2
+    assert recorded[1].status.description == "run-revision-stale"
+    forked = [span for span in finished if span.name == "agent_graph.store.fork"]
+    assert [span.attributes.get("agent_graph.error_code") for span in forked] == [None, "argument-invalid"]
+    # The span of a call that answers a Run names that Run: the fork, not its source.
+    assert forked[0].attributes["agent_graph.run_id"] == fork.id != run.id
+    assert forked[1].attributes["agent_graph.run_id"] == run.id
+    listed = _one(spans, "agent_graph.store.events")
+    assert listed.attributes["agent_graph.run_id"] == run.id
+    for span in store_spans:
+        assert set(dict(span.attributes)) <= set(ATTRIBUTES)

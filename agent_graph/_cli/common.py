@@ -188,15 +188,16 @@ def load_run(args: argparse.Namespace, provider_id: str) -> Any:
     from .._runtime.stores import open_store
 
     state, url, ref = getattr(args, "state", None), getattr(args, "store", None), getattr(args, "run", None)
-    if state:
-        if url or ref:
+    if state is not None:
+        if url is not None or ref is not None:
             raise AgentGraphError(
                 "argument-invalid", "Give either --state PATH or --store URL with --run ID, not both"
             )
         return load_run_state(state, provider_id)
     if not ref:
         raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
-    with open_store(url or ".") as store:
+    # An empty --store is not the current folder: open_store refuses it (store-url-invalid).
+    with open_store("." if url is None else url) as store:
         return store.load(ref, provider_id)
 
 
@@ -220,7 +221,7 @@ def evaluation_input(args: argparse.Namespace, ctx: Context) -> EvaluationInput:
     outcomes = outcomes_argument(args.outcomes) if getattr(args, "outcomes", None) else {}
     authorities = list(getattr(args, "authority", None) or [])
     workspace = None
-    if getattr(args, "state", None) or getattr(args, "store", None) or getattr(args, "run", None):
+    if any(getattr(args, name, None) is not None for name in ("state", "store", "run")):
         run = load_run(args, provider.manifest.id)
         facts = {**run.facts, **facts}
         outcomes = {**{k: msgspec.to_builtins(v) for k, v in run.outcomes.items()}, **outcomes}

@@ -337,8 +337,11 @@ def _coverage_answer(
 
 
 def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._core.graph_coverage import fail_under_percent
     from .._runtime.testing import run_graph_tests
 
+    if args.fail_under is not None:
+        fail_under_percent(args.fail_under)  # refused before any test runs
     provider = ctx.provider()
     path = args.path or os.path.join(provider.root, "tests")
     collector = None

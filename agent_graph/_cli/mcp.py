@@ -39,6 +39,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     import signal
     import tempfile
 
+    from .._load.atomic import make_directories
     from .._runtime.runs import FileRunStore
     from .._runtime.stores import open_store
 
@@ -57,7 +58,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             # The URL is checked, and the folder the user named for the Runs made, before serving.
             with open_store(url) as store:
                 if isinstance(store, FileRunStore) and store.root is not None:
-                    os.makedirs(store.root, exist_ok=True)
+                    make_directories(store.root)  # a file in the way is path-not-directory
         else:
             url = os.path.join(scratch or "", "runs")
             os.mkdir(url)

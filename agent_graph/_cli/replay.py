@@ -24,7 +24,7 @@ def cmd_replay(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._load.atomic import FileChanges
     from .._toolchain.replay_page import replay_page
 
-    if not args.state and not args.store:
+    if args.state is None and args.store is None:
         raise AgentGraphError(
             "argument-invalid", "Name the Run to replay: --state FILE, or --store URL with --run ID"
         )

@@ -98,10 +98,8 @@ def cmd_diagram(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
     overlay = (
         args.evaluate
         or args.explain
-        or any(
-            getattr(args, name, None)
-            for name in ("entry", "state", "store", "run", "facts", "outcomes", "authority")
-        )
+        or any(getattr(args, name, None) for name in ("entry", "facts", "outcomes", "authority"))
+        or any(getattr(args, name, None) is not None for name in ("state", "store", "run"))
     )
     state = None
     if overlay:

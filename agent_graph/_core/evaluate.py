@@ -926,6 +926,8 @@ def evaluate_with_candidates(
     remembered, and every frame appends its :class:`FrameTrace` to it; the
     answer is the same either way.
     """
+    if not isinstance(provider, Provider):
+        raise AgentGraphError("argument-invalid", "Evaluation needs the loaded Provider (ag.load_provider)")
     if isinstance(graph_id, str) and type(graph_id) is not str:
         graph_id = str.__str__(graph_id)
     graph = provider.graphs.get(graph_id) if type(graph_id) is str else None

@@ -22,11 +22,13 @@ and in total, with what is missing). Pure: no I/O.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
 
+from .errors import AgentGraphError
 from .evaluate import WHY_RECORDED, FrameTrace, evaluate_with_candidates
 from .ir import CompiledGraph
 from .model import Edge, Evaluation
@@ -109,8 +111,24 @@ def count(covered: int, total: int) -> CoverageCount:
     )
 
 
+def fail_under_percent(percent: Any) -> float:
+    """``percent`` if it is a number from 0 to 100 (``--fail-under``), else ``argument-invalid``."""
+    if (
+        isinstance(percent, bool)
+        or not isinstance(percent, (int, float))
+        or not math.isfinite(percent)
+        or not 0 <= percent <= 100
+    ):
+        raise AgentGraphError(
+            "argument-invalid",
+            f"The coverage to fail under must be a percent from 0 to 100, not {percent!r:.40}",
+        )
+    return float(percent)
+
+
 def falls_short(report: CoverageReport, percent: float) -> bool:
     """Whether total coverage (unrounded) is under ``percent``, as ``--fail-under`` checks it."""
+    percent = fail_under_percent(percent)
     total = report.total.total
     return (100.0 * total.covered / total.total if total.total else 100.0) < percent
 
@@ -159,6 +177,10 @@ class CoverageCollector:
     """
 
     def __init__(self, provider: Provider) -> None:
+        if not isinstance(provider, Provider):
+            raise AgentGraphError(
+                "argument-invalid", "CoverageCollector needs the loaded Provider (ag.load_provider)"
+            )
         self.provider = provider
         self.evaluations = 0
         self._seen: dict[str, _Seen] = {}
@@ -181,9 +203,14 @@ class CoverageCollector:
         return evaluation
 
     def record(self, trace: Iterable[FrameTrace]) -> None:
-        """Count the frames of one traced evaluation."""
+        """Count the frames of one traced evaluation (``argument-invalid``, nothing counted, for anything else)."""
+        if isinstance(trace, (str, bytes, Mapping)) or not isinstance(trace, Iterable):
+            raise AgentGraphError("argument-invalid", "record takes the frames of one traced evaluation")
+        frames = list(trace)
+        if not all(isinstance(frame, FrameTrace) for frame in frames):
+            raise AgentGraphError("argument-invalid", "record takes the frames of one traced evaluation")
         self.evaluations += 1
-        for frame in trace:
+        for frame in frames:
             if frame.error is not None:
                 continue
             graph = frame.graph

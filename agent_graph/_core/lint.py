@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from .errors import AgentGraphError, did_you_mean, listing
+from .errors import AgentGraphError, did_you_mean, listing, shown
 from .ir import CompiledGraph
 from .model import FactCheck, TestCase
 from .provider import Provider
@@ -186,10 +186,27 @@ def selected_rules(
     """The rule codes to run: ``select`` (default all) without ``ignore``; unknown names are ``lint-rule-unknown``."""
     chosen: set[str] = set(RULES)
     if select is not None:
-        chosen = {code for token in select for code in _matching(token)}
-    for token in ignore or ():
+        chosen = {code for token in _tokens(select, "select") for code in _matching(token)}
+    for token in _tokens(ignore or (), "ignore"):
         chosen.difference_update(_matching(token))
     return frozenset(chosen)
+
+
+def _tokens(given: Any, name: str) -> list[str]:
+    """The rule names of ``select`` or ``ignore``: one string, or an iterable of strings (``argument-invalid``)."""
+    if isinstance(given, str):
+        return [given]
+    if isinstance(given, (bytes, bytearray, Mapping)) or not isinstance(given, Iterable):
+        raise AgentGraphError(
+            "argument-invalid", f"{name} must be rule names (a list of strings), not {shown(given)}"
+        )
+    tokens = list(given)
+    for token in tokens:
+        if not isinstance(token, str):
+            raise AgentGraphError(
+                "argument-invalid", f"{name} must be rule names (strings); {shown(token)} is not one"
+            )
+    return tokens
 
 
 @dataclass(frozen=True)

@@ -511,6 +511,12 @@ def explain(
     what ``evaluate`` raises, and ``explain-node-missing`` for a node the
     Graph (or a Subgraph it calls) does not have.
     """
+    if not isinstance(provider, Provider):
+        raise AgentGraphError("argument-invalid", "explain needs the loaded Provider (ag.load_provider)")
+    if node is not None and not isinstance(node, str):
+        raise AgentGraphError(
+            "argument-invalid", f"node must be a node ID or a state key (a string), not {shown(node)}"
+        )
     focus = _focus(provider, graph, node) if node is not None else None
     trace: list[FrameTrace] = []
     evaluation, candidates = evaluate_with_candidates(

@@ -171,6 +171,8 @@ def create_exclusive(
             os.link(temporary, target)
         except FileExistsError:
             raise _target_exists(target, label, exists_code) from None
+        except ValueError as error:  # a name the file system cannot encode (a lone surrogate)
+            raise os_error(error, target, "create") from None
         except OSError as error:
             if error.errno not in (
                 errno.EPERM,

@@ -116,6 +116,19 @@ def serve(
         raise AgentGraphError("argument-invalid", "read_timeout must be a number of seconds above 0")
     if store is None and store_url is None:
         raise AgentGraphError("argument-invalid", "The MCP server needs a Run store (store=…)")
+    from .._core.provider import Provider
+    from .._runtime.run_store import BaseRunStore
+    from .._runtime.run_store_async import AsyncRunStore
+
+    if not isinstance(provider, Provider):
+        raise AgentGraphError(
+            "argument-invalid", "The MCP server needs the loaded Provider (ag.load_provider)"
+        )
+    if store is not None and not isinstance(store, (BaseRunStore, AsyncRunStore)):
+        raise AgentGraphError(
+            "argument-invalid",
+            f"store must be a Run store (ag.open_store(…)), not {type(store).__name__}",
+        )
     from .._core.version import __version__
     from .server import serve_stdio
     from .service import McpService

@@ -22,11 +22,12 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, shown
 from .._core.lint import RULES, Finding, Issue, LintSources, analyse, selected_rules
 from .._core.model import TestCase
 from .._core.provider import Provider
-from .._load.fs import FileSystem, OSFileSystem
+from .._load.files import provider_file_system
+from .._load.fs import FileSystem
 from .._syntax.explain import MAX_LOCATED_TEXT, NOWHERE, pointer_target
 from .._syntax.parse import parse_front_matter, parse_structured
 from .._syntax.yaml_events import locate_pointers
@@ -299,10 +300,15 @@ def lint(
     authorities exist. ``select`` and ``ignore`` take rule codes (``AG101``),
     code prefixes (``AG1``) or rule names (``unreachable-node``); an unknown
     one is ``lint-rule-unknown``. ``fs`` is the file system the Provider was
-    loaded from (default: the operating system's).
+    loaded from (default: the one the Provider keeps, see ``load_provider``).
+    Arguments of the wrong type are ``argument-invalid``.
     """
+    if not isinstance(provider, Provider):
+        raise AgentGraphError("argument-invalid", "lint needs the loaded Provider (ag.load_provider)")
+    if tests is not None and not isinstance(tests, str):
+        raise AgentGraphError("argument-invalid", f"tests must be a path (a string), not {shown(tests)}")
     wanted = selected_rules(select, ignore)
-    fs = fs or OSFileSystem()
+    fs = fs or provider_file_system(provider)
     if not wanted:
         return []
     cases = _tests(provider, tests, fs)

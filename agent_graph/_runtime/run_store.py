@@ -93,6 +93,8 @@ __all__ = [
 
 T = TypeVar("T")
 
+#: A bound above any Run's count of events, for ``events(after=…, limit=…)`` (a 32-bit integer).
+MAX_EVENT_NUMBER = 2**31 - 1
 #: Events ``events()`` answers when no ``limit`` is given.
 DEFAULT_EVENTS_LIMIT = 1000
 
@@ -350,12 +352,24 @@ def read_run_file(path: str, max_bytes: int | None = None) -> Run:
     return decode_run(data, absolute, max_bytes)
 
 
+def authority_list(authorities: Any) -> list[Any]:
+    """The authorities ``set_authorities`` is given, as a list (``argument-invalid`` unless an iterable of them)."""
+    if isinstance(authorities, (str, bytes, Mapping)) or not isinstance(authorities, Iterable):
+        raise AgentGraphError(
+            "argument-invalid",
+            f"authorities must be a list of authority IDs, not {type(authorities).__name__}",
+        )
+    return list(authorities)
+
+
 def key_text(value: str, label: str, code: ErrorCode = "argument-invalid") -> str:
     """``value`` unless it holds a lone surrogate (text that is not Unicode, from bytes that were not UTF-8).
 
     A Run ID, Provider, Graph or entry is a key of every store (a column, a
     file name); such text cannot be one, so every store refuses it alike.
     """
+    if not isinstance(value, str):
+        raise AgentGraphError(code, f"{label} must be a string, not {type(value).__name__}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as error:
@@ -557,6 +571,9 @@ class RunStoreLogic:
             limit = DEFAULT_EVENTS_LIMIT
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise AgentGraphError("argument-invalid", "limit must be a positive number of events")
+        # No Run holds this many events (its size is bounded): larger numbers mean the same, and
+        # every database takes this one.
+        after, limit = min(after, MAX_EVENT_NUMBER), min(limit, MAX_EVENT_NUMBER)
         events: tuple[RunEvent, ...] = yield Call("page", (ref, provider_id(provider), after, limit))
         return events
 
@@ -568,6 +585,10 @@ class RunStoreLogic:
         updated_before: datetime | str | None,
     ) -> Operation[builtins.list[RunSummary]]:
         identity = provider_id(provider)
+        if graph is not None and not isinstance(graph, str):
+            raise AgentGraphError(
+                "argument-invalid", f"graph must be a graph ID (a string), not {graph!r:.60}"
+            )
         after = _moment(updated_after, "updated_after")
         before = _moment(updated_before, "updated_before")
         found: Iterable[RunSummary] = yield Call("summaries", (identity, graph, after, before))
@@ -984,7 +1005,7 @@ class BaseRunStore(RunStoreLogic):
     ) -> RunHead:
         """Deprecated: ``update_authorities(ref, replace=authorities)`` does the same; this goes in the next release."""
         warn_set_authorities(type(self).__name__)
-        return self.update_authorities(ref, replace=list(authorities), provider=provider)
+        return self.update_authorities(ref, replace=authority_list(authorities), provider=provider)
 
     @store_operation("checkpoint")
     def checkpoint(self, ref: str, target: str, *, provider: ProviderRef = None) -> Run:

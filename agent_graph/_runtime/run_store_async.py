@@ -32,7 +32,16 @@ import msgspec
 from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
 from .._core.provider import Provider
 from .._core.receipts import Receipts
-from .run_store import BaseRunStore, Call, Operation, ProviderRef, RunStoreLogic, T, warn_set_authorities
+from .run_store import (
+    BaseRunStore,
+    Call,
+    Operation,
+    ProviderRef,
+    RunStoreLogic,
+    T,
+    authority_list,
+    warn_set_authorities,
+)
 from .telemetry import store_operation
 
 __all__ = ["AsyncRunStore", "ThreadedAsyncRunStore"]
@@ -182,7 +191,7 @@ class AsyncRunStore(RunStoreLogic):
     ) -> RunHead:
         """Deprecated: ``await update_authorities(ref, replace=authorities)`` does the same."""
         warn_set_authorities(type(self).__name__)
-        return await self.update_authorities(ref, replace=builtins.list(authorities), provider=provider)
+        return await self.update_authorities(ref, replace=authority_list(authorities), provider=provider)
 
     @store_operation("checkpoint")
     async def checkpoint(self, ref: str, target: str, *, provider: ProviderRef = None) -> Run:

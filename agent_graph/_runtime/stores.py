@@ -5,6 +5,7 @@ The one place that knows every store; a store module knows none of the others.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._core.errors import AgentGraphError
@@ -46,6 +47,23 @@ def store_kind(url_or_folder: str | None) -> str:
     return "file"
 
 
+def check_options(opener: Callable[..., Any], label: str, options: dict[str, Any]) -> None:
+    """``argument-invalid`` for an option the store ``opener`` does not take, naming the ones it does."""
+    import inspect
+
+    taken = [
+        name
+        for name, parameter in inspect.signature(opener).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    unknown = sorted(name for name in options if name not in taken)
+    if unknown:
+        raise AgentGraphError(
+            "argument-invalid",
+            f"The {label} Run store takes no option {', '.join(unknown)}; its options: {', '.join(taken)}",
+        )
+
+
 def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore:
     """The Run store a URL names.
 
@@ -56,7 +74,7 @@ def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore
     (:class:`FileRunStore`, a Run addressed by its path or its Run ID), and
     None the current folder. Another ``scheme://`` is ``store-url-invalid``.
     ``options`` (``clock``, ``new_id``, ``lock_timeout``, and the store's
-    own) are passed on. :func:`open_async_store`
+    own) are passed on; one the store does not take is ``argument-invalid``. :func:`open_async_store`
     opens the same stores with an async face.
     """
     kind = store_kind(url_or_folder)
@@ -64,14 +82,17 @@ def open_store(url_or_folder: str | None = None, **options: Any) -> BaseRunStore
         from .runs_sqlite import SqliteRunStore
 
         assert url_or_folder is not None
+        check_options(SqliteRunStore.__init__, "SQLite", options)
         return SqliteRunStore(sqlite_path(url_or_folder), **options)
     if kind == "postgres":
         from .runs_postgres import PostgresRunStore
 
         assert url_or_folder is not None
+        check_options(PostgresRunStore.__init__, "PostgreSQL", options)
         return PostgresRunStore(url_or_folder, **options)
     from .runs import FileRunStore
 
+    check_options(FileRunStore.__init__, "folder", options)
     return FileRunStore(url_or_folder, **options)
 
 
@@ -92,6 +113,7 @@ async def open_async_store(url_or_folder: str | None = None, **options: Any) -> 
         from .runs_postgres_async import AsyncPostgresRunStore
 
         assert url_or_folder is not None
+        check_options(AsyncPostgresRunStore.open, "PostgreSQL", options)
         return await AsyncPostgresRunStore.open(url_or_folder, **options)
     store = await asyncio.to_thread(functools.partial(open_store, url_or_folder, **options))
     return ThreadedAsyncRunStore(store)

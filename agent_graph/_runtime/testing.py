@@ -222,6 +222,14 @@ def run_graph_tests(
     whose test cannot be run, is a result with ``error`` (and not passed), and
     the remaining files still run.
     """
+    if not isinstance(provider, Provider):
+        raise AgentGraphError(
+            "argument-invalid", "run_graph_tests needs the loaded Provider (ag.load_provider)"
+        )
+    if coverage is not None and not isinstance(coverage, CoverageCollector):
+        raise AgentGraphError(
+            "argument-invalid", f"coverage must be a CoverageCollector or None, not {type(coverage).__name__}"
+        )
     if coverage is not None and coverage.provider is not provider:
         raise AgentGraphError(
             "coverage-provider-mismatch",
