@@ -330,7 +330,7 @@ def _contract_calls(store: Any, provider: ag.Provider, ref: str, value: Any) -> 
         lambda: store.record(ref, "report/draft", "completed", detail=value, revision=STALE),
         lambda: store.update_facts(ref, value),
         lambda: store.update_authorities(ref, add=value),
-        lambda: store.set_authorities(ref, value),
+        lambda: store.update_authorities(ref, replace=value),
         lambda: store.checkpoint(ref, value),
         lambda: store.resume(value, None),
         lambda: store.start(None, provider, value),
@@ -381,7 +381,8 @@ def test_a_path_the_file_system_cannot_encode_is_path_invalid(
     with ag.open_store(_url(kind, tmp_path, request)) as store:
         ref = store.start(None, provider, "report").id
         assert code_of(lambda: store.export(ref, str(tmp_path / "\ud800.json"))) == "path-invalid"
-        assert code_of(lambda: store.set_authorities(ref, 3)) == "argument-invalid"
+        with pytest.warns(DeprecationWarning):
+            assert code_of(lambda: store.set_authorities(ref, 3)) == "argument-invalid"
         assert code_of(lambda: store.list(graph=3)) == "argument-invalid"
         if kind == "folder":
             assert code_of(lambda: store.checkpoint(ref, "\ud800")) in {"path-invalid", "argument-invalid"}
