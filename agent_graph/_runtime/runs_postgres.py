@@ -249,9 +249,11 @@ class PostgresRunStore(SqlRunStore):
 
             def execute(query: Query) -> Result:
                 sql, params = pg_query(query)
-                if query.many:
+                if query.many and len(params) != 1:
                     cursor.executemany(sql, params)
                     return Result([], cursor.rowcount)
+                if query.many:  # one row (a turn's event): a plain statement, without a pipeline's syncs
+                    params = params[0]
                 cursor.execute(sql, params)
                 return Result(cursor.fetchall() if cursor.description is not None else [], cursor.rowcount)
 

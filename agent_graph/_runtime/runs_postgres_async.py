@@ -165,10 +165,14 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
                 while True:
                     query: Query = statements.send(answer)
                     sql, params = pg_query(query)
-                    if query.many:
+                    if query.many and len(params) != 1:
                         await cursor.executemany(sql, params)
                         answer = Result([], cursor.rowcount)
                     else:
+                        if (
+                            query.many
+                        ):  # one row (a turn's event): a plain statement, without a pipeline's syncs
+                            params = params[0]
                         await cursor.execute(sql, params)
                         rows = await cursor.fetchall() if cursor.description is not None else []
                         answer = Result(rows, cursor.rowcount)
