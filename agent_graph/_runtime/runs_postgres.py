@@ -20,9 +20,9 @@ half-written Run is ever seen.
 A connection lost before the commit is retried on a fresh connection
 (``retries`` times; the change is evaluated again from the Run as it is
 then); a lost guarded write is retried by sending the same statement, which
-lands at most once, and checking for its events. A connection lost where the
-store cannot tell whether the write happened is ``run-store-unavailable``
-with the advice to load the Run.
+lands at most once. A connection lost where the store cannot tell whether the
+write happened (that copy did not land: an earlier one may have) is
+``run-store-unavailable`` with the advice to load the Run.
 Connections come from a ``psycopg_pool.ConnectionPool`` of ``pool_size``
 connections that the store owns (or one the host passes as ``pool=``).
 Opening the store first connects once without the pool, so a bad URL fails at
@@ -187,31 +187,22 @@ class PostgresOperations(SqlOperations):
         """Apply ``change``; ``pending`` (shared by the tries of one write) keeps the guarded statement sent.
 
         A try after a connection lost during that statement first sends it again: the guard lets
-        at most one copy land. If none does now, the events found at its numbers tell whether an
-        earlier copy did; a write that adds no event cannot tell, and is ``run-store-unavailable``.
+        at most one copy land. If none does now, an earlier copy may have landed or another writer
+        came first; the store cannot tell, and answers ``run-store-unavailable``.
         """
         pending = [] if pending is None else pending
         if pending:
-            sent, updated, known, texts = pending
+            sent, updated = pending[0], pending[1]
             written = yield Query(sent.sql, sent.params, commits=True)
             if written.rowcount > 0:
                 return updated  # type: ignore[no-any-return]
-            rows = (
-                yield Query(
-                    "SELECT event FROM agent_graph_run_events WHERE run_id = ? AND sequence > ?"
-                    " AND sequence <= ? ORDER BY sequence",
-                    (ref, known, known + len(texts)),
-                )
-            ).rows
-            if texts and [row[0] for row in rows] == list(texts):
-                return updated  # type: ignore[no-any-return]
-            if not texts:
-                raise AgentGraphError(
-                    "run-store-unavailable",
-                    "The PostgreSQL connection was lost while committing, so the write may or may not have "
-                    "landed; load the Run to see",
-                )
-            pending.clear()
+            # The first copy landed, or another writer came first: the store cannot tell which
+            # (events of another writer may read the same), so it says so instead of guessing.
+            raise AgentGraphError(
+                "run-store-unavailable",
+                "The PostgreSQL connection was lost while committing, so the write may or may not have "
+                "landed; load the Run to see",
+            )
         deadline = time.monotonic() + self.lock_timeout
         while True:
             found = yield Query(
