@@ -5,18 +5,24 @@ and libpq. The connection string is handed to libpq as it is, so every libpq
 form works (``postgresql://user@/db?host=/socket/dir``, ``host=… dbname=…``,
 the ``PG*`` environment variables).
 
-Every change is one transaction at READ COMMITTED that reads the Run's row
-``FOR UPDATE``: writers of one Run wait for each other (at most
-``lock_timeout`` seconds, then ``run-lock-timeout``), writers of different
-Runs do not. The transaction updates the Run's row and appends its new
-events, then commits; PostgreSQL makes the commit durable before it answers,
-and a transaction cut off at any point (a dropped connection, a killed
-server process) is rolled back whole, so no half-written Run is ever seen.
+A change (``record``, ``update_facts`` …) is optimistic: it reads the Run's
+head row without a lock, computes the change, then ONE statement in
+autocommit updates the row only if it is still the version read and appends
+the new events (:class:`PostgresOperations`); a writer that came second
+computes its change again (for at most ``lock_timeout`` seconds, then
+``run-lock-timeout``). Creating a Run and checkpoints are transactions at
+READ COMMITTED that read the row ``FOR UPDATE``. Writers of different Runs
+never wait for each other. PostgreSQL makes a commit durable before it
+answers, and a statement or transaction cut off at any point (a dropped
+connection, a killed server process) is rolled back whole, so no
+half-written Run is ever seen.
 
 A connection lost before the commit is retried on a fresh connection
 (``retries`` times; the change is evaluated again from the Run as it is
-then). A connection lost during the commit cannot tell whether the commit
-happened: that is ``run-store-unavailable`` with the advice to load the Run.
+then); a lost guarded write is retried by sending the same statement, which
+lands at most once. A connection lost where the store cannot tell whether the
+write happened (that copy did not land: an earlier one may have) is
+``run-store-unavailable`` with the advice to load the Run.
 Connections come from a ``psycopg_pool.ConnectionPool`` of ``pool_size``
 connections that the store owns (or one the host passes as ``pool=``).
 Opening the store first connects once without the pool, so a bad URL fails at
@@ -30,14 +36,23 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .._core.errors import AgentGraphError
-from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory
-from .runs_sql import Query, Result, SqlRunStore, Statements, drive_statements
+from .._core.model import RunHead
+from .run_changes import Change
+from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory, check_provider, settle
+from .runs_sql import Query, Result, SqlOperations, SqlRunStore, Statements, drive_statements
 
-__all__ = ["PostgresRunStore", "checked_pool_options", "connect_options", "pg_driver"]
+__all__ = [
+    "PostgresOperations",
+    "PostgresRunStore",
+    "checked_pool_options",
+    "connect_options",
+    "pg_driver",
+]
 
 T = TypeVar("T")
 
@@ -96,11 +111,16 @@ def pg_query(query: Query) -> tuple[str, Any]:
 
 
 class Lost(Exception):
-    """The connection was lost before the commit: nothing of the transaction was committed."""
+    """The connection was lost before the commit (nothing was committed), or during a guarded write (``ambiguous``).
 
-    def __init__(self, error: BaseException) -> None:
+    A guarded write (:meth:`PostgresOperations._q_apply`) is retried by sending the
+    very same statement again, which lands at most once, then seeing whether it did.
+    """
+
+    def __init__(self, error: BaseException, ambiguous: bool = False) -> None:
         super().__init__(str(error))
         self.error = error
+        self.ambiguous = ambiguous
 
 
 def failed(
@@ -109,9 +129,7 @@ def failed(
     """The coded error of a driver failure, naming its real cause."""
     errors = psycopg.errors
     if isinstance(error, errors.LockNotAvailable):
-        return AgentGraphError(
-            "run-lock-timeout", f"Another writer held the Run's row for more than {lock_timeout:g} s"
-        )
+        return lock_timed_out(lock_timeout)
     if isinstance(error, pool_timeout):
         return AgentGraphError(
             "run-store-unavailable",
@@ -136,7 +154,94 @@ def is_lost(psycopg: Any, error: BaseException) -> bool:
     )
 
 
-class PostgresRunStore(SqlRunStore):
+def lock_timed_out(lock_timeout: float) -> AgentGraphError:
+    return AgentGraphError(
+        "run-lock-timeout", f"Another writer held the Run's row for more than {lock_timeout:g} s"
+    )
+
+
+class PostgresOperations(SqlOperations):
+    """The statements of both PostgreSQL stores: a write is optimistic, one statement in autocommit.
+
+    ``_q_apply`` reads the head row without a lock, computes the change, then
+    updates the head only if its row version (``xmin``) and event count are
+    still the ones read, and appends the new events, in ONE statement that
+    commits on its own: either all of it lands or none. When another writer
+    came first, nothing is written and the change is computed again from the
+    head as it is then, for at most ``lock_timeout`` seconds (then
+    ``run-lock-timeout``). The primitives in :attr:`optimistic` run outside a
+    transaction; every other one in one transaction.
+    """
+
+    lock_clause = " FOR UPDATE"
+    setup_lock_sql = f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})"
+    tables_sql = TABLES_SQL
+    columns_sql = COLUMNS_SQL
+
+    #: Primitives whose statements run in autocommit, each commiting on its own.
+    optimistic = frozenset({"_q_apply"})
+
+    def _q_apply(
+        self, ref: str, expected: str | None, change: Change, pending: list[Any] | None = None
+    ) -> Statements[RunHead]:
+        """Apply ``change``; ``pending`` (shared by the tries of one write) keeps the guarded statement sent.
+
+        A try after a connection lost during that statement first sends it again: the guard lets
+        at most one copy land. If none does now, an earlier copy may have landed or another writer
+        came first; the store cannot tell, and answers ``run-store-unavailable``.
+        """
+        pending = [] if pending is None else pending
+        if pending:
+            sent, updated = pending[0], pending[1]
+            written = yield Query(sent.sql, sent.params, commits=True)
+            if written.rowcount > 0:
+                return updated  # type: ignore[no-any-return]
+            # The first copy landed, or another writer came first: the store cannot tell which
+            # (events of another writer may read the same), so it says so instead of guessing.
+            raise AgentGraphError(
+                "run-store-unavailable",
+                "The PostgreSQL connection was lost while committing, so the write may or may not have "
+                "landed; load the Run to see",
+            )
+        deadline = time.monotonic() + self.lock_timeout
+        while True:
+            found = yield Query(
+                "SELECT head, event_count, stored_bytes, xmin::text FROM agent_graph_runs WHERE id = ?",
+                (ref,),
+            )
+            if not found.rows:
+                raise AgentGraphError("run-missing", f"The store holds no Run {ref} ({self._where(ref)})")
+            old_text, count, stored, version = found.rows[0]
+            head = check_provider(self._head_from(ref, old_text, count), expected)
+            known = head.events
+            updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref))
+            size = yield from self._q_size(ref, stored, old_text, head_text, texts)
+            update = (
+                "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?"
+                " WHERE id = ? AND event_count = ? AND xmin = ?::xid"
+            )
+            params: list[Any] = [updated.updated_at, updated.events, head_text, size, ref, count, version]
+            if texts:
+                values = ", ".join(["(?::integer, ?::text)"] * len(texts))
+                sql = (
+                    f"WITH u AS ({update} RETURNING id) INSERT INTO agent_graph_run_events (run_id, sequence, event)"
+                    f" SELECT u.id, v.sequence, v.event FROM u, (VALUES {values}) AS v (sequence, event)"
+                )
+                for offset, text in enumerate(texts, start=1):
+                    params += (known + offset, text)
+            else:
+                sql = update
+            query = Query(sql, params, commits=True)
+            pending[:] = [query, updated, known, texts]
+            written = yield query
+            if written.rowcount > 0:
+                return updated
+            pending.clear()
+            if time.monotonic() >= deadline:
+                raise lock_timed_out(self.lock_timeout)
+
+
+class PostgresRunStore(PostgresOperations, SqlRunStore):
     """Runs in a PostgreSQL database; a Run is addressed by its Run ID.
 
     ``conninfo`` is a libpq connection string or URL. ``pool_size`` bounds the
@@ -149,11 +254,6 @@ class PostgresRunStore(SqlRunStore):
     """
 
     store_kind = "postgresql"
-
-    lock_clause = " FOR UPDATE"
-    setup_lock_sql = f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})"
-    tables_sql = TABLES_SQL
-    columns_sql = COLUMNS_SQL
 
     def __init__(
         self,
@@ -242,9 +342,15 @@ class PostgresRunStore(SqlRunStore):
             connection.close()
 
     @staticmethod
-    def _on_connection(connection: Any, statements: Statements[T], stage: list[str] | None = None) -> T:
-        """Run ``statements`` in one transaction; ``stage`` becomes ``["commit"]`` once they are done."""
-        with connection.transaction():
+    def _on_connection(
+        connection: Any, statements: Statements[T], stage: list[str] | None = None, atomic: bool = True
+    ) -> T:
+        """Run ``statements`` in one transaction (unless not ``atomic``: each commits on its own).
+
+        ``stage`` is ``["commit"]`` while the outcome of a lost connection is unknown: during the
+        commit, or during a statement that commits on its own.
+        """
+        with connection.transaction() if atomic or not connection.autocommit else contextlib.nullcontext():
             cursor = connection.cursor()
 
             def execute(query: Query) -> Result:
@@ -254,7 +360,11 @@ class PostgresRunStore(SqlRunStore):
                     return Result([], cursor.rowcount)
                 if query.many:  # one row (a turn's event): a plain statement, without a pipeline's syncs
                     params = params[0]
+                if query.commits and stage is not None:
+                    stage[0] = "commit"
                 cursor.execute(sql, params)
+                if stage is not None:
+                    stage[0] = "work"
                 return Result(cursor.fetchall() if cursor.description is not None else [], cursor.rowcount)
 
             result = drive_statements(statements, execute)
@@ -280,7 +390,7 @@ class PostgresRunStore(SqlRunStore):
 
     # ------------------------------------------------------------ transactions
 
-    def _once(self, write: bool, statements: Statements[T]) -> T:
+    def _once(self, write: bool, statements: Statements[T], atomic: bool = True) -> T:
         pool = self._pool
         if pool is None:
             statements.close()
@@ -290,25 +400,25 @@ class PostgresRunStore(SqlRunStore):
         try:
             with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
                 stage[0] = "work"
-                return self._on_connection(connection, statements, stage)
+                return self._on_connection(connection, statements, stage, atomic)
         except AgentGraphError:
             raise
         except (psycopg.Error, self._pool_timeout) as error:
-            committing = stage[0] == "commit"
-            if is_lost(psycopg, error) and not committing:
-                raise Lost(error) from None
+            committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
+            if is_lost(psycopg, error) and not (committing and atomic):
+                raise Lost(error, committing) from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
-    def _retrying(self, write: bool, make: Callable[[], Statements[T]]) -> T:
+    def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         """Run fresh statements again on a fresh connection while connections are lost before commit."""
         tries = 0
         while True:
             try:
-                return self._once(write, make())
+                return self._once(write, make(), atomic)
             except Lost as lost:
                 if tries >= self.retries:
                     raise failed(
-                        self._psycopg, self._pool_timeout, lost.error, False, self.lock_timeout
+                        self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout
                     ) from None
                 tries += 1
 
@@ -327,7 +437,8 @@ class PostgresRunStore(SqlRunStore):
         return self._retrying(False, lambda: self._q_page(ref, expected, after, limit))
 
     def _apply(self, ref: str, expected: str | None, change: Any) -> Any:
-        return self._retrying(True, lambda: self._q_apply(ref, expected, change))
+        pending: list[Any] = []
+        return self._retrying(True, lambda: self._q_apply(ref, expected, change, pending), atomic=False)
 
     def _create(self, ref: str, run: Any, label: str) -> None:
         self._retrying(True, lambda: self._q_create(ref, run, label))

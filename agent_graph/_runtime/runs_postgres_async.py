@@ -2,8 +2,9 @@
 
 Every operation is the one of :class:`~agent_graph._runtime.run_store.RunStoreLogic`
 and every statement the one of :class:`~agent_graph._runtime.runs_sql.SqlOperations`;
-this module only awaits them. Transactions, the row lock (``FOR UPDATE``,
-``lock_timeout``), the retry of a write whose connection was lost before its
+this module only awaits them. The optimistic write and its guarded statement
+(:class:`~agent_graph._runtime.runs_postgres.PostgresOperations`), transactions,
+the row lock (``FOR UPDATE``, ``lock_timeout``), the retry of a write whose connection was lost before its
 commit, the set-up once per schema version and the error codes are those of
 :class:`~agent_graph._runtime.runs_postgres.PostgresRunStore`.
 """
@@ -20,10 +21,8 @@ from .._core.errors import AgentGraphError
 from .run_store import DEFAULT_LOCK_TIMEOUT, Call, Clock, IdFactory, T
 from .run_store_async import AsyncRunStore
 from .runs_postgres import (
-    COLUMNS_SQL,
-    SCHEMA_LOCK,
-    TABLES_SQL,
     Lost,
+    PostgresOperations,
     checked_pool_options,
     connect_options,
     failed,
@@ -31,12 +30,12 @@ from .runs_postgres import (
     pg_driver,
     pg_query,
 )
-from .runs_sql import PRIMITIVES, Query, Result, SqlOperations, Statements
+from .runs_sql import PRIMITIVES, Query, Result, Statements
 
 __all__ = ["AsyncPostgresRunStore"]
 
 
-class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
+class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
     """Runs in a PostgreSQL database, with coroutines; open it with ``await AsyncPostgresRunStore.open(url)``.
 
     The options are those of :class:`PostgresRunStore`; ``pool=`` takes a
@@ -45,11 +44,6 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
     """
 
     store_kind = "postgresql"
-
-    lock_clause = " FOR UPDATE"
-    setup_lock_sql = f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})"
-    tables_sql = TABLES_SQL
-    columns_sql = COLUMNS_SQL
 
     def __init__(
         self,
@@ -156,9 +150,14 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
             await connection.close()
 
     @staticmethod
-    async def _on_connection(connection: Any, statements: Statements[T], stage: list[str] | None = None) -> T:
-        """Run ``statements`` in one transaction; ``stage`` becomes ``["commit"]`` once they are done."""
-        async with connection.transaction():
+    async def _on_connection(
+        connection: Any, statements: Statements[T], stage: list[str] | None = None, atomic: bool = True
+    ) -> T:
+        """Run ``statements`` as :meth:`PostgresRunStore._on_connection` does, awaiting each."""
+        transaction = (
+            connection.transaction() if atomic or not connection.autocommit else contextlib.nullcontext()
+        )
+        async with transaction:
             cursor = connection.cursor()
             answer: Any = None
             try:
@@ -173,7 +172,11 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
                             query.many
                         ):  # one row (a turn's event): a plain statement, without a pipeline's syncs
                             params = params[0]
+                        if query.commits and stage is not None:
+                            stage[0] = "commit"
                         await cursor.execute(sql, params)
+                        if stage is not None:
+                            stage[0] = "work"
                         rows = await cursor.fetchall() if cursor.description is not None else []
                         answer = Result(rows, cursor.rowcount)
             except StopIteration as done:
@@ -184,7 +187,7 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
             finally:
                 statements.close()
 
-    async def _once(self, statements: Statements[T]) -> T:
+    async def _once(self, statements: Statements[T], atomic: bool = True) -> T:
         pool = self._pool
         if pool is None:
             statements.close()
@@ -194,24 +197,24 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
         try:
             async with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
                 stage[0] = "work"
-                return await self._on_connection(connection, statements, stage)
+                return await self._on_connection(connection, statements, stage, atomic)
         except AgentGraphError:
             raise
         except (psycopg.Error, self._pool_timeout) as error:
-            committing = stage[0] == "commit"
-            if is_lost(psycopg, error) and not committing:
-                raise Lost(error) from None
+            committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
+            if is_lost(psycopg, error) and not (committing and atomic):
+                raise Lost(error, committing) from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
-    async def _retrying(self, write: bool, make: Callable[[], Statements[T]]) -> T:
+    async def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         tries = 0
         while True:
             try:
-                return await self._once(make())
+                return await self._once(make(), atomic)
             except Lost as lost:
                 if tries >= self.retries:
                     raise failed(
-                        self._psycopg, self._pool_timeout, lost.error, False, self.lock_timeout
+                        self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout
                     ) from None
                 tries += 1
 
@@ -219,7 +222,11 @@ class AsyncPostgresRunStore(SqlOperations, AsyncRunStore):
         found = PRIMITIVES.get(call.name)
         if found is not None:
             name, write = found
-            return await self._retrying(write, functools.partial(getattr(self, name), *call.args))
+            atomic = name not in self.optimistic
+            args = (
+                call.args if atomic else (*call.args, [])
+            )  # an optimistic write: its tries share what was sent
+            return await self._retrying(write, functools.partial(getattr(self, name), *args), atomic)
         function = getattr(self, "_" + call.name)
         if call.name in ("write_new_file", "read_file"):
             return await asyncio.to_thread(function, *call.args)

@@ -18,7 +18,9 @@ A Run is stored as exactly its ``agent-graph.run.v1`` content, split in two:
 JSON is kept as text, exactly as the Run reader reads it back, never as a
 database JSON type that would re-parse it. A write (``record``,
 ``update_facts`` …) locks and reads the head row only, checks what it adds,
-updates the head and appends the new event rows in one transaction: its cost
+updates the head and appends the new event rows in one transaction (PostgreSQL
+reads without a lock and writes in one guarded statement instead, see
+:class:`~agent_graph._runtime.runs_postgres.PostgresOperations`): its cost
 does not grow with the Run's history. ``next_step`` reads the head row only.
 Reading a whole Run (``load``, ``export``) joins the head with its events
 numbered up to the head's count (events are only ever appended, so a writer
@@ -117,11 +119,16 @@ _COLUMNS = {
 
 
 class Query(NamedTuple):
-    """One statement with ``?`` placeholders; ``many``: ``params`` is a list of rows."""
+    """One statement with ``?`` placeholders; ``many``: ``params`` is a list of rows.
+
+    ``commits``: the statement commits on its own (run outside a transaction), so a
+    connection lost while it runs leaves unknown whether it landed.
+    """
 
     sql: str
     params: Sequence[Any] = ()
     many: bool = False
+    commits: bool = False
 
 
 class Result(NamedTuple):
