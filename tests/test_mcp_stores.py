@@ -116,7 +116,7 @@ def test_sigterm_stops_a_server_on_postgresql_cleanly_and_its_run_is_stored(
     assert answer["isError"] is False
     process.send_signal(signal.SIGTERM)
     try:
-        assert process.wait(timeout=60) == 0, errlog.read_text(errors="replace")[-2000:]
+        assert process.wait(timeout=120) == 0, errlog.read_text(errors="replace")[-2000:]
     finally:
         process.kill()
         process.stdin.close()

@@ -66,6 +66,8 @@ from .tools import MAX_FACTS_BYTES, MAX_JSON_DEPTH, TOOLS, check_arguments, json
 __all__ = ["SERVER_INSTRUCTIONS", "build_server", "serve_stdio"]
 
 _log = logging.getLogger("agent_graph.mcp")
+#: How long a stopping server waits for its async Run store to close.
+STORE_CLOSE_SECONDS = 10.0
 #: Span attributes a tool's structured answer gives: (attribute, answer field).
 _SPAN_FIELDS = (
     ("run_id", "runId"),
@@ -599,7 +601,9 @@ def serve_stdio(
                 service.use_store(store)
                 await serve()
             finally:
-                await store.aclose()
+                # Closing is bounded and shielded: a stop request never waits on the store for long.
+                with anyio.move_on_after(STORE_CLOSE_SECONDS, shield=True):
+                    await store.aclose()
         else:
             await serve()
 
