@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -13,26 +12,10 @@ import pytest
 import agent_graph as ag
 from agent_graph._runtime.run_fork import forked_run
 
+from .test_run_stores import FakeClock as Clock, Ids
+
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.moment = datetime(2026, 1, 31, 9, 30, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        self.moment += timedelta(seconds=1)
-        return self.moment
-
-
-class Ids:
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self) -> str:
-        self.count += 1
-        return f"run-{self.count}"
 
 
 @pytest.fixture(scope="module")

@@ -63,15 +63,6 @@ class StoreCalls:
         """The store's reference of a Run ID: every store addresses a Run by the ID ``start`` answered."""
         return run_id
 
-    async def _call_plain(self, function: Callable[..., _T], *args: Any) -> _T:
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self._workers)
-        return await anyio.to_thread.run_sync(functools.partial(function, *args), limiter=self._limiter)
-
-    async def load(self, ref: str) -> Run:
-        run: Run = await self._call("load", ref, self.provider)
-        return run
-
     async def head(self, ref: str) -> RunHead:
         """What a turn needs of a Run (facts, outcomes, authorities, event count), without its history."""
         head: RunHead = await self._call("head", ref, self.provider)
