@@ -46,7 +46,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from .._core.errors import AgentGraphError, ErrorCode, os_error
-from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
+from .._core.model import OutcomeRecord, ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
 from .._core.plain import is_plain_json, json_bytes, plain_string
 from .._core.provider import Provider
 from .._core.receipts import Receipts
@@ -408,7 +408,7 @@ def _compact(raw: Any) -> bytes:
 
 
 def settle(
-    head: RunHead, added: tuple[RunEvent, ...], where: str
+    head: RunHead, added: tuple[RunEvent, ...], where: str, before: RunHead | None = None
 ) -> tuple[RunHead, tuple[RunEvent, ...], str, list[str]]:
     """Check a new head and the events it adds, and give them as the reader reads them back.
 
@@ -417,8 +417,77 @@ def settle(
     becomes, numeric-looking keys first, ``0.0`` as ``0``) and their compact
     JSON text. Costs what the head and the new events hold, never the Run's
     history. Raises what :func:`checked_run_bytes` raises.
+
+    ``before``: the head the change started from, as the store read it back
+    (so already settled). Only what differs from it is checked and read back:
+    the outcome records the change set, the Facts when it replaced them, the
+    head's own fields and the new events; the rest is taken as it stands. A
+    change that adds a numeric-looking outcome key (``JSON.parse`` would move it
+    first) or removes one settles the whole head instead.
     """
-    raw = head.to_json()
+    delta = None if before is None else _delta(before, head)
+    if before is None or delta is None:
+        settled = _settled(head.to_json(), added, where)
+        settled_events = settled.pop("events")
+        new_head = msgspec.convert({**settled, "events": head.events}, RunHead)
+        head_text = _compact(settled).decode("utf-8")
+    else:
+        changed, facts_changed = delta
+        partial = msgspec.structs.replace(head, outcomes=changed, facts=head.facts if facts_changed else {})
+        settled = _settled(partial.to_json(), added, where)
+        settled_events = settled.pop("events")
+        part = msgspec.convert({**settled, "events": head.events}, RunHead)
+        fresh, old = part.outcomes, before.outcomes
+        new_head = msgspec.structs.replace(
+            part,
+            facts=part.facts if facts_changed else before.facts,
+            outcomes={key: fresh[key] if key in fresh else old[key] for key in head.outcomes},
+        )
+        whole = new_head.to_json()
+        del whole["events"]
+        head_text = _compact(whole).decode("utf-8")
+    events = tuple(msgspec.convert(event, RunEvent) for event in settled_events)
+    for offset, event in enumerate(events, start=head.events - len(events) + 1):
+        if event.sequence != offset:
+            raise AgentGraphError(
+                "internal-error", f"{where}: a change numbered event {event.sequence}, not {offset}"
+            )
+    texts = [_compact(e).decode("utf-8") for e in settled_events]
+    if delta is not None:
+        _check_write_size(len(head_text.encode("utf-8")) + sum(len(t.encode("utf-8")) for t in texts), where)
+    return new_head, events, head_text, texts
+
+
+def _delta(before: RunHead, head: RunHead) -> tuple[dict[str, OutcomeRecord], bool] | None:
+    """The outcome records ``head`` sets anew over ``before`` and whether its Facts are new; None: settle it whole."""
+    old = before.outcomes
+    changed: dict[str, OutcomeRecord] = {}
+    fresh = 0
+    for key, record in head.outcomes.items():
+        previous = old.get(key)
+        if previous is record:
+            continue
+        if previous is None:
+            if key.isdigit():  # JSON.parse orders array-index keys first: the whole object settles
+                return None
+            fresh += 1
+        changed[key] = record
+    if len(head.outcomes) - fresh != len(old):
+        return None  # a record was removed
+    return changed, head.facts is not before.facts
+
+
+def _check_write_size(size: int, where: str) -> None:
+    if size > MAX_RUN_BYTES // 2:
+        raise AgentGraphError(
+            "run-too-large",
+            f"Run {where} would hold {size} bytes in one write, over half the {MAX_RUN_BYTES}-byte limit of "
+            "Runs; start a new Run (or checkpoint and resume) instead of growing this one",
+        )
+
+
+def _settled(raw: dict[str, Any], added: tuple[RunEvent, ...], where: str) -> dict[str, Any]:
+    """A head's JSON with ``added`` as its events, checked plain and read back as the reader reads it."""
     raw.pop("events", None)
     facts = raw.get("facts")
     if not (type(facts) is dict and is_plain_json(facts, max_depth=FACTS_MAX_DEPTH, allow_nan=False)):
@@ -432,33 +501,15 @@ def settle(
             event["detail"] = _plain_detail(event["detail"], f"the detail of event {event.get('sequence')}")
     raw["events"] = events_raw
     data = _compact(raw)
-    if len(data) > MAX_RUN_BYTES // 2:
-        raise AgentGraphError(
-            "run-too-large",
-            f"Run {where} would hold {len(data)} bytes in one write, over half the {MAX_RUN_BYTES}-byte limit of "
-            "Runs; start a new Run (or checkpoint and resume) instead of growing this one",
-        )
+    _check_write_size(len(data), where)
     from .._syntax.parse import parse_json
 
     try:
-        settled = parse_json(data.decode("utf-8"), where, unique_keys=True)
+        settled: dict[str, Any] = parse_json(data.decode("utf-8"), where, unique_keys=True)
         _schema.validate("run", settled, where)
     except AgentGraphError as error:
         raise unreadable_run(error, where) from None
-    settled_events = settled.pop("events")
-    new_head = msgspec.convert({**settled, "events": head.events}, RunHead)
-    events = tuple(msgspec.convert(event, RunEvent) for event in settled_events)
-    for offset, event in enumerate(events, start=head.events - len(events) + 1):
-        if event.sequence != offset:
-            raise AgentGraphError(
-                "internal-error", f"{where}: a change numbered event {event.sequence}, not {offset}"
-            )
-    return (
-        new_head,
-        events,
-        _compact(settled).decode("utf-8"),
-        [_compact(e).decode("utf-8") for e in settled_events],
-    )
+    return settled
 
 
 class Call(msgspec.Struct, frozen=True):

@@ -205,8 +205,9 @@ class FileRunStore(BaseRunStore):
     @staticmethod
     def _changed(run: Run, change: Change, at: str, where: str) -> tuple[Run, RunHead]:
         """The whole Run after ``change`` (new values settled as the reader reads them), and its head."""
-        head, added = change(head_of(run), at)
-        head, added, _, _ = settle(head, added, where)
+        before = head_of(run)
+        head, added = change(before, at)
+        head, added, _, _ = settle(head, added, where, before)
         return with_events(head, (*run.events, *added)), head
 
     def _apply(self, ref: str, expected: str | None, change: Change) -> RunHead:

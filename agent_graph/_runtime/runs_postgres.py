@@ -24,7 +24,10 @@ lands at most once. A connection lost where the store cannot tell whether the
 write happened (that copy did not land: an earlier one may have) is
 ``run-store-unavailable`` with the advice to load the Run.
 Connections come from a ``psycopg_pool.ConnectionPool`` of ``pool_size``
-connections that the store owns (or one the host passes as ``pool=``).
+connections that the store owns (or one the host passes as ``pool=``). A
+pooled connection is checked with an empty query before it is handed out
+unless it answered within :data:`CHECK_AFTER_IDLE` seconds; a lost connection
+makes every other one suspect again (:class:`RecentConnections`).
 Opening the store first connects once without the pool, so a bad URL fails at
 once with libpq's own message; the tables are created (or upgraded) only when
 their schema version is not the current one, so opening never waits for
@@ -36,7 +39,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -47,8 +52,10 @@ from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory, check_provider, s
 from .runs_sql import Query, Result, SqlOperations, SqlRunStore, Statements, drive_statements
 
 __all__ = [
+    "CHECK_AFTER_IDLE",
     "PostgresOperations",
     "PostgresRunStore",
+    "RecentConnections",
     "checked_pool_options",
     "connect_options",
     "pg_driver",
@@ -117,10 +124,12 @@ class Lost(Exception):
     very same statement again, which lands at most once, then seeing whether it did.
     """
 
-    def __init__(self, error: BaseException, ambiguous: bool = False) -> None:
+    def __init__(self, error: BaseException, ambiguous: bool = False, untouched: bool = False) -> None:
         super().__init__(str(error))
         self.error = error
         self.ambiguous = ambiguous
+        #: Lost before the connection answered anything: a dead pooled connection, what a check finds.
+        self.untouched = untouched
 
 
 def failed(
@@ -158,6 +167,44 @@ def lock_timed_out(lock_timeout: float) -> AgentGraphError:
     return AgentGraphError(
         "run-lock-timeout", f"Another writer held the Run's row for more than {lock_timeout:g} s"
     )
+
+
+#: Seconds a pooled connection that answered stays trusted without a check (an empty query) when handed out.
+CHECK_AFTER_IDLE = 5.0
+
+
+class RecentConnections:
+    """The connections of a store's pool that answered lately, so that the pool checks only the others.
+
+    Checking every connection the pool hands out costs a round trip per
+    operation. A connection that answered a statement within
+    :data:`CHECK_AFTER_IDLE` seconds is handed out unchecked: if it died since,
+    the operation's first statement (a read, before anything is written)
+    finds out, the operation is retried on another connection, and every
+    connection becomes suspect again (:meth:`forget`), so the retry's is
+    checked. Safe to share among threads; holds connections weakly.
+    """
+
+    def __init__(self) -> None:
+        self._answered: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    def recent(self, connection: Any) -> bool:
+        """Whether ``connection`` answered within :data:`CHECK_AFTER_IDLE` seconds."""
+        with self._lock:
+            at = self._answered.get(connection)
+        return at is not None and time.monotonic() - at < CHECK_AFTER_IDLE
+
+    def answered(self, connection: Any) -> None:
+        """``connection`` just answered (unless it broke meanwhile)."""
+        if not connection.broken:
+            with self._lock:
+                self._answered[connection] = time.monotonic()
+
+    def forget(self) -> None:
+        """A connection was lost: check every connection again before its next use."""
+        with self._lock:
+            self._answered.clear()
 
 
 class PostgresOperations(SqlOperations):
@@ -214,7 +261,7 @@ class PostgresOperations(SqlOperations):
             old_text, count, stored, version = found.rows[0]
             head = check_provider(self._head_from(ref, old_text, count), expected)
             known = head.events
-            updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref))
+            updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref), head)
             size = yield from self._q_size(ref, stored, old_text, head_text, texts)
             update = (
                 "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?"
@@ -231,6 +278,7 @@ class PostgresOperations(SqlOperations):
                     params += (known + offset, text)
             else:
                 sql = update
+            self._heads.keep(ref, head_text)
             query = Query(sql, params, commits=True)
             pending[:] = [query, updated, known, texts]
             written = yield query
@@ -272,6 +320,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
         self._owns_pool = False
         checked_pool_options(conninfo, pool, pool_size, pool_min_size, retries)
         self._psycopg, pool_module = pg_driver()
+        self._pool_class = pool_module.ConnectionPool
         if pool is not None and not isinstance(pool, pool_module.ConnectionPool):
             kind = type(pool).__name__
             hint = (
@@ -284,6 +333,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
             )
         self.conninfo = conninfo
         self.retries = retries
+        self._recent = RecentConnections()
         self._pool_timeout = pool_module.PoolTimeout
         if pool is None:
             self._set_up_directly(conninfo)
@@ -294,7 +344,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
                     min_size=pool_min_size,
                     max_size=pool_size,
                     kwargs={"autocommit": True, **connect_options(conninfo)},
-                    check=pool_module.ConnectionPool.check_connection,
+                    check=self._check,
                     configure=self._configure,
                     timeout=max(self.lock_timeout, 0.001),
                     open=False,
@@ -357,6 +407,8 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
                 sql, params = pg_query(query)
                 if query.many and len(params) != 1:
                     cursor.executemany(sql, params)
+                    if stage is not None:
+                        stage[0] = "work"
                     return Result([], cursor.rowcount)
                 if query.many:  # one row (a turn's event): a plain statement, without a pipeline's syncs
                     params = params[0]
@@ -382,6 +434,11 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
         """Each new connection waits at most ``lock_timeout`` for a row lock."""
         connection.execute(f"SET lock_timeout = {max(int(self.lock_timeout * 1000), 1)}")
 
+    def _check(self, connection: Any) -> None:
+        """The pool's check of a connection it hands out: none when it answered lately."""
+        if not self._recent.recent(connection):
+            self._pool_class.check_connection(connection)
+
     def close(self) -> None:
         """Close the store's connection pool (a pool the host passed stays open)."""
         if self._owns_pool and self._pool is not None:
@@ -399,23 +456,36 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
         stage = ["connect"]
         try:
             with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
-                stage[0] = "work"
-                return self._on_connection(connection, statements, stage, atomic)
+                stage[0] = "first"
+                try:
+                    return self._on_connection(connection, statements, stage, atomic)
+                finally:
+                    self._recent.answered(connection)
         except AgentGraphError:
             raise
         except (psycopg.Error, self._pool_timeout) as error:
+            self._recent.forget()
             committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
             if is_lost(psycopg, error) and not (committing and atomic):
-                raise Lost(error, committing) from None
+                raise Lost(error, committing, stage[0] == "first") from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
     def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
-        """Run fresh statements again on a fresh connection while connections are lost before commit."""
+        """Run fresh statements again on a fresh connection while connections are lost before commit.
+
+        A connection lost before it answered anything (one the pool handed out
+        unchecked, :class:`RecentConnections`) is replaced once without counting
+        as one of the ``retries``: the pool's check would have replaced it.
+        """
         tries = 0
+        replaced = False
         while True:
             try:
                 return self._once(write, make(), atomic)
             except Lost as lost:
+                if lost.untouched and not replaced:
+                    replaced = True
+                    continue
                 if tries >= self.retries:
                     raise failed(
                         self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout

@@ -23,6 +23,7 @@ from .run_store_async import AsyncRunStore
 from .runs_postgres import (
     Lost,
     PostgresOperations,
+    RecentConnections,
     checked_pool_options,
     connect_options,
     failed,
@@ -59,6 +60,8 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
         self.conninfo = conninfo
         self.retries = retries
         self._psycopg, pool_module = pg_driver()
+        self._pool_class = pool_module.AsyncConnectionPool
+        self._recent = RecentConnections()
         self._pool_timeout = pool_module.PoolTimeout
         self._pool: Any = None
         self._owns_pool = False
@@ -97,7 +100,7 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
             min_size=pool_min_size,
             max_size=pool_size,
             kwargs={"autocommit": True, **connect_options(conninfo)},
-            check=pool_module.AsyncConnectionPool.check_connection,
+            check=store._check,
             configure=store._configure,
             timeout=max(store.lock_timeout, 0.001),
             open=False,
@@ -123,6 +126,11 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
 
     async def _configure(self, connection: Any) -> None:
         await connection.execute(f"SET lock_timeout = {max(int(self.lock_timeout * 1000), 1)}")
+
+    async def _check(self, connection: Any) -> None:
+        """The pool's check of a connection it hands out: none when it answered lately."""
+        if not self._recent.recent(connection):
+            await self._pool_class.check_connection(connection)
 
     async def _set_up_directly(self) -> None:
         psycopg = self._psycopg
@@ -166,6 +174,8 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
                     sql, params = pg_query(query)
                     if query.many and len(params) != 1:
                         await cursor.executemany(sql, params)
+                        if stage is not None:
+                            stage[0] = "work"
                         answer = Result([], cursor.rowcount)
                     else:
                         if (
@@ -196,22 +206,30 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
         stage = ["connect"]
         try:
             async with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
-                stage[0] = "work"
-                return await self._on_connection(connection, statements, stage, atomic)
+                stage[0] = "first"
+                try:
+                    return await self._on_connection(connection, statements, stage, atomic)
+                finally:
+                    self._recent.answered(connection)
         except AgentGraphError:
             raise
         except (psycopg.Error, self._pool_timeout) as error:
+            self._recent.forget()
             committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
             if is_lost(psycopg, error) and not (committing and atomic):
-                raise Lost(error, committing) from None
+                raise Lost(error, committing, stage[0] == "first") from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
     async def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         tries = 0
+        replaced = False
         while True:
             try:
                 return await self._once(make(), atomic)
             except Lost as lost:
+                if lost.untouched and not replaced:  # as PostgresRunStore._retrying
+                    replaced = True
+                    continue
                 if tries >= self.retries:
                     raise failed(
                         self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout

@@ -35,6 +35,8 @@ async PostgreSQL store drive the same statements.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Generator, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -47,6 +49,8 @@ from .._syntax import schema as _schema
 from .run_changes import Change, apply_change, checkpoint_event, guarded
 from .run_store import (
     BaseRunStore,
+    Clock,
+    IdFactory,
     RunStoreLogic,
     check_provider,
     checked_run_bytes,
@@ -152,8 +156,52 @@ def _run_rows(run: Run) -> tuple[str, list[tuple[int, str]]]:
     return _text(raw), [(event["sequence"], _text(event)) for event in events]
 
 
+class HeadMemo:
+    """The head texts a store has checked or written lately, by Run: a head read again as the same text skips its check.
+
+    Bounded (:attr:`entries` Runs, heads up to :attr:`largest` characters),
+    owned by one store and safe to share among its threads. It holds text
+    only: every read parses its own copy, so nothing a caller changes in an
+    answer reaches the next one.
+    """
+
+    entries = 256
+    largest = 64 * 1024
+
+    def __init__(self) -> None:
+        self._texts: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def holds(self, ref: str, text: Any) -> bool:
+        """Whether ``text`` is the head this memo keeps for ``ref``."""
+        with self._lock:
+            kept = self._texts.get(ref)
+            if kept is None or kept != text:
+                return False
+            self._texts.move_to_end(ref)
+            return True
+
+    def keep(self, ref: str, text: Any) -> None:
+        """Remember ``text`` as a checked head of ``ref`` (the least recently used Run goes past the bound)."""
+        if type(text) is not str or len(text) > self.largest:
+            return
+        with self._lock:
+            self._texts[ref] = text
+            self._texts.move_to_end(ref)
+            while len(self._texts) > self.entries:
+                self._texts.popitem(last=False)
+
+    def forget(self, ref: str) -> None:
+        with self._lock:
+            self._texts.pop(ref, None)
+
+
 class SqlOperations(RunStoreLogic):
     """The Run store primitives as statement generators, shared by every SQL store and driver."""
+
+    def _setup(self, clock: Clock | None, new_id: IdFactory | None, lock_timeout: float) -> None:
+        super()._setup(clock, new_id, lock_timeout)
+        self._heads = HeadMemo()
 
     #: Appended to the SELECT that reads a Run for a change (``FOR UPDATE`` in PostgreSQL).
     lock_clause = ""
@@ -231,6 +279,11 @@ class SqlOperations(RunStoreLogic):
         ):
             raise AgentGraphError("run-invalid", f"{where}: the stored head row is not a Run head")
         raw = parse_stored(text, where)
+        if self._heads.holds(ref, text):  # this store wrote or checked exactly this text
+            try:
+                return msgspec.convert({**raw, "events": count}, RunHead)
+            except msgspec.ValidationError:  # pragma: no cover - a checked head converts
+                self._heads.forget(ref)
         if not isinstance(raw, dict) or "events" in raw:
             raise AgentGraphError("run-invalid", f"{where}: the stored head is not a Run without its events")
         if raw.get("id") != ref:
@@ -240,11 +293,13 @@ class SqlOperations(RunStoreLogic):
             )
         try:
             _schema.validate("run", {**raw, "events": []}, where)
-            return msgspec.convert({**raw, "events": count}, RunHead)
+            head = msgspec.convert({**raw, "events": count}, RunHead)
         except msgspec.ValidationError as error:
             raise AgentGraphError("run-invalid", f"{where} is not a valid Run head: {error}") from None
         except AgentGraphError as error:
             raise not_a_run(error, where) from None
+        self._heads.keep(ref, text)
+        return head
 
     def _events_from(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
         """The events' JSON of rows ``(sequence, event)`` that must be numbered ``first``, ``first + 1`` …"""
@@ -331,12 +386,13 @@ class SqlOperations(RunStoreLogic):
         old_text, count, stored = found.rows[0]
         head = check_provider(self._head_from(ref, old_text, count), expected)
         known = head.events
-        updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref))
+        updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref), head)
         size = yield from self._q_size(ref, stored, old_text, head_text, texts)
         yield Query(
             "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
             (updated.updated_at, updated.events, head_text, size, ref),
         )
+        self._heads.keep(ref, head_text)
         if texts:
             yield Query(
                 "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
