@@ -84,8 +84,12 @@ def bindir() -> str | None:
     return None
 
 
-def start() -> Server:
-    """Start a server; raises RuntimeError with the reason when none can be started."""
+def start(durable: bool = False) -> Server:
+    """Start a server; raises RuntimeError with the reason when none can be started.
+
+    ``durable``: flush commits to disk (``fsync=on``, full page writes), as a
+    production server does; the tests leave it off (they measure nothing).
+    """
     programs = bindir()
     if programs is None:
         raise RuntimeError("no PostgreSQL server programs (initdb, pg_ctl) on this machine")
@@ -115,9 +119,8 @@ def start() -> Server:
     if initdb.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"initdb failed: {initdb.stderr.strip()[-500:]}")
-    options = (
-        f"-k {folder} -c listen_addresses='' -c max_connections=100 -c fsync=off -c full_page_writes=off"
-    )
+    flush = "on" if durable else "off"
+    options = f"-k {folder} -c listen_addresses='' -c max_connections=100 -c fsync={flush} -c full_page_writes={flush}"
     server.options = options
     started = subprocess.run(
         [*as_user, os.path.join(programs, "pg_ctl"), "-D", data, "-o", options, "-l",
@@ -134,3 +137,27 @@ def start() -> Server:
         server.stop()
         raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()[-500:]} {log}")
     return server
+
+
+def terminate_clients(url: str, where: str = "true") -> list[int]:
+    """Terminate the other client backends of ``url``'s database (those matching ``where``) and wait until they are gone."""
+    import time
+
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as admin:
+        pids = [
+            pid
+            for (pid,) in admin.execute(
+                "SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                f" AND backend_type = 'client backend' AND ({where})"
+            ).fetchall()
+        ]
+        for pid in pids:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        deadline = time.monotonic() + 60
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchall():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"backends {pids} were not gone within 60 s")
+            time.sleep(0.01)
+    return pids

@@ -222,18 +222,13 @@ def test_a_write_whose_connection_drops_before_commit_is_retried_once_and_lands_
 
 @pytest.mark.slow
 def test_idle_connections_killed_between_writes_lose_nothing(postgres_url: str, weekly: ag.Provider) -> None:
-    import psycopg
+    from tests import pg_server
 
     with ag.PostgresRunStore(postgres_url, pool_size=2, retries=0) as store:
         store.start("steady", weekly, "report")
         for n in range(6):
             store.record("steady", f"n{n}", "completed")
-            with psycopg.connect(postgres_url, autocommit=True) as admin:
-                admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    " WHERE application_name = '' AND pid <> pg_backend_pid() AND datname = current_database()"
-                    " AND backend_type = 'client backend'"
-                )
+            pg_server.terminate_clients(postgres_url, "application_name = ''")  # between writes: gone
             assert [summary.id for summary in store.list()] == ["steady"]  # reads go on too
         run = store.load("steady")
     assert sorted(run.outcomes) == [f"n{n}" for n in range(6)]

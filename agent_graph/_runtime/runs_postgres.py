@@ -26,8 +26,8 @@ write happened (that copy did not land: an earlier one may have) is
 Connections come from a ``psycopg_pool.ConnectionPool`` of ``pool_size``
 connections that the store owns (or one the host passes as ``pool=``). A
 pooled connection is checked with an empty query before it is handed out
-unless it answered within :data:`CHECK_AFTER_IDLE` seconds; a lost connection
-makes every other one suspect again (:class:`RecentConnections`).
+unless it answered within :data:`CHECK_AFTER_IDLE` seconds and the server has
+sent it nothing since (:class:`RecentConnections`).
 Opening the store first connects once without the pool, so a bad URL fails at
 once with libpq's own message; the tables are created (or upgraded) only when
 their schema version is not the current one, so opening never waits for
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import threading
 import time
 import weakref
@@ -49,7 +50,7 @@ from .._core.errors import AgentGraphError
 from .._core.model import RunHead
 from .run_changes import Change
 from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory, check_provider, settle
-from .runs_sql import Query, Result, SqlOperations, SqlRunStore, Statements, drive_statements
+from .runs_sql import KnownHead, Query, Result, SqlOperations, SqlRunStore, Statements, drive_statements
 
 __all__ = [
     "CHECK_AFTER_IDLE",
@@ -124,12 +125,10 @@ class Lost(Exception):
     very same statement again, which lands at most once, then seeing whether it did.
     """
 
-    def __init__(self, error: BaseException, ambiguous: bool = False, untouched: bool = False) -> None:
+    def __init__(self, error: BaseException, ambiguous: bool = False) -> None:
         super().__init__(str(error))
         self.error = error
         self.ambiguous = ambiguous
-        #: Lost before the connection answered anything: a dead pooled connection, what a check finds.
-        self.untouched = untouched
 
 
 def failed(
@@ -176,24 +175,31 @@ CHECK_AFTER_IDLE = 5.0
 class RecentConnections:
     """The connections of a store's pool that answered lately, so that the pool checks only the others.
 
-    Checking every connection the pool hands out costs a round trip per
-    operation. A connection that answered a statement within
-    :data:`CHECK_AFTER_IDLE` seconds is handed out unchecked: if it died since,
-    the operation's first statement (a read, before anything is written)
-    finds out, the operation is retried on another connection, and every
-    connection becomes suspect again (:meth:`forget`), so the retry's is
-    checked. Safe to share among threads; holds connections weakly.
+    Checking every connection the pool hands out (an empty query) costs a
+    round trip per operation. A connection that answered a statement within
+    :data:`CHECK_AFTER_IDLE` seconds and whose socket has nothing to read is
+    handed out unchecked: an idle connection is sent nothing unless the server
+    is closing it (a terminated backend, a shutdown or restart) or has a
+    notice for it, and then it is checked as usual. A lost connection makes
+    every connection suspect again (:meth:`forget`). Safe to share among
+    threads; holds connections weakly.
     """
 
     def __init__(self) -> None:
         self._answered: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
-    def recent(self, connection: Any) -> bool:
-        """Whether ``connection`` answered within :data:`CHECK_AFTER_IDLE` seconds."""
+    def trusted(self, connection: Any) -> bool:
+        """Whether ``connection`` answered within :data:`CHECK_AFTER_IDLE` seconds and has nothing waiting."""
         with self._lock:
             at = self._answered.get(connection)
-        return at is not None and time.monotonic() - at < CHECK_AFTER_IDLE
+        if at is None or time.monotonic() - at >= CHECK_AFTER_IDLE or connection.broken or connection.closed:
+            return False
+        try:
+            readable, _, _ = select.select([connection.fileno()], [], [], 0)
+        except (OSError, ValueError):  # closed, or a descriptor select cannot watch
+            return False
+        return not readable
 
     def answered(self, connection: Any) -> None:
         """``connection`` just answered (unless it broke meanwhile)."""
@@ -239,9 +245,12 @@ class PostgresOperations(SqlOperations):
         """
         pending = [] if pending is None else pending
         if pending:
-            sent, updated = pending[0], pending[1]
+            sent, updated, head_text, size = pending
             written = yield Query(sent.sql, sent.params, commits=True)
             if written.rowcount > 0:
+                self._heads.keep(
+                    ref, head_text, KnownHead(head_text, updated.events, size, written.rows[0][0])
+                )
                 return updated  # type: ignore[no-any-return]
             # The first copy landed, or another writer came first: the store cannot tell which
             # (events of another writer may read the same), so it says so instead of guessing.
@@ -251,42 +260,74 @@ class PostgresOperations(SqlOperations):
                 "landed; load the Run to see",
             )
         deadline = time.monotonic() + self.lock_timeout
+        last = self._heads.latest(ref)
         while True:
-            found = yield Query(
-                "SELECT head, event_count, stored_bytes, xmin::text FROM agent_graph_runs WHERE id = ?",
-                (ref,),
-            )
-            if not found.rows:
-                raise AgentGraphError("run-missing", f"The store holds no Run {ref} ({self._where(ref)})")
-            old_text, count, stored, version = found.rows[0]
-            head = check_provider(self._head_from(ref, old_text, count), expected)
-            known = head.events
-            updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref), head)
-            size = yield from self._q_size(ref, stored, old_text, head_text, texts)
-            update = (
-                "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?"
-                " WHERE id = ? AND event_count = ? AND xmin = ?::xid"
-            )
-            params: list[Any] = [updated.updated_at, updated.events, head_text, size, ref, count, version]
-            if texts:
-                values = ", ".join(["(?::integer, ?::text)"] * len(texts))
-                sql = (
-                    f"WITH u AS ({update} RETURNING id) INSERT INTO agent_graph_run_events (run_id, sequence, event)"
-                    f" SELECT u.id, v.sequence, v.event FROM u, (VALUES {values}) AS v (sequence, event)"
-                )
-                for offset, text in enumerate(texts, start=1):
-                    params += (known + offset, text)
+            if last is not None:  # the row as this store last wrote it: no read when no one wrote since
+                old_text, count, stored, version = last
+                last = None
+                try:
+                    updated, head_text, texts, size = yield from self._q_change(
+                        ref, expected, change, old_text, count, stored
+                    )
+                except AgentGraphError:
+                    continue  # decided on a head that may be stale: read the row and decide again
             else:
-                sql = update
-            self._heads.keep(ref, head_text)
-            query = Query(sql, params, commits=True)
-            pending[:] = [query, updated, known, texts]
+                found = yield Query(
+                    "SELECT head, event_count, stored_bytes, xmin::text FROM agent_graph_runs WHERE id = ?",
+                    (ref,),
+                )
+                if not found.rows:
+                    raise AgentGraphError("run-missing", f"The store holds no Run {ref} ({self._where(ref)})")
+                old_text, count, stored, version = found.rows[0]
+                updated, head_text, texts, size = yield from self._q_change(
+                    ref, expected, change, old_text, count, stored
+                )
+            query = _guarded_write(ref, updated, head_text, texts, size, count, version)
+            pending[:] = [query, updated, head_text, size]
             written = yield query
             if written.rowcount > 0:
+                self._heads.keep(
+                    ref, head_text, KnownHead(head_text, updated.events, size, written.rows[0][0])
+                )
                 return updated
             pending.clear()
             if time.monotonic() >= deadline:
                 raise lock_timed_out(self.lock_timeout)
+
+    def _q_change(
+        self, ref: str, expected: str | None, change: Change, old_text: Any, count: Any, stored: Any
+    ) -> Statements[tuple[RunHead, str, list[str], int]]:
+        """The new head, its text, the new events' texts and the Run's new size, from the head row read."""
+        head = check_provider(self._head_from(ref, old_text, count), expected)
+        updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref), head)
+        size = yield from self._q_size(ref, stored, old_text, head_text, texts)
+        return updated, head_text, texts, size
+
+
+def _guarded_write(
+    ref: str, updated: RunHead, head_text: str, texts: list[str], size: int, count: Any, version: Any
+) -> Query:
+    """ONE statement: the head row updated if still at ``count`` events and row ``version``, the events appended.
+
+    It answers the row's new version (no row: another writer came first, nothing was written).
+    """
+    update = (
+        "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?"
+        " WHERE id = ? AND event_count = ? AND xmin = ?::xid RETURNING id, xmin::text AS version"
+    )
+    params: list[Any] = [updated.updated_at, updated.events, head_text, size, ref, count, version]
+    if not texts:
+        return Query(f"WITH u AS ({update}) SELECT version FROM u", params, commits=True)
+    values = ", ".join(["(?::integer, ?::text)"] * len(texts))
+    for sequence, text in enumerate(texts, start=updated.events - len(texts) + 1):
+        params += (sequence, text)
+    return Query(
+        f"WITH u AS ({update}), appended AS (INSERT INTO agent_graph_run_events (run_id, sequence, event)"
+        f" SELECT u.id, v.sequence, v.event FROM u, (VALUES {values}) AS v (sequence, event))"
+        " SELECT version FROM u",
+        params,
+        commits=True,
+    )
 
 
 class PostgresRunStore(PostgresOperations, SqlRunStore):
@@ -436,7 +477,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
 
     def _check(self, connection: Any) -> None:
         """The pool's check of a connection it hands out: none when it answered lately."""
-        if not self._recent.recent(connection):
+        if not self._recent.trusted(connection):
             self._pool_class.check_connection(connection)
 
     def close(self) -> None:
@@ -456,7 +497,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
         stage = ["connect"]
         try:
             with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
-                stage[0] = "first"
+                stage[0] = "work"
                 try:
                     return self._on_connection(connection, statements, stage, atomic)
                 finally:
@@ -467,25 +508,16 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
             self._recent.forget()
             committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
             if is_lost(psycopg, error) and not (committing and atomic):
-                raise Lost(error, committing, stage[0] == "first") from None
+                raise Lost(error, committing) from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
     def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
-        """Run fresh statements again on a fresh connection while connections are lost before commit.
-
-        A connection lost before it answered anything (one the pool handed out
-        unchecked, :class:`RecentConnections`) is replaced once without counting
-        as one of the ``retries``: the pool's check would have replaced it.
-        """
+        """Run fresh statements again on a fresh connection while connections are lost before commit."""
         tries = 0
-        replaced = False
         while True:
             try:
                 return self._once(write, make(), atomic)
             except Lost as lost:
-                if lost.untouched and not replaced:
-                    replaced = True
-                    continue
                 if tries >= self.retries:
                     raise failed(
                         self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout

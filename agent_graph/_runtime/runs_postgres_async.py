@@ -129,7 +129,7 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
 
     async def _check(self, connection: Any) -> None:
         """The pool's check of a connection it hands out: none when it answered lately."""
-        if not self._recent.recent(connection):
+        if not self._recent.trusted(connection):
             await self._pool_class.check_connection(connection)
 
     async def _set_up_directly(self) -> None:
@@ -206,7 +206,7 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
         stage = ["connect"]
         try:
             async with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
-                stage[0] = "first"
+                stage[0] = "work"
                 try:
                     return await self._on_connection(connection, statements, stage, atomic)
                 finally:
@@ -217,19 +217,15 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
             self._recent.forget()
             committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
             if is_lost(psycopg, error) and not (committing and atomic):
-                raise Lost(error, committing, stage[0] == "first") from None
+                raise Lost(error, committing) from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
     async def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         tries = 0
-        replaced = False
         while True:
             try:
                 return await self._once(make(), atomic)
             except Lost as lost:
-                if lost.untouched and not replaced:  # as PostgresRunStore._retrying
-                    replaced = True
-                    continue
                 if tries >= self.retries:
                     raise failed(
                         self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout

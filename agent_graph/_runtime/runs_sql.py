@@ -156,37 +156,58 @@ def _run_rows(run: Run) -> tuple[str, list[tuple[int, str]]]:
     return _text(raw), [(event["sequence"], _text(event)) for event in events]
 
 
+class KnownHead(NamedTuple):
+    """A Run's head row as this store last wrote it: its text, event count, stored size and row version."""
+
+    text: str
+    events: int
+    stored: int
+    version: str
+
+
 class HeadMemo:
     """The head texts a store has checked or written lately, by Run: a head read again as the same text skips its check.
 
     Bounded (:attr:`entries` Runs, heads up to :attr:`largest` characters),
     owned by one store and safe to share among its threads. It holds text
-    only: every read parses its own copy, so nothing a caller changes in an
-    answer reaches the next one.
+    and numbers only: every read parses its own copy, so nothing a caller
+    changes in an answer reaches the next one. For a head this store wrote
+    last it also keeps the row's count, size and version (:meth:`latest`), so
+    a PostgreSQL write can be guarded by them without reading the row first.
     """
 
     entries = 256
     largest = 64 * 1024
 
     def __init__(self) -> None:
-        self._texts: OrderedDict[str, str] = OrderedDict()
+        self._texts: OrderedDict[str, tuple[str, KnownHead | None]] = OrderedDict()
         self._lock = threading.Lock()
 
     def holds(self, ref: str, text: Any) -> bool:
         """Whether ``text`` is the head this memo keeps for ``ref``."""
         with self._lock:
             kept = self._texts.get(ref)
-            if kept is None or kept != text:
+            if kept is None or kept[0] != text:
                 return False
             self._texts.move_to_end(ref)
             return True
 
-    def keep(self, ref: str, text: Any) -> None:
-        """Remember ``text`` as a checked head of ``ref`` (the least recently used Run goes past the bound)."""
-        if type(text) is not str or len(text) > self.largest:
-            return
+    def latest(self, ref: str) -> KnownHead | None:
+        """The head row of ``ref`` as this store last wrote it, if it remembers it."""
         with self._lock:
-            self._texts[ref] = text
+            kept = self._texts.get(ref)
+            return None if kept is None else kept[1]
+
+    def keep(self, ref: str, text: Any, written: KnownHead | None = None) -> None:
+        """Remember ``text`` as a checked head of ``ref`` (``written``: as this store wrote it).
+
+        The least recently used Run goes past the bound; a head too large to keep is forgotten.
+        """
+        with self._lock:
+            if type(text) is not str or len(text) > self.largest:
+                self._texts.pop(ref, None)
+                return
+            self._texts[ref] = (text, written)
             self._texts.move_to_end(ref)
             while len(self._texts) > self.entries:
                 self._texts.popitem(last=False)
