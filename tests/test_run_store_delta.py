@@ -277,3 +277,26 @@ def test_every_pooled_connection_killed_while_trusted_costs_no_write(postgres_ur
             store.record("k", f"n{n}", "completed")  # every connection has answered within the bound
             pg_server.terminate_clients(postgres_url)
         assert [e.sequence for e in store.events("k")] == [1, 2, 3]
+
+
+def test_a_write_decided_on_a_remembered_head_that_went_stale_is_decided_again(postgres_url: str) -> None:
+    weekly = ag.load_provider(str(WEEKLY))
+    with ag.open_store(postgres_url) as mine, ag.open_store(postgres_url) as other:
+        mine.start("s", weekly, "report")
+        mine.record("s", "report/draft", "partial")  # mine remembers the row it wrote
+        other.record("s", "report/draft", "completed")  # ... which is stale now
+        revision = other.next_step("s", weekly).revision  # the revision of the Run as it is
+        answer = mine.record("s", "report/review", "completed", provider=weekly, revision=revision)
+        assert answer.events == 4 and answer.outcomes["report/draft"].outcome == "completed"
+        other.record("s", "report/review", "failed")
+        with pytest.raises(ag.AgentGraphError) as caught:  # a stale revision is still refused
+            mine.record("s", "report/draft", "failed", provider=weekly, revision=revision)
+        assert caught.value.code == "run-revision-stale"
+        run = other.load("s")
+    assert [e.sequence for e in run.events] == [1, 2, 3, 4, 5]
+    assert [(e.node, e.outcome) for e in run.events[1:]] == [
+        ("report/draft", "partial"),
+        ("report/draft", "completed"),
+        ("report/review", "completed"),
+        ("report/review", "failed"),
+    ]
