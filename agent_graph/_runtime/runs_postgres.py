@@ -529,14 +529,18 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
 
     # ------------------------------------------------------------ primitives, retried
 
+    # Reads run without a transaction: at READ COMMITTED each statement sees its own snapshot
+    # either way, and a Run's events are only ever appended, so reading the head row and then
+    # the events it counts gives a whole Run (BEGIN and COMMIT would cost two round trips more).
+
     def _read(self, ref: str) -> Any:
-        return self._retrying(False, lambda: self._q_read(ref))
+        return self._retrying(False, lambda: self._q_read(ref), atomic=False)
 
     def _head(self, ref: str) -> Any:
-        return self._retrying(False, lambda: self._q_head(ref))
+        return self._retrying(False, lambda: self._q_head(ref), atomic=False)
 
     def _page(self, ref: str, expected: str | None, after: int, limit: int) -> Any:
-        return self._retrying(False, lambda: self._q_page(ref, expected, after, limit))
+        return self._retrying(False, lambda: self._q_page(ref, expected, after, limit), atomic=False)
 
     def _apply(self, ref: str, expected: str | None, change: Any) -> Any:
         pending: list[Any] = []
@@ -549,9 +553,11 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
         return self._retrying(True, lambda: self._q_checkpoint(ref, target, expected))
 
     def _read_checkpoint(self, ref: str) -> Any:
-        return self._retrying(False, lambda: self._q_read_checkpoint(ref))
+        return self._retrying(False, lambda: self._q_read_checkpoint(ref), atomic=False)
 
     def _summaries(
         self, provider: str | None, graph: str | None, after: str | None, before: str | None
     ) -> Any:
-        return iter(self._retrying(False, lambda: self._q_summaries(provider, graph, after, before)))
+        return iter(
+            self._retrying(False, lambda: self._q_summaries(provider, graph, after, before), atomic=False)
+        )

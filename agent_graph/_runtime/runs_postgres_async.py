@@ -236,10 +236,11 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
         found = PRIMITIVES.get(call.name)
         if found is not None:
             name, write = found
-            atomic = name not in self.optimistic
+            optimistic = name in self.optimistic
             args = (
-                call.args if atomic else (*call.args, [])
-            )  # an optimistic write: its tries share what was sent
+                (*call.args, []) if optimistic else call.args
+            )  # an optimistic write's tries share what was sent
+            atomic = write and not optimistic  # a read needs no transaction (see PostgresRunStore._read)
             return await self._retrying(write, functools.partial(getattr(self, name), *args), atomic)
         function = getattr(self, "_" + call.name)
         if call.name in ("write_new_file", "read_file"):
