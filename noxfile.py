@@ -94,6 +94,13 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def stores(session: nox.Session) -> None:
+    """The Run store benchmark beside LangGraph's savers; rewrites the Run stores section of docs/performance.md."""
+    session.install("-e", ".[bench]")
+    session.run("python", "-m", "benchmarks.stores", *session.posargs)
+
+
+@nox.session
 def fuzz(session: nox.Session) -> None:
     """Hypothesis-driven fuzzing of loading and evaluation (a few minutes)."""
     session.install("-e", ".[test]")

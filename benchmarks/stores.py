@@ -19,6 +19,12 @@ a guarded ``record`` per turn). When LangGraph's savers are installed
 langgraph-checkpoint-postgres``: a benchmark dependency only) the same
 measurements run on ``SqliteSaver``/``PostgresSaver`` (a turn: ``get_tuple``,
 then ``put_writes`` and ``put``) and the ratio to ours is printed.
+
+Against LangGraph's savers (``--throughput-only`` measures just this): records
+per second of ours (``record``) and theirs (``put_writes`` then ``put``), every
+commit flushed to disk, with one SQLite writer and with 8 PostgreSQL writer
+processes on a Run each (on a server of its own with ``fsync=on``), measured
+in turn for ``--rounds`` rounds; the medians and the median ratio of a round.
 """
 
 from __future__ import annotations
@@ -86,8 +92,8 @@ print(time.time())
 
 
 @contextmanager
-def _postgres() -> Iterator[str | None]:
-    """A throwaway PostgreSQL server's URL, or None when none can be started."""
+def _postgres(durable: bool = False) -> Iterator[str | None]:
+    """A throwaway PostgreSQL server's URL, or None when none can be started (``durable``: fsync on)."""
     sys.path.insert(0, str(REPO))
     try:
         from tests import pg_server
@@ -100,7 +106,7 @@ def _postgres() -> Iterator[str | None]:
         yield None
         return
     try:
-        server = pg_server.start()
+        server = pg_server.start(durable=durable)
     except RuntimeError as error:
         print(f"PostgreSQL skipped: {error}", file=sys.stderr)
         yield None
@@ -302,6 +308,11 @@ def measure_langgraph(kind: str, target: str, calls: int = 60) -> dict[str, Any]
 
 
 def _lg_writers(url: str, writers: int, records: int, folder: Path) -> float:
+    import psycopg
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    with psycopg.connect(url, autocommit=True, prepare_threshold=0) as connection:
+        PostgresSaver(connection).setup()
     go = folder / f"go-lg-{time.monotonic_ns()}"
     processes = [
         subprocess.Popen([sys.executable, "-c", _LG_WRITER, url, str(go), str(index), str(records)],
@@ -320,9 +331,115 @@ def _lg_writers(url: str, writers: int, records: int, folder: Path) -> float:
     return writers * records / (max(ends) - start)
 
 
-def render_scaling(
-    rows: list[dict[str, Any]], langgraph: list[dict[str, Any]], turns: int, extra: list[str]
-) -> str:
+def _lg_sqlite_rate(path: str, records: int) -> float:
+    """LangGraph's ``SqliteSaver``: records per second of ``put_writes`` then ``put`` (WAL, synchronous=FULL)."""
+    import sqlite3
+
+    from langgraph.checkpoint.base import empty_checkpoint
+    from langgraph.checkpoint.base.id import uuid6
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        saver = SqliteSaver(connection)
+        saver.setup()
+        config: dict[str, Any] = {"configurable": {"thread_id": "one", "checkpoint_ns": ""}}
+        began = time.perf_counter()
+        for n in range(records):
+            checkpoint = empty_checkpoint()
+            checkpoint["id"] = str(uuid6(clock_seq=n))
+            checkpoint["channel_values"] = {"facts": {"n": n}}
+            checkpoint["channel_versions"] = {"facts": n + 1}
+            if "checkpoint_id" in config["configurable"]:
+                saver.put_writes(config, [("facts", {"n": n})], task_id=f"task-{n}")
+            config = saver.put(
+                config, checkpoint, {"source": "loop", "step": n, "parents": {}}, {"facts": n + 1}
+            )
+        return records / (time.perf_counter() - began)
+    finally:
+        connection.close()
+
+
+def _sqlite_rate(path: str, records: int) -> float:
+    """Ours: records per second of ``record`` into one Run of a new SQLite store (WAL, synchronous=FULL)."""
+    import agent_graph as ag
+
+    provider = ag.load_provider(str(WEEKLY))
+    with ag.open_store(f"sqlite:///{path}") as store:
+        ref = store.start(None, provider, "report").id
+        began = time.perf_counter()
+        for n in range(records):
+            store.record(ref, f"w/n{n % 20}", "completed")
+        return records / (time.perf_counter() - began)
+
+
+def _paired(ours: Callable[[int], float], theirs: Callable[[int], float], rounds: int) -> dict[str, Any]:
+    """Ours and theirs measured in turn, ``rounds`` times: the median rates and the median ratio of a round."""
+    mine: list[float] = []
+    other: list[float] = []
+    for index in range(rounds):
+        first, second = (ours, theirs) if index % 2 == 0 else (theirs, ours)
+        a, b = first(index), second(index)
+        mine.append(a if first is ours else b)
+        other.append(b if first is ours else a)
+    ratios = [m / o for m, o in zip(mine, other, strict=True)]
+    return {
+        "ours": statistics.median(mine),
+        "theirs": statistics.median(other),
+        "ratio": statistics.median(ratios),
+        "low": min(ratios),
+        "high": max(ratios),
+    }
+
+
+def measure_throughput(rounds: int = 5, records: int = 500, per_writer: int = 50) -> list[str]:
+    """Records per second against LangGraph's ``put_writes``+``put``, fsync on: SQLite 1 writer, PostgreSQL 8 writers."""
+    lines = [
+        "### Records per second against LangGraph's savers",
+        "",
+        "The targets, with every commit flushed to disk: one writer on SQLite (WAL, `synchronous=FULL`, both)",
+        "and 8 writer processes on a Run (a thread) each on PostgreSQL (`fsync=on`, `full_page_writes=on`, a",
+        "server of its own over a Unix socket).",
+        "Ours is `record()` (reads the head, checks what it adds, guards and appends); theirs is `put_writes` then",
+        f"`put`. Measured in turn, {rounds} rounds, ours first in every other round; the medians, and the median",
+        "ratio of a round with its range.",
+        "",
+        "| store | ours, records/s | LangGraph `put_writes`+`put`, /s | ours ÷ theirs | range |",
+        "|---|---|---|---|---|",
+    ]
+    if not langgraph_available():
+        return [*lines[:2], "LangGraph's savers are not installed: not compared.", ""]
+    with tempfile.TemporaryDirectory(prefix="agent-graph-throughput-") as temporary:
+        folder = Path(temporary)
+        sqlite = _paired(
+            lambda index: _sqlite_rate(str(folder / f"ours-{index}.db"), records),
+            lambda index: _lg_sqlite_rate(str(folder / f"theirs-{index}.db"), records),
+            rounds,
+        )
+        lines.append(_throughput_row(f"SQLite, 1 writer, {records} records", sqlite))
+        with _postgres(durable=True) as url:
+            if url is None:
+                lines.append("| PostgreSQL | no server could be started here | | | |")
+            else:
+                postgres = _paired(
+                    lambda index: _writers(url, [_fresh(url) for _ in range(8)], 8, per_writer, folder),
+                    lambda index: _lg_writers(url, 8, per_writer, folder),
+                    rounds,
+                )
+                lines.append(_throughput_row(f"PostgreSQL, 8 writers × {per_writer} records", postgres))
+    return [*lines, ""]
+
+
+def _throughput_row(name: str, result: dict[str, Any]) -> str:
+    return (
+        f"| {name} | {result['ours']:.0f} | {result['theirs']:.0f} | {result['ratio']:.2f} |"
+        f" {result['low']:.2f}–{result['high']:.2f} |"
+    )
+
+
+def render_scaling(rows: list[dict[str, Any]], langgraph: list[dict[str, Any]], turns: int) -> str:
     lines = [
         "### Cost per turn",
         "",
@@ -361,7 +478,6 @@ def render_scaling(
                 f"| {row['store']} | {_ms(row['turn 10'])} | {_ms(row[f'turn {LANGGRAPH_HISTORY}'])} |"
                 f" {row[f'turn {LANGGRAPH_HISTORY}'] / row['turn 10']:.2f} | {_ms(row['per turn'])} | {ratio} |"
             )
-    lines += ["", *extra]
     return "\n".join(lines)
 
 
@@ -376,8 +492,9 @@ def render(results: list[dict[str, Any]], records: int, notes: list[str]) -> str
         "## Run stores",
         "",
         "Records per second through each Run store (`record()` without a revision; in the database stores each",
-        "write locks and reads the Run's head row, checks what it adds and appends event rows; the file store",
-        "reads and rewrites its file), and the latency of `next_step()` (read the head, evaluate, route) on a",
+        "write reads the Run's head row (SQLite under its write lock; PostgreSQL unlocked, or not at all when",
+        "the store wrote the Run last), checks what it adds and appends event rows; the file store reads and",
+        "rewrites its file), and the latency of `next_step()` (read the head, evaluate, route) on a",
         "Run of 11 events, the same state each call (the Provider remembers",
         f"the evaluation of a recent revision). The single writer records {records * 4} times into a new Run; the 8 writers",
         f"are 8 processes recording {records} times each, into one shared Run (every write waits for the one before)",
@@ -416,7 +533,7 @@ def kept_section(document: str) -> str | None:
     return None
 
 
-def run(records: int, turns: int = 5000) -> str:
+def run(records: int, turns: int = 5000, rounds: int = 5) -> str:
     notes = [
         f"Measured on {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores;"
         " PostgreSQL on a local server over a Unix socket, with `fsync=off` (as the test server: this measures",
@@ -435,14 +552,14 @@ def run(records: int, turns: int = 5000) -> str:
             else:
                 notes.append("PostgreSQL: no server could be started on this machine; not measured.")
     section = render(results, records, notes)
-    return section.replace(END, scaling(turns) + "\n" + END)
+    throughput = "\n".join(measure_throughput(rounds))
+    return section.replace(END, scaling(turns) + "\n\n" + throughput + "\n" + END)
 
 
 def scaling(turns: int) -> str:
     """The "Cost per turn" part: ours at 10 and 10,000 events, and LangGraph's savers when installed."""
     rows: list[dict[str, Any]] = []
     langgraph: list[dict[str, Any]] = []
-    extra: list[str] = []
     with tempfile.TemporaryDirectory(prefix="agent-graph-scaling-") as temporary:
         folder = Path(temporary)
         sqlite_url = f"sqlite:///{folder / 'scaling.db'}"
@@ -456,15 +573,9 @@ def scaling(turns: int) -> str:
                 row = measure_scaling("PostgreSQL", url, folder)
                 row["turns"] = measure_turns(url, turns)
                 rows.append(row)
-                ours = _writers(url, [_fresh(url) for _ in range(8)], 8, 25, folder)
-                extra.append(f"PostgreSQL, 8 writer processes on a Run each: {ours:.0f} records/s")
                 if langgraph_available():
                     langgraph.append(measure_langgraph("postgres", url))
-                    theirs = _lg_writers(url, 8, 25, folder)
-                    extra[-1] += (
-                        f"; LangGraph's `put_writes`+`put`: {theirs:.0f}/s (ours ÷ theirs {ours / theirs:.2f})"
-                    )
-    return render_scaling(rows, langgraph, turns, extra)
+    return render_scaling(rows, langgraph, turns)
 
 
 def _fresh(url: str) -> str:
@@ -483,13 +594,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scaling-only", action="store_true", help="measure only the cost per turn, print it"
     )
+    parser.add_argument(
+        "--throughput-only",
+        action="store_true",
+        help="measure only records per second against LangGraph's savers (fsync on), print it",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds of the comparison with LangGraph (default 5)"
+    )
     parser.add_argument("--output", default=str(DEFAULT_OUTPUT), help="the report to update")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     if args.scaling_only:
         print(scaling(args.turns))
         return 0
-    section = run(args.records, args.turns)
+    if args.throughput_only:
+        print("\n".join(measure_throughput(args.rounds)))
+        return 0
+    section = run(args.records, args.turns, args.rounds)
     print(section)
     if not args.no_write:
         output = Path(args.output)

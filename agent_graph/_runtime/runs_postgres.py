@@ -193,7 +193,12 @@ class RecentConnections:
         """Whether ``connection`` answered within :data:`CHECK_AFTER_IDLE` seconds and has nothing waiting."""
         with self._lock:
             at = self._answered.get(connection)
-        if at is None or time.monotonic() - at >= CHECK_AFTER_IDLE or connection.broken or connection.closed:
+        if (
+            at is None
+            or time.monotonic() - at >= CHECK_AFTER_IDLE
+            or getattr(connection, "broken", False)
+            or connection.closed
+        ):
             return False
         try:
             readable, _, _ = select.select([connection.fileno()], [], [], 0)
@@ -203,7 +208,7 @@ class RecentConnections:
 
     def answered(self, connection: Any) -> None:
         """``connection`` just answered (unless it broke meanwhile)."""
-        if not connection.broken:
+        if not getattr(connection, "broken", False):
             with self._lock:
                 self._answered[connection] = time.monotonic()
 
