@@ -30,3 +30,16 @@ class TestPostgresStore(RunStoreContract):
     def open_run_store(self, request: pytest.FixtureRequest, postgres_url: str) -> object:
         opener = ag.open_store if request.param == "sync" else ag.open_async_store
         return functools.partial(opener, postgres_url)
+
+
+def test_the_contracts_event_loops_end_their_worker_threads() -> None:
+    import asyncio
+    import threading
+
+    from agent_graph.testing.store_contract import _close_loop
+
+    loop = asyncio.new_event_loop()
+    name = loop.run_until_complete(asyncio.to_thread(lambda: threading.current_thread().name))
+    _close_loop(loop)
+    assert loop.is_closed()
+    assert name not in {thread.name for thread in threading.enumerate()}

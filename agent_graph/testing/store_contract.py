@@ -110,6 +110,14 @@ class StoreFace:
             return list(pool.map(caught, calls))
 
 
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Close ``loop`` after its default executor's threads have ended (``close`` alone leaves them running)."""
+    try:
+        loop.run_until_complete(loop.shutdown_default_executor())
+    finally:
+        loop.close()
+
+
 def _record_in_process(opener: Any, ref: str, prefix: str, count: int) -> int:
     """A process's writer: ``count`` records on one Run; how many landed."""
     loop = asyncio.new_event_loop()
@@ -125,7 +133,7 @@ def _record_in_process(opener: Any, ref: str, prefix: str, count: int) -> int:
             face.close()
         return count
     finally:
-        loop.close()
+        _close_loop(loop)
 
 
 class RunStoreContract:
@@ -141,7 +149,7 @@ class RunStoreContract:
         try:
             yield loop
         finally:
-            loop.close()
+            _close_loop(loop)
 
     @pytest.fixture
     def face(
