@@ -6,9 +6,10 @@ form works (``postgresql://user@/db?host=/socket/dir``, ``host=… dbname=…``,
 the ``PG*`` environment variables).
 
 A change (``record``, ``update_facts`` …) is optimistic: it reads the Run's
-head row without a lock, computes the change, then ONE statement in
-autocommit updates the row only if it is still the version read and appends
-the new events (:class:`PostgresOperations`); a writer that came second
+head row without a lock (or takes the row this store wrote last, unread),
+computes the change, then ONE statement in autocommit updates the row only if
+it is still the version read and appends the new events
+(:class:`PostgresOperations`); a writer that came second
 computes its change again (for at most ``lock_timeout`` seconds, then
 ``run-lock-timeout``). Creating a Run and checkpoints are transactions at
 READ COMMITTED that read the row ``FOR UPDATE``. Writers of different Runs
@@ -227,8 +228,13 @@ class PostgresOperations(SqlOperations):
     commits on its own: either all of it lands or none. When another writer
     came first, nothing is written and the change is computed again from the
     head as it is then, for at most ``lock_timeout`` seconds (then
-    ``run-lock-timeout``). The primitives in :attr:`optimistic` run outside a
-    transaction; every other one in one transaction.
+    ``run-lock-timeout``). When this store wrote the Run last, the first try
+    takes the row as written (the statement answers the row's new version,
+    kept in the store's :class:`~agent_graph._runtime.runs_sql.HeadMemo`)
+    instead of reading it: if someone wrote since, nothing lands, and a change
+    refused on that head is decided again on the row as read. Writes in
+    :attr:`optimistic` and every read run outside a transaction; creating a
+    Run and checkpoints in one transaction.
     """
 
     lock_clause = " FOR UPDATE"
