@@ -119,10 +119,20 @@ def _postgres(durable: bool = False) -> Iterator[str | None]:
 
 def _writers(url: str, refs: list[str], writers: int, records: int, folder: Path) -> float:
     """Records per second of ``writers`` processes recording ``records`` each."""
+    return _released(_WRITER, [url], refs, writers, records, folder)
+
+
+def _released(
+    script: str, before: list[str], after: list[str], writers: int, records: int, folder: Path
+) -> float:
+    """Records per second of ``writers`` processes of ``script``, released together once all have started.
+
+    Each is given ``*before, go-file, index, records, *after`` and prints the time it ended.
+    """
     go = folder / f"go-{time.monotonic_ns()}"
     processes = [
         subprocess.Popen(
-            [sys.executable, "-c", _WRITER, url, str(go), str(index), str(records), *refs],
+            [sys.executable, "-c", script, *before, str(go), str(index), str(records), *after],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -246,11 +256,13 @@ def langgraph_available() -> bool:
     return True
 
 
-def _lg_turn(saver: Any, config: dict[str, Any], n: int) -> dict[str, Any]:
+def _lg_turn(saver: Any, config: dict[str, Any], n: int, read: bool = True) -> dict[str, Any]:
+    """A turn of LangGraph's saver: ``get_tuple`` (unless not ``read``), ``put_writes`` and ``put``; the new config."""
     from langgraph.checkpoint.base import empty_checkpoint
     from langgraph.checkpoint.base.id import uuid6
 
-    saver.get_tuple(config)
+    if read:
+        saver.get_tuple(config)
     checkpoint = empty_checkpoint()
     checkpoint["id"] = str(uuid6(clock_seq=n))
     checkpoint["channel_values"] = {"facts": {"n": n}}
@@ -263,34 +275,37 @@ def _lg_turn(saver: Any, config: dict[str, Any], n: int) -> dict[str, Any]:
     return new
 
 
-def measure_langgraph(kind: str, target: str, calls: int = 60) -> dict[str, Any]:
-    """LangGraph's saver: a turn at 10 and at :data:`LANGGRAPH_HISTORY` checkpoints, and the mean turn of that thread."""
+@contextmanager
+def _lg_saver(kind: str, target: str) -> Iterator[Any]:
+    """LangGraph's ``SqliteSaver`` (WAL, synchronous=FULL) or ``PostgresSaver`` on ``target``, its tables set up."""
+    if kind == "sqlite":
+        import sqlite3
 
-    @contextmanager
-    def saver() -> Iterator[Any]:
-        if kind == "sqlite":
-            import sqlite3
+        from langgraph.checkpoint.sqlite import SqliteSaver
 
-            from langgraph.checkpoint.sqlite import SqliteSaver
-
-            connection = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        connection = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        try:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
-            try:
-                yield SqliteSaver(connection)
-            finally:
-                connection.close()
-        else:
-            import psycopg
-            from langgraph.checkpoint.postgres import PostgresSaver
+            made: Any = SqliteSaver(connection)
+            made.setup()
+            yield made
+        finally:
+            connection.close()
+    else:
+        import psycopg
+        from langgraph.checkpoint.postgres import PostgresSaver
 
-            with psycopg.connect(target, autocommit=True, prepare_threshold=0) as connection:
-                made = PostgresSaver(connection)
-                made.setup()
-                yield made
+        with psycopg.connect(target, autocommit=True, prepare_threshold=0) as connection:
+            made = PostgresSaver(connection)
+            made.setup()
+            yield made
 
+
+def measure_langgraph(kind: str, target: str, calls: int = 60) -> dict[str, Any]:
+    """LangGraph's saver: a turn at 10 and at :data:`LANGGRAPH_HISTORY` checkpoints, and the mean turn of that thread."""
     result: dict[str, Any] = {"store": f"LangGraph {kind}"}
-    with saver() as lg:
+    with _lg_saver(kind, target) as lg:
         for size in (10, LANGGRAPH_HISTORY):
             config: dict[str, Any] = {"configurable": {"thread_id": f"size-{size}", "checkpoint_ns": ""}}
             began = time.perf_counter()
@@ -308,58 +323,19 @@ def measure_langgraph(kind: str, target: str, calls: int = 60) -> dict[str, Any]
 
 
 def _lg_writers(url: str, writers: int, records: int, folder: Path) -> float:
-    import psycopg
-    from langgraph.checkpoint.postgres import PostgresSaver
-
-    with psycopg.connect(url, autocommit=True, prepare_threshold=0) as connection:
-        PostgresSaver(connection).setup()
-    go = folder / f"go-lg-{time.monotonic_ns()}"
-    processes = [
-        subprocess.Popen([sys.executable, "-c", _LG_WRITER, url, str(go), str(index), str(records)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for index in range(writers)
-    ]  # fmt: skip
-    time.sleep(1.0 + 0.4 * writers)
-    start = time.time()
-    go.write_text("go", "utf-8")
-    ends = []
-    for process in processes:
-        out, err = process.communicate(timeout=600)
-        if process.returncode != 0:
-            raise RuntimeError(err)
-        ends.append(float(out.strip()))
-    return writers * records / (max(ends) - start)
+    with _lg_saver("postgres", url):
+        pass  # the tables, before the writers start
+    return _released(_LG_WRITER, [url], [], writers, records, folder)
 
 
 def _lg_sqlite_rate(path: str, records: int) -> float:
     """LangGraph's ``SqliteSaver``: records per second of ``put_writes`` then ``put`` (WAL, synchronous=FULL)."""
-    import sqlite3
-
-    from langgraph.checkpoint.base import empty_checkpoint
-    from langgraph.checkpoint.base.id import uuid6
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
-    connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-    try:
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        saver = SqliteSaver(connection)
-        saver.setup()
+    with _lg_saver("sqlite", path) as saver:
         config: dict[str, Any] = {"configurable": {"thread_id": "one", "checkpoint_ns": ""}}
         began = time.perf_counter()
         for n in range(records):
-            checkpoint = empty_checkpoint()
-            checkpoint["id"] = str(uuid6(clock_seq=n))
-            checkpoint["channel_values"] = {"facts": {"n": n}}
-            checkpoint["channel_versions"] = {"facts": n + 1}
-            if "checkpoint_id" in config["configurable"]:
-                saver.put_writes(config, [("facts", {"n": n})], task_id=f"task-{n}")
-            config = saver.put(
-                config, checkpoint, {"source": "loop", "step": n, "parents": {}}, {"facts": n + 1}
-            )
+            config = _lg_turn(saver, config, n, read=False)
         return records / (time.perf_counter() - began)
-    finally:
-        connection.close()
 
 
 def _sqlite_rate(path: str, records: int) -> float:

@@ -89,3 +89,12 @@ def postgres_url(postgres_server: str) -> str:
     with psycopg.connect(postgres_server, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {name}")
     return f"{postgres_server}&options=-csearch_path%3D{name}"
+
+
+@pytest.fixture(params=("sqlite", "postgres"))
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a new SQLite database, then of a new PostgreSQL schema: each database store once."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'runs.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -23,6 +23,7 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._runtime.runs_sql import SCHEMA_VERSION
+from tests.raw_sql import Sql
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -77,14 +78,6 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture(params=("sqlite", "postgres"))
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'runs.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def error_of(call: Any) -> ag.AgentGraphError:
     with pytest.raises(ag.AgentGraphError) as caught:
         call()
@@ -95,31 +88,6 @@ def code_of(call: Any) -> str:
     with pytest.raises(ag.AgentGraphError) as caught:
         call()
     return caught.value.code
-
-
-class Sql:
-    """Plain SQL on a store's database, as another program (or an attacker) would write it."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-    def run(self, *statements: tuple[str, tuple[Any, ...]]) -> list[Any]:
-        rows: list[Any] = []
-        if self.url.startswith("sqlite:"):
-            connection = sqlite3.connect(self.url[len("sqlite:///") :], isolation_level=None)
-            try:
-                for sql, params in statements:
-                    rows = connection.execute(sql, params).fetchall()
-            finally:
-                connection.close()
-            return rows
-        import psycopg
-
-        with psycopg.connect(self.url, autocommit=True) as connection:
-            for sql, params in statements:
-                cursor = connection.execute(sql.replace("?", "%s"), params)
-                rows = cursor.fetchall() if cursor.description is not None else []
-        return rows
 
 
 # ---------------------------------------------------------------- exact values

@@ -157,6 +157,19 @@ def failed(
     return AgentGraphError("run-store-failed", f"The PostgreSQL Run store failed: {error}")
 
 
+def setup_failed(
+    psycopg: Any, pool_timeout: Any, error: BaseException, lock_timeout: float
+) -> AgentGraphError:
+    """The coded error of a failure while the tables were checked or set up on opening a store."""
+    if isinstance(error, psycopg.errors.LockNotAvailable):
+        return AgentGraphError(
+            "run-lock-timeout",
+            f"Setting up the Run tables waited more than {lock_timeout:g} s for a lock that another "
+            "session holds on them (a schema change or upgrade in progress)",
+        )
+    return failed(psycopg, pool_timeout, error, False, lock_timeout)
+
+
 def is_lost(psycopg: Any, error: BaseException) -> bool:
     return isinstance(error, psycopg.OperationalError) and not isinstance(
         error, psycopg.errors.LockNotAvailable
@@ -259,9 +272,7 @@ class PostgresOperations(SqlOperations):
             sent, updated, head_text, size = pending
             written = yield Query(sent.sql, sent.params, commits=True)
             if written.rowcount > 0:
-                self._heads.keep(
-                    ref, head_text, KnownHead(head_text, updated.events, size, written.rows[0][0])
-                )
+                self._heads.wrote(KnownHead(ref, head_text, updated.events, size, written.rows[0][0]))
                 return updated  # type: ignore[no-any-return]
             # The first copy landed, or another writer came first: the store cannot tell which
             # (events of another writer may read the same), so it says so instead of guessing.
@@ -274,7 +285,7 @@ class PostgresOperations(SqlOperations):
         last = self._heads.latest(ref)
         while True:
             if last is not None:  # the row as this store last wrote it: no read when no one wrote since
-                old_text, count, stored, version = last
+                _, old_text, count, stored, version = last
                 last = None
                 try:
                     updated, head_text, texts, size = yield from self._q_change(
@@ -297,9 +308,7 @@ class PostgresOperations(SqlOperations):
             pending[:] = [query, updated, head_text, size]
             written = yield query
             if written.rowcount > 0:
-                self._heads.keep(
-                    ref, head_text, KnownHead(head_text, updated.events, size, written.rows[0][0])
-                )
+                self._heads.wrote(KnownHead(ref, head_text, updated.events, size, written.rows[0][0]))
                 return updated
             pending.clear()
             if time.monotonic() >= deadline:
@@ -432,14 +441,8 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
             self._configure(connection)
             if self._on_connection(connection, self._q_schema_state()) != "current":
                 self._on_connection(connection, self._q_schema_setup())
-        except psycopg.errors.LockNotAvailable:
-            raise AgentGraphError(
-                "run-lock-timeout",
-                f"Setting up the Run tables waited more than {self.lock_timeout:g} s for a lock that another "
-                "session holds on them (a schema change or upgrade in progress)",
-            ) from None
         except psycopg.Error as error:
-            raise failed(psycopg, self._pool_timeout, error, False, self.lock_timeout) from None
+            raise setup_failed(psycopg, self._pool_timeout, error, self.lock_timeout) from None
         finally:
             connection.close()
 

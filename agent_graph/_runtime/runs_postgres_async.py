@@ -30,6 +30,7 @@ from .runs_postgres import (
     is_lost,
     pg_driver,
     pg_query,
+    setup_failed,
 )
 from .runs_sql import PRIMITIVES, Query, Result, Statements
 
@@ -146,14 +147,8 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
             await self._configure(connection)
             if await self._on_connection(connection, self._q_schema_state()) != "current":
                 await self._on_connection(connection, self._q_schema_setup())
-        except psycopg.errors.LockNotAvailable:
-            raise AgentGraphError(
-                "run-lock-timeout",
-                f"Setting up the Run tables waited more than {self.lock_timeout:g} s for a lock that another "
-                "session holds on them (a schema change or upgrade in progress)",
-            ) from None
         except psycopg.Error as error:
-            raise failed(psycopg, self._pool_timeout, error, False, self.lock_timeout) from None
+            raise setup_failed(psycopg, self._pool_timeout, error, self.lock_timeout) from None
         finally:
             await connection.close()
 

@@ -159,6 +159,7 @@ def _run_rows(run: Run) -> tuple[str, list[tuple[int, str]]]:
 class KnownHead(NamedTuple):
     """A Run's head row as this store last wrote it: its text, event count, stored size and row version."""
 
+    ref: str
     text: str
     events: int
     stored: int
@@ -198,11 +199,16 @@ class HeadMemo:
             kept = self._texts.get(ref)
             return None if kept is None else kept[1]
 
-    def keep(self, ref: str, text: Any, written: KnownHead | None = None) -> None:
-        """Remember ``text`` as a checked head of ``ref`` (``written``: as this store wrote it).
+    def keep(self, ref: str, text: Any) -> None:
+        """Remember ``text`` as a checked head of ``ref``."""
+        self._put(ref, text, None)
 
-        The least recently used Run goes past the bound; a head too large to keep is forgotten.
-        """
+    def wrote(self, written: KnownHead) -> None:
+        """Remember the head row this store has just written (its text is a checked head too)."""
+        self._put(written.ref, written.text, written)
+
+    def _put(self, ref: str, text: Any, written: KnownHead | None) -> None:
+        """The least recently used Run goes past the bound; a head too large to keep is forgotten."""
         with self._lock:
             if type(text) is not str or len(text) > self.largest:
                 self._texts.pop(ref, None)
@@ -211,10 +217,6 @@ class HeadMemo:
             self._texts.move_to_end(ref)
             while len(self._texts) > self.entries:
                 self._texts.popitem(last=False)
-
-    def forget(self, ref: str) -> None:
-        with self._lock:
-            self._texts.pop(ref, None)
 
 
 class SqlOperations(RunStoreLogic):
@@ -301,10 +303,7 @@ class SqlOperations(RunStoreLogic):
             raise AgentGraphError("run-invalid", f"{where}: the stored head row is not a Run head")
         raw = parse_stored(text, where)
         if self._heads.holds(ref, text):  # this store wrote or checked exactly this text
-            try:
-                return msgspec.convert({**raw, "events": count}, RunHead)
-            except msgspec.ValidationError:  # pragma: no cover - a checked head converts
-                self._heads.forget(ref)
+            return msgspec.convert({**raw, "events": count}, RunHead)
         if not isinstance(raw, dict) or "events" in raw:
             raise AgentGraphError("run-invalid", f"{where}: the stored head is not a Run without its events")
         if raw.get("id") != ref:
