@@ -154,10 +154,8 @@ if TYPE_CHECKING:
         MemoryFileSystem as MemoryFileSystem,
         OSFileSystem as OSFileSystem,
     )
-    from ._load.loader import (
-        Limits as Limits,
-        resolve_skill_binding as resolve_skill_binding,
-    )
+    from ._load.loader import resolve_skill_binding as resolve_skill_binding
+    from ._load.reader import Limits as Limits
     from ._mcp.serve import (
         serve_mcp as serve_mcp,
     )
@@ -347,7 +345,7 @@ _EXPORTS: dict[str, str] = {
     "FileSystem": "_load.fs",
     "MemoryFileSystem": "_load.fs",
     "OSFileSystem": "_load.fs",
-    "Limits": "_load.loader",
+    "Limits": "_load.reader",
     "load_provider": "_runtime.observed",
     "resolve_skill_binding": "_load.loader",
     "host_action_input_digest": "_runtime.host_action",
