@@ -18,13 +18,9 @@ from hypothesis import HealthCheck, given, settings
 
 import agent_graph as ag
 from agent_graph._cli import main as _cli
-from agent_graph._core.evaluate import (
-    normalize_authorities,
-    normalize_outcomes,
-    plain_facts,
-    settled_outcomes,
-)
+from agent_graph._core.evaluate import settled_outcomes
 from agent_graph._core.graph_coverage import CoverageCollector, coverage_table, falls_short
+from agent_graph._core.normalize import normalize_authorities, normalize_outcomes, plain_facts
 from agent_graph._toolchain.diagram import render_diagram
 from agent_graph._toolchain.scaffold import init_provider
 

@@ -18,12 +18,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
 from agent_graph._cli import main as _cli
-from agent_graph._core.evaluate import (
-    normalize_authorities,
-    normalize_outcomes,
-    plain_facts,
-    settled_outcomes,
-)
+from agent_graph._core.evaluate import settled_outcomes
+from agent_graph._core.normalize import normalize_authorities, normalize_outcomes, plain_facts
 from agent_graph._core.why import explain, explanation_text
 from agent_graph._runtime.testing import read_test_case
 from agent_graph._toolchain.diagram import DiagramState, render_diagram

@@ -9,333 +9,24 @@ Nothing here reads files, the clock or the environment.
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import math
 import operator
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-from .cache import EvaluationCache
-from .canonical import canonical_bytes_exact, digest_value, utf16_key
+from .canonical import utf16_key
 from .errors import AgentGraphError, Diagnostic, shown
-from .ir import (
-    ABSENT,
-    EQUALS,
-    EXISTS,
-    CompiledGraph,
-    CompiledNode,
-    FactTest,
-    missing_subgraph_message,
-    requires_message,
-)
+from .facts import MISSING, facts_match, lookup_fact, scalar_equals
+from .identity import evaluation_revision, route_ids
+from .ir import ABSENT, EQUALS, CompiledGraph, CompiledNode, missing_subgraph_message, requires_message
 from .model import Evaluation, RouteSummary
+from .normalize import normalize_authorities, normalize_facts, normalize_outcomes
 from .plain import plain_json, plain_string
 from .provider import Provider
-from .revision_text import revision_bytes_fast, revision_state
 
 MAX_ALTERNATIVE_ROUTES = 3
-
-
-class _Missing:
-    """An absent fact. ``get`` gives itself back, so a chain of ``.get`` calls down a path stays absent."""
-
-    __slots__ = ()
-
-    def get(self, key: object, _default: object = None) -> _Missing:
-        return self
-
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING: Any = _Missing()
-_TWO_53 = 2**53
-
-
-# ------------------------------------------------------------------ facts
-
-
-def _is_index(segment: str) -> bool:
-    return segment.isdigit() and segment.isascii() and (segment == "0" or segment[0] != "0")
-
-
-def lookup_fact(facts: Mapping[str, Any], segments: Sequence[str]) -> Any:
-    """The value at a dotted path, or ``_MISSING``. Only own keys count; a scalar in the way is absent."""
-    current: Any = facts
-    for segment in segments:
-        kind = type(current)
-        if kind is dict or (kind is not list and isinstance(current, Mapping)):
-            current = current.get(segment, _MISSING)
-            if current is _MISSING:
-                return _MISSING
-        elif kind is list or isinstance(current, (list, tuple)):
-            if not _is_index(segment):
-                return _MISSING
-            position = int(segment)
-            if position >= len(current):
-                return _MISSING
-            current = current[position]
-        else:
-            return _MISSING
-    return current
-
-
-def _as_double(value: int | float) -> float | int:
-    if isinstance(value, int) and (value > _TWO_53 or value < -_TWO_53):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf if value > 0 else -math.inf
-    return value
-
-
-def scalar_equals(left: Any, right: Any) -> bool:
-    """Strict equality of JSON scalars as JavaScript's ``Object.is`` sees them.
-
-    Numbers compare by value (``1 == 1.0``) but booleans never equal numbers,
-    ``0`` and ``-0`` differ, and NaN equals NaN.
-    """
-    if isinstance(left, bool) or isinstance(right, bool):
-        return isinstance(left, bool) and isinstance(right, bool) and left is right
-    if left is None or right is None:
-        return left is None and right is None
-    if isinstance(left, str) or isinstance(right, str):
-        return isinstance(left, str) and isinstance(right, str) and left == right
-    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
-        a = _as_double(left)
-        b = _as_double(right)
-        if a != a:  # NaN
-            return b != b
-        if a == 0 and b == 0:
-            return math.copysign(1.0, a) == math.copysign(1.0, b)
-        return a == b
-    return False
-
-
-def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> bool:
-    """True when every check passes (an absent list passes).
-
-    Each test looks its path up (:func:`lookup_fact`), then ``exists`` passes
-    when a value is there, ``absent`` when none is, and ``equals`` when one is
-    and :func:`scalar_equals` holds. Plain dicts along the path, and ``equals``
-    between two strings or two booleans, are written out inline (the hot path).
-    """
-    if tests is None:
-        return True
-    for test in tests:
-        value: Any = facts
-        for segment in test.segments:
-            if type(value) is dict:
-                value = value.get(segment, _MISSING)
-                if value is _MISSING:
-                    break
-            else:
-                value = lookup_fact(value, (segment,))
-                if value is _MISSING:
-                    break
-        mode = test.mode
-        if mode == EXISTS:
-            if value is _MISSING:
-                return False
-        elif mode == ABSENT:
-            if value is not _MISSING:
-                return False
-        elif value is _MISSING:
-            return False
-        else:
-            expected = test.value
-            kind = type(value)
-            if kind is type(expected) and (kind is str or kind is bool):
-                if value != expected:
-                    return False
-            elif not scalar_equals(value, expected):
-                return False
-    return True
-
-
-# ------------------------------------------------------------------ input
-
-
-def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
-    """De-duplicated and sorted by code units, as the reference sorts them (exact ``str`` items)."""
-    if authorities is None:
-        return []
-    if (
-        type(authorities) is list
-        and all(type(item) is str for item in authorities)
-        and "".join(authorities).isascii()  # code units and code points agree
-    ):
-        return sorted(set(authorities))
-    if isinstance(authorities, (str, bytes)) or not isinstance(authorities, Iterable):
-        raise AgentGraphError("authorities-invalid", "authorities must be a list of strings")
-    unique = set()
-    for item in authorities:
-        if not isinstance(item, str):
-            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {shown(item)}")
-        unique.add(item if type(item) is str else str.__str__(item))
-    return sorted(unique, key=utf16_key)
-
-
-def _outcome_string(key: Any, value: Any) -> str:
-    if not isinstance(value, str):
-        raise AgentGraphError("outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}")
-    return value if type(value) is str else str.__str__(value)
-
-
-def _record_outcome(record: Mapping[Any, Any]) -> Any:
-    """The ``outcome`` of a record object, read from its stored items (a key of a ``str`` subclass counts by its text)."""
-    if type(record) is dict:
-        return record.get("outcome", _MISSING)
-    found: Any = _MISSING
-    for key, value in dict.items(record) if isinstance(record, dict) else list(record.items()):
-        if isinstance(key, str) and str.__str__(key) == "outcome":
-            found = value
-    return found
-
-
-def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
-    """State key → outcome string; records ``{outcome, recordedAt, detail?}`` keep only ``outcome``.
-
-    Keys and outcomes come out as exact ``str`` (a subclass is copied through
-    ``str.__str__``, so its own ``__eq__`` or ``__hash__`` never takes part);
-    a key that is not a string is ``json-invalid``.
-    """
-    if outcomes is None:
-        return {}
-    if type(outcomes) is not dict and not isinstance(outcomes, Mapping):
-        raise AgentGraphError("json-object-required", "outcomes must be a JSON object")
-    result: dict[str, Any] = {}
-    items = dict.items(outcomes) if isinstance(outcomes, dict) else outcomes.items()
-    for key, value in items:
-        if type(key) is not str:
-            if not isinstance(key, str):
-                raise AgentGraphError("json-invalid", f"Outcome keys must be strings, not {shown(key)}")
-            key = str.__str__(key)
-        kind = type(value)
-        if kind is str:
-            result[key] = value
-        elif kind is dict:
-            recorded = value.get("outcome", _MISSING)
-            if recorded is not _MISSING:
-                result[key] = recorded if type(recorded) is str else _outcome_string(key, recorded)
-        elif isinstance(value, str):
-            result[key] = str.__str__(value)
-        elif isinstance(value, Mapping):
-            recorded = _record_outcome(value)
-            if recorded is not _MISSING:
-                result[key] = _outcome_string(key, recorded)
-        else:
-            outcome = getattr(value, "outcome", _MISSING)
-            if outcome is _MISSING:
-                raise AgentGraphError(
-                    "outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}"
-                )
-            result[key] = _outcome_string(key, outcome)
-    return result
-
-
-def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The Facts object as given (a Mapping that is not a dict is copied once); see :func:`plain_facts`."""
-    if facts is None:
-        return {}
-    if type(facts) is dict:
-        return facts
-    if not isinstance(facts, Mapping):
-        raise AgentGraphError("json-object-required", "facts must be a JSON object")
-    if isinstance(facts, dict):
-        return facts
-    return dict(facts.items())
-
-
-def plain_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
-    """Facts as plain JSON (``json-invalid`` otherwise): exact built-in types, any depth up to a million levels."""
-    plain: dict[str, Any] = plain_json(facts, "Facts", too_deep="json-invalid")
-    return plain
-
-
-def _revision(
-    graph: CompiledGraph,
-    entry: Any,
-    facts: Mapping[str, Any],
-    outcomes: dict[str, Any],
-    authorities: list[str],
-    memo: EvaluationCache,
-) -> tuple[str, bool, Mapping[str, Any]]:
-    """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``.
-
-    Also whether the revision determines the state (see
-    :func:`~.canonical.canonical_bytes_exact`), and the Facts to check: they
-    have exact built-in types only, the given ones when the fast path walked
-    them, else a plain copy (:func:`plain_facts`), so that the same revision
-    always gives the same answer. Facts that are not plain JSON data (a set,
-    bytes, a non-string key, a cycle) are ``json-invalid``.
-    """
-    fast = revision_bytes_fast(graph.digest, graph.id, entry, facts, outcomes, authorities, memo)
-    if fast is not None:
-        return "sha256:" + hashlib.sha256(fast[0]).hexdigest(), True, fast[1]
-    checked = plain_facts(facts)
-    state = revision_state(graph.digest, graph.id, entry, checked, outcomes, authorities)
-    try:
-        text, exact = canonical_bytes_exact(state)
-    except (TypeError, ValueError) as error:
-        raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
-    return "sha256:" + hashlib.sha256(text).hexdigest(), exact, checked
-
-
-class _RouteToken(msgspec.Struct):
-    """What a route ID digests, with its fields in canonical key order (callPath, graph, node, revision)."""
-
-    call_path: list[str] = msgspec.field(name="callPath")
-    graph: str
-    node: str
-    revision: str
-
-
-_ROUTE_TOKEN = msgspec.json.Encoder()
-
-
-def _route_ids(
-    revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]
-) -> list[str]:
-    """``make_route_id`` of each node of one frame: the token's text around the node ID is written once."""
-    encode = _ROUTE_TOKEN.encode
-    try:
-        head = b'{"callPath":' + encode(call_path) + b',"graph":' + encode(graph) + b',"node":'
-        tail = b',"revision":' + encode(revision) + b"}"
-    except UnicodeEncodeError:  # a lone surrogate: the general path
-        return [make_route_id(revision, graph, node.id, call_path) for node in nodes]
-    sha256 = hashlib.sha256
-    ids = []
-    for node in nodes:
-        try:
-            text = head + encode(node.id) + tail
-        except UnicodeEncodeError:
-            ids.append(make_route_id(revision, graph, node.id, call_path))
-            continue
-        ids.append("route:" + sha256(text).hexdigest()[:20])
-    return ids
-
-
-def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
-    """``"route:" + first 20 hex digits of digest_value({revision, graph, node, callPath})``.
-
-    Every field is a string (or a list of them), so msgspec writes the canonical
-    text of the token directly; a lone surrogate takes the general path.
-    """
-    try:
-        text = _ROUTE_TOKEN.encode(_RouteToken(list(call_path), graph, node, revision))
-    except UnicodeEncodeError:
-        token = digest_value(
-            {"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)}
-        )
-        return "route:" + token[7:27]
-    return "route:" + hashlib.sha256(text).hexdigest()[:20]
-
-
-# ------------------------------------------------------------------ frames
 
 
 class Candidate(msgspec.Struct):
@@ -677,8 +368,8 @@ def _frame(
                     value: Any = facts
                     for segment in segments:
                         if type(value) is dict:
-                            value = value.get(segment, _MISSING)
-                        elif value is _MISSING:
+                            value = value.get(segment, MISSING)
+                        elif value is MISSING:
                             break
                         else:
                             value = lookup_fact(value, (segment,))
@@ -686,9 +377,9 @@ def _frame(
                         if type(value) is plain:  # a str or bool against the same type
                             met = value == expected
                         else:
-                            met = value is not _MISSING and scalar_equals(value, expected)
+                            met = value is not MISSING and scalar_equals(value, expected)
                     else:
-                        met = (value is _MISSING) == (mode == ABSENT)
+                        met = (value is MISSING) == (mode == ABSENT)
                 else:
                     met = node.satisfied is not None and facts_match(facts, node.satisfied)
                 if met:
@@ -835,7 +526,7 @@ def finish_frame(
     if offered:
         authorities = ctx.authorities
         for route_id, node in zip(
-            _route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True
+            route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True
         ):
             if node.is_action:
                 status, availability, resolution = "actionable", "immediate", None
@@ -942,7 +633,7 @@ def evaluate_with_candidates(
     outcome_values = normalize_outcomes(outcomes)
     authority_list = normalize_authorities(authorities)
     cache = provider.cache
-    revision, exact, fact_values = _revision(
+    revision, exact, fact_values = evaluation_revision(
         graph, entry, normalize_facts(facts), outcome_values, authority_list, cache
     )
     if exact and trace is None:
