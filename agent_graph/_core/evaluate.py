@@ -275,20 +275,23 @@ def _frame(
     (a) settles the nodes the last pass reached, in reached order, and counts,
         per flow target, the incoming edges whose source now has an accepted
         outcome (``match_count``); a target whose count reaches what its join
-        needs is *ready*;
-    (b) looks only at repeat edges with an end that changed (in file order; a
-        re-armed node's edges earlier in the file wait for the next pass);
+        needs is *ready*. A Subgraph node's child frame runs first
+        (:func:`_open_child`; this generator yields it to :func:`_run_frames`
+        unless it answers at once, and :func:`_child_outcome` reads its answer);
+    (b) looks only at repeat edges with an end that changed (:func:`_repeat`);
     (c) reaches the ready nodes that still meet their join, in node order. A
         node can only become reachable when its count grows, so no other node
         needs a look.
 
-    This loop is the evaluator's hot path, so the common node (one fact check
-    on a path of plain dicts) is tested inline rather than through a call.
+    Then the outcomes of the reached terminals (:func:`_terminal_outcomes`) and
+    steps 3–5 (:func:`finish_frame`). This loop is the evaluator's hot path: the
+    common node (one fact check on a path of plain dicts) is tested inline
+    rather than through a call, a pass costs no call of its own unless a repeat
+    edge changed, and the frame's state stays in local variables.
     """
     nodes = graph.nodes
     count = len(nodes)
     join_need = graph.join_need
-    repeat_edges = graph.repeat_edges
     outcome: list[Any] = [None] * count
     reached = bytearray(count)
     reached[entry_index] = 1
@@ -315,50 +318,19 @@ def _frame(
             node = nodes[index]
             new: Any
             if node.requires is not None and not facts_match(facts, node.requires):
-                new = "blocked"
-                diagnostics.append(
-                    Diagnostic(
-                        code="required-fact-missing",
-                        severity="error",
-                        message=requires_message(graph.id, node.id),
-                        path=graph.path,
-                    )
-                )
+                new = _blocked(graph, node, diagnostics)
                 if why is not None:
                     why[index] = WHY_REQUIRES
             elif node.is_subgraph:
-                child = ctx.graphs.get(node.child_graph or "")
+                child = _open_child(ctx, graph, node, call_path, stack, diagnostics)
                 if child is None:
                     new = "failed"
-                    diagnostics.append(
-                        Diagnostic(
-                            code="subgraph-missing",
-                            severity="error",
-                            message=missing_subgraph_message(node.child_graph),
-                        )
-                    )
                     if why is not None:
                         why[index] = WHY_SUBGRAPH_MISSING
                 else:
-                    result = _open_frame(
-                        ctx,
-                        child,
-                        node.child_entry or "",
-                        (*call_path, f"{graph.id}/{node.id}"),
-                        (*stack, graph.id),
-                    )
-                    if type(result) is not _Frame:
-                        result = yield result
-                    if result.status == "complete":
-                        new = result.outcome or "pending"
-                    else:
-                        unfinished.append(result)
-                        if result.status == "error":
-                            new = "failed"
-                        elif result.status == "waiting-user":
-                            new = "waiting-user"
-                        else:
-                            new = "pending"
+                    if type(child) is not _Frame:
+                        child = yield child
+                    new = _child_outcome(child, unfinished)
                     if why is not None:
                         why[index] = WHY_CHILD
             else:
@@ -416,52 +388,11 @@ def _frame(
                 dirty.update(node.repeat_in)
         # (b) repeat edges in file order; only those with an end that changed can act.
         if dirty:
-            queued = dirty
-            dirty = set()
-            heap = list(queued)
-            heapq.heapify(heap)
-            while heap:
-                edge_index = heapq.heappop(heap)
-                queued.discard(edge_index)
-                source, target, accepted = repeat_edges[edge_index]
-                source_outcome = outcome[source]
-                if not reached[source] or source_outcome is None or source_outcome not in accepted:
-                    continue
-                effect = False
-                if not reached[target]:
-                    reached[target] = 1
-                    reached_order.append(target)
-                    effect = True
-                node = nodes[target]
-                old = outcome[target]
-                if old != "pending":  # re-arm: keep the match counts of its flow targets, and offer it
-                    outcome[target] = "pending"
-                    if rearmed is not None:
-                        rearmed.append((edge_index, old))
-                    for flow_target, flow_accepted in node.flow_out:
-                        before = old is not None and old in flow_accepted
-                        after = "pending" in flow_accepted
-                        if before != after:
-                            if after:
-                                match_count[flow_target] += 1
-                                if match_count[flow_target] == join_need[flow_target]:
-                                    ready.append(flow_target)
-                            else:
-                                match_count[flow_target] -= 1
-                    if old != "waiting-user" and not node.is_terminal and not node.is_subgraph:
-                        offered.append(
-                            node
-                        )  # not offered before: its outcome was neither pending nor waiting-user
-                    effect = True
-                if effect:
-                    for other in (*node.repeat_out, *node.repeat_in):
-                        if other > edge_index:
-                            if other not in queued:
-                                queued.add(other)
-                                heapq.heappush(heap, other)
-                        else:
-                            dirty.add(other)
-        # (c) reach the ready nodes that still meet their join, in node order.
+            dirty = _repeat(
+                graph, dirty, outcome, reached, reached_order, match_count, ready, offered, rearmed
+            )
+        # (c) reach the ready nodes that still meet their join, in node order: a node can only
+        # become reachable when its match count grows, so no other node needs a look.
         unsettled = []
         if ready:
             if len(ready) > 1:
@@ -472,18 +403,133 @@ def _frame(
                     unsettled.append(target)
             reached_order += unsettled
             ready = []
-    terminals: set[Any] = set()  # step 4 looks at the outcomes of the reached terminals
-    for index in graph.terminals:
-        if reached[index] and outcome[index] is not None:
-            terminals.add(outcome[index])
     if ctx.settled is not None and ctx.settled_path == call_path:
         ctx.settled.update((nodes[index].id, outcome[index]) for index in reached_order)
     answer = finish_frame(
-        ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, unfinished
+        ctx,
+        graph,
+        entry,
+        call_path,
+        state_key_prefix,
+        diagnostics,
+        offered,
+        _terminal_outcomes(graph, reached, outcome),
+        unfinished,
     )
     if ctx.trace is not None and why is not None and rearmed is not None:
         ctx.trace.append(FrameTrace(graph, entry, call_path, reached_order, outcome, why, rearmed, answer))
     return answer
+
+
+def _blocked(graph: CompiledGraph, node: CompiledNode, diagnostics: list[Diagnostic]) -> str:
+    """Step (a) for a node whose ``requires`` fail: ``blocked``, with ``required-fact-missing``."""
+    message = requires_message(graph.id, node.id)
+    diagnostics.append(
+        Diagnostic(code="required-fact-missing", severity="error", message=message, path=graph.path)
+    )
+    return "blocked"
+
+
+def _open_child(
+    ctx: _Context,
+    graph: CompiledGraph,
+    node: CompiledNode,
+    call_path: tuple[str, ...],
+    stack: tuple[str, ...],
+    diagnostics: list[Diagnostic],
+) -> _Run | _Frame | None:
+    """Step (a) for a Subgraph node: its child frame (see :func:`_open_frame`); None, with
+    ``subgraph-missing``, when its Graph is not in the Provider."""
+    child = ctx.graphs.get(node.child_graph or "")
+    if child is None:
+        message = missing_subgraph_message(node.child_graph)
+        diagnostics.append(Diagnostic(code="subgraph-missing", severity="error", message=message))
+        return None
+    child_path = (*call_path, f"{graph.id}/{node.id}")
+    return _open_frame(ctx, child, node.child_entry or "", child_path, (*stack, graph.id))
+
+
+def _child_outcome(child: _Frame, unfinished: list[_Frame]) -> Any:
+    """A Subgraph node's outcome from its child's answer; a child that did not complete joins ``unfinished``."""
+    if child.status == "complete":
+        return child.outcome or "pending"
+    unfinished.append(child)
+    if child.status == "error":
+        return "failed"
+    return "waiting-user" if child.status == "waiting-user" else "pending"
+
+
+def _repeat(
+    graph: CompiledGraph,
+    queued: set[int],
+    outcome: list[Any],
+    reached: bytearray,
+    reached_order: list[int],
+    match_count: list[int],
+    ready: list[int],
+    offered: list[CompiledNode],
+    rearmed: list[tuple[int, Any]] | None,
+) -> set[int]:
+    """Step (b): the repeat edges ``queued`` (an end changed), in file order; each may re-arm its target.
+
+    A re-armed node is reached if it was not, set back to ``pending`` (keeping
+    the match counts of its flow targets right, and adding to ``ready`` a target
+    whose join it now meets) and offered again. Its repeat edges later in the
+    file are looked at in this pass; the earlier ones are returned, for the next.
+    """
+    nodes, repeat_edges, join_need = graph.nodes, graph.repeat_edges, graph.join_need
+    dirty: set[int] = set()
+    heap = list(queued)
+    heapq.heapify(heap)
+    while heap:
+        edge_index = heapq.heappop(heap)
+        queued.discard(edge_index)
+        source, target, accepted = repeat_edges[edge_index]
+        source_outcome = outcome[source]
+        if not reached[source] or source_outcome is None or source_outcome not in accepted:
+            continue
+        effect = False
+        if not reached[target]:
+            reached[target] = 1
+            reached_order.append(target)
+            effect = True
+        node = nodes[target]
+        old = outcome[target]
+        if old != "pending":  # re-arm: keep the match counts of its flow targets, and offer it
+            outcome[target] = "pending"
+            if rearmed is not None:
+                rearmed.append((edge_index, old))
+            for flow_target, flow_accepted in node.flow_out:
+                before = old is not None and old in flow_accepted
+                after = "pending" in flow_accepted
+                if before != after:
+                    if after:
+                        match_count[flow_target] += 1
+                        if match_count[flow_target] == join_need[flow_target]:
+                            ready.append(flow_target)
+                    else:
+                        match_count[flow_target] -= 1
+            if old != "waiting-user" and not node.is_terminal and not node.is_subgraph:
+                offered.append(node)  # not offered before: its outcome was neither pending nor waiting-user
+            effect = True
+        if effect:
+            for other in (*node.repeat_out, *node.repeat_in):
+                if other > edge_index:
+                    if other not in queued:
+                        queued.add(other)
+                        heapq.heappush(heap, other)
+                else:
+                    dirty.add(other)
+    return dirty
+
+
+def _terminal_outcomes(graph: CompiledGraph, reached: bytearray, outcome: list[Any]) -> set[Any]:
+    """The outcomes of the reached terminals (what step 4 looks at)."""
+    terminals: set[Any] = set()
+    for index in graph.terminals:
+        if reached[index] and outcome[index] is not None:
+            terminals.add(outcome[index])
+    return terminals
 
 
 def finish_frame(
@@ -522,30 +568,7 @@ def finish_frame(
             )
         )
         return _Frame("error", None, [], diagnostics)
-    candidates: list[Candidate] = []
-    if offered:
-        authorities = ctx.authorities
-        for route_id, node in zip(
-            route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True
-        ):
-            if node.is_action:
-                status, availability, resolution = "actionable", "immediate", None
-            elif node.delegated_to is not None and node.delegated_to in authorities:
-                status, availability, resolution = "actionable", "immediate", "session-authority"
-            else:
-                status, availability, resolution = "waiting-user", "requires-user", "user"
-            candidates.append(
-                Candidate(
-                    route_id,
-                    graph,
-                    node,
-                    call_path,
-                    state_key_prefix + node.id,
-                    status,
-                    availability,
-                    resolution,
-                )
-            )
+    candidates = _candidates(ctx, graph, call_path, state_key_prefix, offered) if offered else []
     for child in unfinished:
         candidates.extend(child.candidates)
     if len(candidates) > 1:
@@ -562,6 +585,35 @@ def finish_frame(
             )
         )
     return _Frame("blocked", None, [], diagnostics)
+
+
+def _candidates(
+    ctx: _Context,
+    graph: CompiledGraph,
+    call_path: tuple[str, ...],
+    state_key_prefix: str,
+    offered: list[CompiledNode],
+) -> list[Candidate]:
+    """Step 3: a candidate per offered Action and Gate, with its route ID and how it is offered.
+
+    An Action is actionable at once; a Gate delegated to a session authority
+    the host holds is too (resolved by ``session-authority``); any other Gate
+    waits for the user.
+    """
+    authorities = ctx.authorities
+    candidates = []
+    for route_id, node in zip(route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True):
+        if node.is_action:
+            status, availability, resolution = "actionable", "immediate", None
+        elif node.delegated_to is not None and node.delegated_to in authorities:
+            status, availability, resolution = "actionable", "immediate", "session-authority"
+        else:
+            status, availability, resolution = "waiting-user", "requires-user", "user"
+        candidate = Candidate(
+            route_id, graph, node, call_path, state_key_prefix + node.id, status, availability, resolution
+        )
+        candidates.append(candidate)
+    return candidates
 
 
 def settled_outcomes(
