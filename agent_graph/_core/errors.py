@@ -1,14 +1,17 @@
-"""The one exception type of agent-graph and the diagnostic record it carries.
+"""The exception of agent-graph, its families, and the diagnostic record it carries.
 
 Every failure the protocol names surfaces as :class:`AgentGraphError` with a
-stable ``code``; hosts branch on the code, never on the message. This module
-knows nothing of files, graphs or the command line.
+stable ``code``; hosts branch on the code, never on the message. Each code
+belongs to at most one *family*, a subclass a host can catch
+(``except RevisionStale:``): raising sites write ``AgentGraphError(code, …)``
+and get the family of the code (:data:`FAMILIES`, the one table of them).
+This module knows nothing of files, graphs or the command line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import msgspec
 
@@ -220,17 +223,41 @@ class Diagnostic(msgspec.Struct, frozen=True, omit_defaults=True, rename="camel"
         return out
 
 
+_E = TypeVar("_E", bound="AgentGraphError")
+
+
 class AgentGraphError(Exception):
     """A failure with a protocol error code.
 
     ``code`` is stable (``file-missing``, ``schema-invalid``, ``route-stale`` …);
     ``diagnostics`` holds one :class:`Diagnostic` per finding where the failure
     has several (schema violations, for example).
+
+    ``AgentGraphError(code, …)`` is an instance of the code's family (see
+    :data:`FAMILIES`; a code of no family stays an ``AgentGraphError``), so that
+    ``except RevisionStale:`` catches every raise of a stale-revision code. A
+    family named directly (``RevisionStale(code, …)``) takes its own codes and
+    codes of no family. Pickling and copying keep the class, the code, the
+    message, the diagnostics and any other attribute.
     """
 
     code: ErrorCode
     message: str
     diagnostics: tuple[Diagnostic, ...]
+
+    def __new__(
+        cls: type[_E],
+        code: ErrorCode,
+        message: str,
+        diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = (),
+    ) -> _E:
+        family = _FAMILY_OF.get(code) if isinstance(code, str) else None
+        if cls is AgentGraphError:
+            if family is not None:
+                cls = family  # type: ignore[assignment]
+        elif family is not None and family is not cls and cls in FAMILIES:
+            raise TypeError(f"{code} is a code of {family.__name__}, not of {cls.__name__}")
+        return super().__new__(cls)
 
     def __init__(
         self, code: ErrorCode, message: str, diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = ()
@@ -239,6 +266,10 @@ class AgentGraphError(Exception):
         self.code = code
         self.message = message
         self.diagnostics = tuple(diagnostics)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt by its class from code, message and diagnostics; other attributes (``referrer``) follow."""
+        return type(self), (self.code, self.message, self.diagnostics), self.__dict__
 
     def __str__(self) -> str:
         """``code: message``, then the first diagnostics one per line (a traceback shows what is wrong)."""
@@ -252,7 +283,7 @@ class AgentGraphError(Exception):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"AgentGraphError({self.code!r}, {self.message!r})"
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
 
     def to_envelope(self) -> dict[str, Any]:
         """The ``agent-graph.error.v1`` envelope the command line prints."""
@@ -265,6 +296,251 @@ class AgentGraphError(Exception):
                 "diagnostics": [d.to_json() for d in self.diagnostics],
             },
         }
+
+
+# ---------------------------------------------------------------- families
+
+
+class InputInvalid(AgentGraphError):
+    """The call's own input is refused: an argument, a JSON value, an outcome, an ID or a URL that the
+    protocol does not accept. Fix the call; trying again as it is fails again."""
+
+
+class NotFound(AgentGraphError):
+    """Something the call names is not there: a Graph, an entry, an Action, a resource, a Run, a catalog
+    code, a node, a lint rule, a tool or prompt, a graph test, a workspace."""
+
+
+class ProviderInvalid(AgentGraphError):
+    """A Provider (or a file it is built from: a bundle, a Skill binding, a code catalog, a graph test)
+    breaks a rule of the protocol and does not load: a file that does not parse or fails its schema,
+    a broken reference, a duplicate ID, a Gate or materializer rule, a limit. The diagnostics say where."""
+
+
+class RevisionStale(AgentGraphError):
+    """What the call relied on changed since it was read: a Run's head moved on, an evaluation's revision
+    is no longer the state's, a file changed since the Provider was loaded. Read again (``next_step``,
+    ``evaluate``, ``load_provider``) and decide again."""
+
+
+class StoreUnavailable(AgentGraphError):
+    """The Run store cannot do what was asked: it is unreachable, failed, closed, locked past the
+    deadline, or of a shape or schema version this release does not use. Nothing was written; a
+    transient cause (a lock, a lost connection) may pass on a later try."""
+
+
+class RunInvalid(AgentGraphError):
+    """A Run cannot be used as asked: what is stored is not a valid ``agent-graph.run.v1``, it belongs to
+    another Provider, it is over the size limit, a fork names an event that was not recorded, a
+    reference leaves the store, or an import would replace a Run the store holds."""
+
+
+class Refused(AgentGraphError):
+    """A rule of the protocol refuses the act itself: the Gate trust policy refuses a Fact or outcome an
+    agent wrote, a resource is not on the route, a route is not offered, a static resource is not
+    materialized."""
+
+
+class MaterializeFailed(AgentGraphError):
+    """A dynamic resource could not be produced: its materializer or host-action handler failed, timed
+    out, is missing or unsupported here, or answered with output out of bounds or not matching."""
+
+
+class FileAccessFailed(AgentGraphError):
+    """The operating system refused a file operation: a missing file or folder, no permission, a full
+    disk, a path too long or looping, a file that exists, a read or write that failed."""
+
+
+#: The one table of families: each family and its codes. A code is in at most one family; codes of no
+#: family (``internal-error``, ``interrupted``, the toolchain's refusals of what it would write …) raise a
+#: plain :class:`AgentGraphError`. docs/errors.md shows each code's family.
+FAMILIES: dict[type[AgentGraphError], tuple[ErrorCode, ...]] = {
+    InputInvalid: (
+        "action-input-invalid",
+        "argument-invalid",
+        "authorities-invalid",
+        "coverage-provider-mismatch",
+        "diagram-format-invalid",
+        "format-invalid",
+        "graph-selection-missing",
+        "id-invalid",
+        "import-empty",
+        "input-too-deep",
+        "input-too-large",
+        "json-invalid",
+        "json-object-required",
+        "json-too-deep",
+        "materializer-env-invalid",
+        "outcome-invalid",
+        "registry-invalid",
+        "resource-location-invalid",
+        "resource-receipts-invalid",
+        "resource-receipts-provider-mismatch",
+        "revision-invalid",
+        "route-arguments-invalid",
+        "run-node-invalid",
+        "schema-type-unknown",
+        "state-key-unknown",
+        "store-url-invalid",
+        "workflow-cycle",
+        "workflow-dependency-missing",
+        "workflow-invalid",
+        "workflow-step-duplicate",
+        "workflow-step-id-collision",
+        "workflow-step-id-reserved",
+    ),
+    NotFound: (
+        "action-missing",
+        "code-missing",
+        "entry-missing",
+        "explain-node-missing",
+        "graph-missing",
+        "lint-rule-unknown",
+        "prompt-missing",
+        "resource-missing",
+        "run-missing",
+        "test-cases-empty",
+        "test-path-missing",
+        "tool-unknown",
+        "workspace-missing",
+    ),
+    ProviderInvalid: (
+        "absolute-path-forbidden",
+        "action-id-duplicate",
+        "bundle-catalog-mismatch",
+        "bundle-dependencies-mismatch",
+        "bundle-digest-mismatch",
+        "bundle-file-digest-mismatch",
+        "bundle-file-duplicate",
+        "bundle-files-mismatch",
+        "bundle-invalid",
+        "bundle-provider-mismatch",
+        "bundle-provider-unlisted",
+        "code-catalog-code-duplicate",
+        "code-document-dynamic",
+        "file-encoding-invalid",
+        "file-too-large",
+        "frontmatter-invalid",
+        "frontmatter-missing",
+        "gate-delegated-inspection-missing",
+        "gate-delegated-policy-invalid",
+        "gate-inspection-effect-invalid",
+        "gate-resolution-effect-invalid",
+        "graph-edge-duplicate",
+        "graph-edge-node-missing",
+        "graph-entry-missing",
+        "graph-flow-cycle",
+        "graph-gated-by-source-invalid",
+        "graph-id-duplicate",
+        "graph-node-duplicate",
+        "graph-recursion",
+        "graph-repeat-target-invalid",
+        "graph-terminal-edge-invalid",
+        "graph-terminal-missing",
+        "graph-too-large",
+        "host-action-input-invalid",
+        "host-action-input-schema-mismatch",
+        "host-action-schema-identity-invalid",
+        "materializer-effect-invalid",
+        "materializer-runner-invalid",
+        "migration-descriptor-invalid",
+        "parse-failed",
+        "path-outside-provider",
+        "path-symlink-outside-provider",
+        "provider-id-mismatch",
+        "provider-too-large",
+        "provider-unresolved",
+        "resource-id-duplicate",
+        "resource-kind-invalid",
+        "resource-metadata-invalid",
+        "resource-schema-legacy",
+        "route-reason-code-kind-invalid",
+        "route-reason-code-missing",
+        "schema-document-invalid",
+        "schema-invalid",
+        "schema-pattern-too-costly",
+        "schema-pattern-unsupported",
+        "skill-binding-missing",
+        "skill-entry-missing",
+        "skill-graph-missing",
+        "skill-locator-absolute",
+        "skill-locator-invalid",
+        "subgraph-entry-missing",
+        "subgraph-missing",
+    ),
+    RevisionStale: (
+        "build-source-changed",
+        "resource-digest-mismatch",
+        "route-revision-stale",
+        "route-stale",
+        "run-revision-stale",
+    ),
+    StoreUnavailable: (
+        "file-lock-failed",
+        "run-lock-timeout",
+        "run-store-closed",
+        "run-store-failed",
+        "run-store-schema-invalid",
+        "run-store-schema-newer",
+        "run-store-unavailable",
+    ),
+    RunInvalid: (
+        "run-fork-unrecorded",
+        "run-invalid",
+        "run-provider-mismatch",
+        "run-ref-outside-store",
+        "run-target-exists",
+        "run-too-large",
+    ),
+    Refused: (
+        "gate-fact-refused",
+        "gate-outcome-refused",
+        "resource-not-on-route",
+        "resource-static",
+        "route-unavailable",
+    ),
+    MaterializeFailed: (
+        "host-action-handler-mismatch",
+        "host-action-handler-missing",
+        "host-action-input-digest-mismatch",
+        "host-action-output-exactly-one",
+        "host-action-output-inline-invalid",
+        "host-action-output-schema-mismatch",
+        "host-action-result-invalid",
+        "materializer-error-limit",
+        "materializer-failed",
+        "materializer-output-invalid",
+        "materializer-output-limit",
+        "materializer-timeout",
+        "materializer-unsupported",
+        "resource-read-timeout",
+    ),
+    FileAccessFailed: (
+        "disk-full",
+        "file-exists",
+        "file-missing",
+        "file-permission-denied",
+        "file-read-failed",
+        "file-write-failed",
+        "os-error",
+        "path-invalid",
+        "path-is-directory",
+        "path-loop",
+        "path-missing",
+        "path-not-directory",
+        "path-too-long",
+    ),
+}
+
+#: Code → its family, from :data:`FAMILIES` (read by ``AgentGraphError.__new__``).
+_FAMILY_OF: dict[str, type[AgentGraphError]] = {
+    member: family for family, members in FAMILIES.items() for member in members
+}
+
+
+def family_of(code: str) -> type[AgentGraphError]:
+    """The class ``AgentGraphError(code, …)`` is an instance of: the code's family, else ``AgentGraphError``."""
+    return _FAMILY_OF.get(code, AgentGraphError)
 
 
 def shown(value: object, limit: int = 200) -> str:

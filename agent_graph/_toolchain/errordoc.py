@@ -19,7 +19,7 @@ import typing
 from collections.abc import Sequence
 from pathlib import Path
 
-from .._core.errors import ErrorCode
+from .._core.errors import FAMILIES, ErrorCode, family_of
 
 __all__ = ["document", "raised_codes", "registered_codes"]
 
@@ -45,14 +45,39 @@ below; the command line prints it in the `agent-graph.error.v1` envelope, exit
 status 1. Hosts branch on the code, never on the message. The codes are one
 `Literal` type, `agent_graph._core.errors.ErrorCode`, which `AgentGraphError`'s
 `code` is typed with, so a type checker refuses a misspelt code. Each is listed
-with the layers that raise it (see [architecture.md](architecture.md)).
+with its family and the layers that raise it (see [architecture.md](architecture.md)).
 
-This page is generated from that type and the package's source by
-`python -m agent_graph._toolchain.errordoc`; a test fails when it is stale.
-Adding a code is adding its line to `ErrorCode` and running the command.
+This page is generated from that type, the table of families and the package's
+source by `python -m agent_graph._toolchain.errordoc`; a test fails when it is
+stale. Adding a code is adding its line to `ErrorCode` (and to its family in
+`FAMILIES`, the same module) and running the command.
 
-| Code | Raised by the layers |
-| --- | --- |
+## Families
+
+Each code belongs to at most one family, a subclass of `AgentGraphError` that a
+host catches instead of comparing codes; the code stays the contract (`.code`,
+the envelope on the wire). An error of a family is still an `AgentGraphError`.
+Every family is importable from `agent_graph` and `agent_graph.errors`:
+
+```python
+import tempfile
+
+import agent_graph as ag
+
+provider = ag.load_provider("examples/weekly-report/provider.yaml")
+store = ag.open_store(f"sqlite:///{tempfile.mkdtemp()}/runs.db")
+run = store.start(None, provider, "report", workspace=".")
+step = store.next_step(run.id, provider)
+assert step.route is not None
+node = step.route.after_action.record_node
+store.record(run.id, node, "completed", provider=provider, revision=step.revision)
+try:  # the same revision again: the Run moved on since this step was read
+    store.record(run.id, node, "completed", provider=provider, revision=step.revision)
+except ag.RevisionStale as error:
+    print(f"{type(error).__name__}: {error.code}")  # read the next step again and decide again
+store.close()
+```
+
 """
 
 
@@ -120,6 +145,15 @@ def raised_codes() -> dict[str, set[str]]:
     return found
 
 
+def _families() -> str:
+    """The section on families: each with what it means and how many codes it holds."""
+    lines = ["| Family | Codes | What it means |\n", "| --- | --- | --- |\n"]
+    for family, members in FAMILIES.items():
+        meaning = " ".join((family.__doc__ or "").split()).replace("``", "`")
+        lines.append(f"| `{family.__name__}` | {len(members)} | {meaning} |\n")
+    return "".join(lines)
+
+
 def document() -> str:
     """The text of docs/errors.md."""
     raised = raised_codes()
@@ -128,8 +162,11 @@ def document() -> str:
         layers = sorted(
             {_LAYERS.get(module.split(".")[1], module.split(".")[1]) for module in raised.get(code, ())}
         )
-        rows.append(f"| `{code}` | {', '.join(layers)} |\n")
-    return _HEADER + "".join(rows)
+        family = family_of(code).__name__
+        shown = f"`{family}`" if family != "AgentGraphError" else "—"
+        rows.append(f"| `{code}` | {shown} | {', '.join(layers)} |\n")
+    table = "\n## Codes\n\n| Code | Family | Raised by the layers |\n| --- | --- | --- |\n"
+    return _HEADER + _families() + table + "".join(rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
