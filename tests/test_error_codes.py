@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
-from agent_graph._core.errors import FAMILIES, AgentGraphError, Diagnostic, ErrorCode, family_of
+from agent_graph._core.errors import FAMILIES, AgentGraphError, Diagnostic, ErrorCode, NoFamilyCode, family_of
 from agent_graph._toolchain import errordoc
 
 REPO = Path(__file__).resolve().parents[1]
@@ -66,27 +66,8 @@ def test_mypy_refuses_a_misspelt_code(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- families
 
-#: The codes that deliberately belong to no family: failures of the process itself and the
-#: toolchain's refusals of what it would write, which a host does not branch on. A new code must be
-#: put in a family of FAMILIES or here.
-NO_FAMILY = {
-    "action-file-unpackaged",
-    "build-absolute-path-leak",
-    "build-lock-timeout",
-    "build-output-exists",
-    "build-output-overlaps-source",
-    "build-output-path-conflict",
-    "build-verification-failed",
-    "import-source-overlaps-target",
-    "import-target-exists",
-    "internal-error",
-    "interrupted",
-    "mcp-unavailable",
-    "output-unreadable",
-    "provider-target-exists",
-    "replay-layout-failed",
-    "replay-layout-unavailable",
-}
+#: The codes that deliberately belong to no family (a new code goes in a family's Literal or in this one).
+NO_FAMILY = set(typing.get_args(NoFamilyCode))
 
 
 def test_every_code_is_in_one_family_or_deliberately_in_none() -> None:

@@ -136,7 +136,9 @@ def raised_codes() -> dict[str, set[str]]:
             elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(
-                    isinstance(target, ast.Name) and "code" in target.id.lower() and target.id != "ErrorCode"
+                    isinstance(target, ast.Name)
+                    and "code" in target.id.lower()
+                    and not target.id.endswith("Code")
                     for target in targets
                 ):
                     codes |= _codes_in(node.value) & set(registered_codes())
