@@ -109,11 +109,13 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def schemas(session: nox.Session) -> None:
-    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates)
-    and that docs/errors.md matches the registry of error codes."""
+    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates),
+    that docs/errors.md matches the registry of error codes and that the type checkers' view of
+    ``agent_graph`` matches its table of public names."""
     session.install("-e", ".")
     if "--write" in session.posargs:
         session.run("python", "-m", "agent_graph._toolchain.schemagen")
     else:
         session.run("python", "-m", "agent_graph._toolchain.schemagen", "--check")
     session.run("python", "-m", "agent_graph._toolchain.errordoc", "--check")
+    session.run("python", "-m", "agent_graph._toolchain.publicnames", "--check")

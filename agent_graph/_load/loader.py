@@ -42,20 +42,6 @@ from .skill import check_binding, locate_binding
 ProviderRegistry = Mapping[str, str]
 
 
-def __getattr__(name: str) -> object:
-    """``LoadLimits``, the former name of :class:`Limits`: still importable for one release, with a warning."""
-    if name == "LoadLimits":
-        import warnings
-
-        warnings.warn(
-            "agent_graph._load.loader.LoadLimits is deprecated and goes in the next release: use agent_graph.Limits",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return Limits
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def load_provider(
     manifest: str = "provider.yaml",
     fs: FileSystem | None = None,

@@ -449,7 +449,7 @@ def render_diagram(
     evaluation of ``state.entry`` is overlaid, and with ``explain`` each node
     also shows its reason (:func:`~agent_graph.explain`). With ``coverage`` (the
     :class:`~agent_graph.GraphCoverage` of this Graph from a
-    :class:`~agent_graph.CoverageCollector`), tested nodes and edges are green
+    :class:`~agent_graph.testing.CoverageCollector`), tested nodes and edges are green
     and untested ones red, each node listing its untested outcomes and Gate
     resolutions; Subgraph calls are then drawn as links. Subgraph calls become clusters
     (at most :data:`MAX_CLUSTERS`) unless ``expand_subgraphs`` is false.

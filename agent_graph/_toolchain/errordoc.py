@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import ast
 import re
-import sys
 import typing
 from collections.abc import Sequence
 from pathlib import Path
 
 from .._core.errors import FAMILIES, ErrorCode, family_of
+from .generated import write_or_check
 
 __all__ = ["document", "raised_codes", "registered_codes"]
 
@@ -177,20 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/errors.md is stale")
     parser.add_argument("--path", default=str(_PACKAGE.parent / "docs" / "errors.md"))
     args = parser.parse_args(argv)
-    text = document()
-    target = Path(args.path)
-    if args.check:
-        current = target.read_text(encoding="utf-8") if target.is_file() else ""
-        if current != text:
-            print(f"{target} is stale; run python -m agent_graph._toolchain.errordoc", file=sys.stderr)
-            return 1
-        print(f"{target} is up to date")
-        return 0
-    from .._load.atomic import write_bytes_atomic
-
-    write_bytes_atomic(str(target), text.encode("utf-8"))
-    print(f"wrote {target} ({len(registered_codes())} codes)")
-    return 0
+    written = f"{len(registered_codes())} codes"
+    return write_or_check(Path(args.path), document(), check=args.check, command=parser.prog, written=written)
 
 
 if __name__ == "__main__":
