@@ -309,3 +309,24 @@ def test_the_command_modules_are_imported_plainly() -> None:
     assert (runtime, toolchain, mcp, lint, replay) == cli_main.COMMAND_MODULES
     for module in ("agent_graph._cli.runtime", "agent_graph._cli.toolchain"):
         assert "agent_graph._cli.main" not in {target for target, _ in _imports(module, MODULES[module])}
+
+
+def test_the_docs_name_the_layers_the_contracts_check() -> None:
+    """docs/architecture.md, CONTRIBUTING.md and README.md count and name the layers import-linter checks."""
+    import re
+
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")  # (tomllib: 3.11 and later)
+    listed = re.search(r'type = "layers"\nlayers = \[(.*?)\]', pyproject, re.S)
+    assert listed is not None
+    layers = [
+        layer.removeprefix("agent_graph.") for layer in reversed(re.findall(r'"([^"]+)"', listed.group(1)))
+    ]
+    private = [layer for layer in layers if layer.startswith("_")]
+    assert tuple(private) == LAYERS
+    words = {6: "six", 7: "seven", 8: "eight"}
+    for name in ("docs/architecture.md", "CONTRIBUTING.md", "README.md"):
+        text = (PACKAGE.parent / name).read_text(encoding="utf-8")
+        assert f"{words[len(LAYERS)]} layers" in text, name
+        assert not re.search(r"\b(six|eight) layers\b", text), name
+        for layer in LAYERS:
+            assert f"`{layer}`" in text, (name, layer)
