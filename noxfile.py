@@ -17,7 +17,7 @@ OLDEST = ["msgspec==0.18.6", "ruamel.yaml==0.18.0", "fastjsonschema==2.22.1"]
 OLDEST_EXTRAS = ["mcp==2.0.0"]
 LINTED = ("agent_graph", "tests", "benchmarks", "fuzz", "noxfile.py")
 
-nox.options.sessions = ["tests", "slow", "lint", "typecheck", "layers"]
+nox.options.sessions = ["tests", "slow", "lint", "typecheck", "layers", "schemas", "dist"]
 nox.options.reuse_existing_virtualenvs = True
 
 
@@ -84,6 +84,14 @@ def layers(session: nox.Session) -> None:
     """The import-layer contracts of pyproject.toml (import-linter)."""
     session.install("-e", ".", "import-linter")
     session.run("lint-imports")
+
+
+@nox.session
+def dist(session: nox.Session) -> None:
+    """Build the wheel and the sdist and check what they hold (every schema, ``py.typed``, the replay
+    assets, the generated validators) and must not (tests, virtual environments, caches)."""
+    session.install("hatchling>=1.18")
+    session.run("python", "-m", "tests.dist_check")
 
 
 @nox.session

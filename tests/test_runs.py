@@ -21,7 +21,7 @@ from agent_graph._core.errors import AgentGraphError
 from agent_graph._runtime.runs import FileRunStore, format_timestamp, run_evaluation_input, run_lock
 
 REPO = Path(__file__).resolve().parents[1]
-RUN_SCHEMA_FILE = REPO / "agent_graph" / "_syntax" / "schemas" / "run.schema.json"
+RUN_SCHEMA_FILE = REPO / "schemas" / "run.schema.json"
 START = datetime(2026, 1, 31, 9, 30, 0, 123456, tzinfo=timezone.utc)
 PROVIDER = "tests/runs"
 

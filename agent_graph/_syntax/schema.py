@@ -2,7 +2,8 @@
 
 What lives here:
 
-* the names and locations of the shipped draft-07 schemas (``schemas/<name>.schema.json``);
+* the names and locations of the shipped draft-07 schemas (``schemas/<name>.schema.json`` at the
+  top of the repository, package data of this layer in a wheel);
 * :func:`validate`, which runs the ahead-of-time generated validators of
   ``agent_graph._syntax.validators`` (a fast, first-failure check) and, only when that
   check fails, walks the value again with the collector of :mod:`.violations`,
@@ -22,17 +23,21 @@ Providers, Graphs or the command line.
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.resources
 import json
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core.errors import AgentGraphError, Diagnostic
 from .patterns import ecma_regex
 from .regex import PatternError, compile_pattern
 from .violations import SchemaViolation, canonical_text, collect_violations, pointer_token
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable  # (importlib.resources.abc from Python 3.11 on)
 
 __all__ = [
     "SCHEMA_NAMES",
@@ -87,28 +92,47 @@ def _check_name(name: str) -> None:
         raise AgentGraphError("schema-type-unknown", f"Unknown schema type: {name}")
 
 
+@functools.cache
+def _schemas() -> Traversable:
+    """The folder of the shipped schemas, the one source of which is the repository's top-level ``schemas/``.
+
+    An installed wheel holds them as package data of this layer
+    (``agent_graph/_syntax/schemas``, mapped there when the wheel is built);
+    an editable install or a checkout on ``PYTHONPATH`` has no such folder and
+    reads the checkout's ``schemas/`` beside the package instead.
+    """
+    packaged = importlib.resources.files(_PACKAGE).joinpath("schemas")
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parents[2] / "schemas"
+    if checkout.is_dir():
+        return checkout
+    raise AgentGraphError(
+        "schema-document-invalid",
+        f"The shipped JSON Schemas are missing: neither {_PACKAGE}/schemas nor {checkout} is a folder "
+        "(reinstall agent-graph)",
+    )
+
+
 def schema_root() -> Path:
-    """The folder holding the shipped schemas (package data of this layer)."""
-    resource = importlib.resources.files(_PACKAGE).joinpath("schemas")
-    with importlib.resources.as_file(resource) as path:
+    """The folder holding the shipped schemas (package data, or the checkout's ``schemas/``)."""
+    with importlib.resources.as_file(_schemas()) as path:
         return Path(path)
 
 
 def schema_path(name: str) -> Path:
-    """The path of the shipped ``<name>.schema.json`` file (package data of this layer).
+    """The path of the shipped ``<name>.schema.json`` file.
 
     Raises ``AgentGraphError("schema-type-unknown")`` for a name not in :data:`SCHEMA_NAMES`.
     """
     _check_name(name)
-    resource = importlib.resources.files(_PACKAGE).joinpath("schemas").joinpath(f"{name}.schema.json")
-    with importlib.resources.as_file(resource) as path:
+    with importlib.resources.as_file(_schemas().joinpath(f"{name}.schema.json")) as path:
         return Path(path)
 
 
 def _schema_text(name: str) -> str:
-    """The text of a shipped schema, read as package data (wheel, zip or source tree alike)."""
-    resource = importlib.resources.files(_PACKAGE).joinpath("schemas").joinpath(f"{name}.schema.json")
-    return resource.read_text(encoding="utf-8")
+    """The text of a shipped schema (wheel, zip, editable install or checkout alike)."""
+    return _schemas().joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 def _document(name: str) -> dict[str, Any]:
