@@ -332,15 +332,12 @@ def test_authorities_are_replaced_added_and_removed(
     assert store.update_authorities(ref, replace=[]).authorities == ()
 
 
-def test_set_authorities_is_deprecated_for_update_authorities_replace(
+def test_update_authorities_replace_is_the_one_way_to_set_them(
     store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
 ) -> None:
     ref = started(store, kind, weekly, authorities=["x"])
-    with pytest.warns(
-        DeprecationWarning, match=r"set_authorities is deprecated .* update_authorities"
-    ) as caught:
-        head = store.set_authorities(ref, ["b", "a", "b"])
-    assert caught[0].filename == __file__  # the warning names the caller's line
+    assert not hasattr(store, "set_authorities")  # deprecated for a release, then removed
+    head = store.update_authorities(ref, replace=["b", "a", "b"])
     assert head.authorities == ("a", "b") and store.load(ref).authorities == ("a", "b")
 
 

@@ -175,10 +175,10 @@ def run_file_error(error: AgentGraphError) -> AgentGraphError:
 
 def load_run_state(path: str, provider_id: str) -> Any:
     """Read a Run file for evaluation input (``file-read-failed``, ``schema-invalid``, ``run-provider-mismatch``)."""
-    from .._runtime.runs import RunStore
+    from .._runtime.runs import FileRunStore
 
     try:
-        return RunStore().load(path, provider_id)
+        return FileRunStore().load(path, provider_id)
     except AgentGraphError as error:
         raise run_file_error(error) from None
 
