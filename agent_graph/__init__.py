@@ -200,6 +200,9 @@ if TYPE_CHECKING:
         FileRunStore as FileRunStore,
         run_evaluation_input as run_evaluation_input,
     )
+    from ._runtime.runs_memory import (
+        MemoryRunStore as MemoryRunStore,
+    )
     from ._runtime.runs_postgres import (
         PostgresRunStore as PostgresRunStore,
     )
@@ -377,6 +380,7 @@ _EXPORTS: dict[str, str] = {
     "AsyncPostgresRunStore": "_runtime.runs_postgres_async",
     "open_store": "_runtime.stores",
     "FileRunStore": "_runtime.runs",
+    "MemoryRunStore": "_runtime.runs_memory",
     "Clock": "_runtime.run_storage",
     "MonotonicClock": "_runtime.run_storage",
     "SqliteRunStore": "_runtime.runs_sqlite",

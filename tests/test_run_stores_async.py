@@ -138,7 +138,9 @@ def test_the_async_postgres_store_outlives_its_connections_being_killed(
     asyncio.run(scenario())
 
 
-def test_the_async_face_replaces_authorities_with_update_authorities(tmp_path: Path, weekly: ag.Provider) -> None:
+def test_the_async_face_replaces_authorities_with_update_authorities(
+    tmp_path: Path, weekly: ag.Provider
+) -> None:
     async def scenario() -> None:
         async with await ag.open_async_store(f"sqlite:///{tmp_path / 'runs.db'}") as store:
             run = await store.start(None, weekly, "report", authorities=["x"])

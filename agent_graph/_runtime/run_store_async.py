@@ -238,19 +238,24 @@ class AsyncRunStore(RunStoreOperations):
 
 
 class ThreadedStorage(AsyncRunStorage):
-    """A blocking storage as an async one: each call runs on worker threads the object owns.
+    """A blocking storage as an async one: each call runs on ``workers`` threads the object owns.
 
-    ``storage`` belongs to this object from now on (``aclose`` closes it). Its
-    ``lock_timeout`` and monotonic clock are the blocking storage's.
+    With ``workers=0`` each call runs at once on the event loop instead, for a
+    storage that never waits on I/O (the memory store). ``storage`` belongs to
+    this object from now on (``aclose`` closes it). Its ``lock_timeout`` and
+    monotonic clock are the blocking storage's.
     """
 
     def __init__(self, storage: RunStorage, *, workers: int = WORKERS) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+            raise AgentGraphError("argument-invalid", "workers must be a number of threads (0: none)")
         self.storage = storage
         self.kind = storage.kind
         self.ref_kind = storage.ref_kind
-        self._executor: ThreadPoolExecutor | None = ThreadPoolExecutor(
-            max_workers=workers, thread_name_prefix="agent-graph-store"
-        )
+        self._closed = False
+        self._executor: ThreadPoolExecutor | None = None
+        if workers:
+            self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="agent-graph-store")
 
     def __repr__(self) -> str:
         return f"<ThreadedStorage {self.storage!r}>"
@@ -271,9 +276,11 @@ class ThreadedStorage(AsyncRunStorage):
         return self.storage.where(ref)
 
     async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        if self._closed:
+            raise AgentGraphError("run-store-closed", f"The Run store {self.storage!r} is closed")
         executor = self._executor
         if executor is None:
-            raise AgentGraphError("run-store-closed", f"The Run store {self.storage!r} is closed")
+            return function(*args)
         return await asyncio.get_running_loop().run_in_executor(executor, functools.partial(function, *args))
 
     async def read_head(self, ref: str) -> StoredHead:
@@ -299,12 +306,15 @@ class ThreadedStorage(AsyncRunStorage):
 
     async def aclose(self) -> None:
         """End the worker threads (after the calls they run), then close the blocking storage."""
+        if self._closed:
+            return
+        self._closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(executor.shutdown, wait=True)
             )
-            self.storage.close()
+        self.storage.close()
 
 
 class ThreadedAsyncRunStore(AsyncRunStore):

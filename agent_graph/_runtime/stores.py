@@ -47,11 +47,18 @@ def _postgres() -> StoreScheme:
     return SCHEME
 
 
+def _memory() -> StoreScheme:
+    from .runs_memory import SCHEME
+
+    return SCHEME
+
+
 #: The schemes agent-graph brings, consulted before any entry point (one cannot be replaced).
 BUILT_IN: dict[str, Callable[[], StoreScheme]] = {
     "sqlite": _sqlite,
     "postgresql": _postgres,
     "postgres": _postgres,
+    "memory": _memory,
 }
 
 
