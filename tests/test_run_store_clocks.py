@@ -16,9 +16,14 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
+from tests.test_run_file_store import WEEKLY, code_of
 
 REPO = Path(__file__).resolve().parents[1]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+
+
+@pytest.fixture(scope="module")
+def weekly() -> ag.Provider:
+    return ag.load_provider(str(WEEKLY))
 
 
 class Ticking:
@@ -30,17 +35,6 @@ class Ticking:
     def __call__(self) -> float:
         self.readings += 1
         return 86_400.0 * self.readings
-
-
-@pytest.fixture(scope="module")
-def weekly() -> ag.Provider:
-    return ag.load_provider(str(WEEKLY))
-
-
-def code_of(call: object) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()  # type: ignore[operator]
-    return caught.value.code
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the test holds the lock with flock")

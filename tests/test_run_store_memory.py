@@ -15,10 +15,9 @@ import pytest
 
 import agent_graph as ag
 import agent_graph.storage as ags
+from tests.test_run_file_store import WEEKLY, code_of
 
 REPO = Path(__file__).resolve().parents[1]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
-MODULE = REPO / "agent_graph" / "_runtime" / "runs_memory.py"
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +25,7 @@ def weekly() -> ag.Provider:
     return ag.load_provider(str(WEEKLY))
 
 
-def code_of(call: object) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()  # type: ignore[operator]
-    return caught.value.code
+MODULE = REPO / "agent_graph" / "_runtime" / "runs_memory.py"
 
 
 def test_the_memory_store_is_written_only_against_the_public_seam() -> None:
