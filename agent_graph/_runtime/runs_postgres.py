@@ -9,7 +9,7 @@ A change (``record``, ``update_facts`` …) is optimistic: it reads the Run's
 head row without a lock (or takes the row this store wrote last, unread),
 computes the change, then ONE statement in autocommit updates the row only if
 it is still the version read and appends the new events
-(:class:`PostgresOperations`); a writer that came second
+(:class:`PostgresStatements`); a writer that came second
 computes its change again (for at most ``lock_timeout`` seconds, then
 ``run-lock-timeout``). Creating a Run and checkpoints are transactions at
 READ COMMITTED that read the row ``FOR UPDATE``. Writers of different Runs
@@ -33,7 +33,9 @@ Opening the store first connects once without the pool, so a bad URL fails at
 once with libpq's own message; the tables are created (or upgraded) only when
 their schema version is not the current one, so opening never waits for
 writers. The async store (:mod:`agent_graph._runtime.runs_postgres_async`)
-runs the same statements over ``psycopg_pool.AsyncConnectionPool``.
+runs the same statements over ``psycopg_pool.AsyncConnectionPool``. Every
+deadline (the retries of a write, the trust of a pooled connection) is read
+from the store's monotonic clock (``monotonic=``).
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def pg_query(query: Query) -> tuple[str, Any]:
 class Lost(Exception):
     """The connection was lost before the commit (nothing was committed), or during a guarded write (``ambiguous``).
 
-    A guarded write (:meth:`PostgresOperations._q_apply`) is retried by sending the
+    A guarded write (:meth:`PostgresStatements.q_append`) is retried by sending the
     very same statement again, which lands at most once, then seeing whether it did.
     """
 

@@ -20,7 +20,7 @@ database JSON type that would re-parse it. A write (``record``,
 ``update_facts`` …) locks and reads the head row only, checks what it adds,
 updates the head and appends the new event rows in one transaction (PostgreSQL
 reads without a lock and writes in one guarded statement instead, see
-:class:`~agent_graph._runtime.runs_postgres.PostgresOperations`): its cost
+:class:`~agent_graph._runtime.runs_postgres.PostgresStatements`): its cost
 does not grow with the Run's history. ``next_step`` reads the head row only.
 Reading a whole Run (``load``, ``export``) joins the head with its events
 numbered up to the head's count (events are only ever appended, so a writer
