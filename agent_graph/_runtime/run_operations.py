@@ -498,8 +498,9 @@ class RunStoreOperations:
         # every database takes this one.
         after, limit = min(after, MAX_EVENT_NUMBER), min(limit, MAX_EVENT_NUMBER)
         page = yield from ReadEvents(ref, after, limit)
-        check_provider(self._head_of(ref, page.head), expected)
-        return self._events_of(ref, page, after, limit)[1]
+        head, events = self._events_of(ref, page, after, limit)
+        check_provider(head, expected)
+        return events
 
     def op_list(
         self,
