@@ -27,50 +27,19 @@ mcp`` find it. docs/host-integration.md walks through one, the memory store
 
 from __future__ import annotations
 
-from ._runtime.run_storage import (
-    DEFAULT_LOCK_TIMEOUT as DEFAULT_LOCK_TIMEOUT,
-    Appended as Appended,
-    AsyncRunStorage as AsyncRunStorage,
-    Checkpointed as Checkpointed,
-    CheckpointWrite as CheckpointWrite,
-    Clock as Clock,
-    MonotonicClock as MonotonicClock,
-    NewRun as NewRun,
-    RunQuery as RunQuery,
-    RunStorage as RunStorage,
-    StorageOptions as StorageOptions,
-    StoredCheckpoint as StoredCheckpoint,
-    StoredHead as StoredHead,
-    StoredPage as StoredPage,
-    Write as Write,
-    summary_of as summary_of,
-)
+from ._runtime import run_storage as _seam
+from ._runtime.run_storage import *  # noqa: F403 - the names of the seam's own __all__
 from ._runtime.run_store import BaseRunStore as BaseRunStore
 from ._runtime.run_store_async import AsyncRunStore as AsyncRunStore, ThreadedStorage as ThreadedStorage
 from ._runtime.store_scheme import StoreScheme as StoreScheme
 from ._runtime.stores import ENTRY_POINTS as ENTRY_POINTS, installed_schemes as installed_schemes
 
 __all__ = [
-    "DEFAULT_LOCK_TIMEOUT",
     "ENTRY_POINTS",
-    "Appended",
-    "AsyncRunStorage",
     "AsyncRunStore",
     "BaseRunStore",
-    "CheckpointWrite",
-    "Checkpointed",
-    "Clock",
-    "MonotonicClock",
-    "NewRun",
-    "RunQuery",
-    "RunStorage",
-    "StorageOptions",
     "StoreScheme",
-    "StoredCheckpoint",
-    "StoredHead",
-    "StoredPage",
     "ThreadedStorage",
-    "Write",
     "installed_schemes",
-    "summary_of",
 ]
+__all__ += _seam.__all__

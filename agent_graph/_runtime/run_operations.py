@@ -38,7 +38,7 @@ from .._core.plain import json_bytes, plain_string
 from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .._syntax import schema as _schema
-from . import run_codec
+from . import run_codec, run_storage as seam
 from .run_changes import (
     Change,
     authorities_change,
@@ -73,20 +73,6 @@ from .run_requests import (
     ReadHead,
     ReadRunFile,
     SaveFile,
-)
-from .run_storage import (
-    Appended,
-    Checkpointed,
-    CheckpointWrite,
-    Clock,
-    NewRun,
-    Purpose,
-    RunQuery,
-    StorageOptions,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
 )
 
 __all__ = [
@@ -202,13 +188,15 @@ class HeadMemo:
 class RunStoreOperations:
     """What both faces share: the store's clock, IDs and memo, the checks of what is read, every operation."""
 
-    _options: StorageOptions
-    _clock: Clock
+    _options: seam.StorageOptions
+    _clock: seam.Clock
     _new_id: IdFactory
     _heads: HeadMemo
 
-    def _setup(self, storage: StorageOptions, clock: Clock | None, new_id: IdFactory | None) -> None:
-        if not isinstance(storage, StorageOptions):
+    def _setup(
+        self, storage: seam.StorageOptions, clock: seam.Clock | None, new_id: IdFactory | None
+    ) -> None:
+        if not isinstance(storage, seam.StorageOptions):
             raise AgentGraphError(
                 "argument-invalid",
                 f"A Run store needs a storage (ag.storage.RunStorage), not {type(storage).__name__}",
@@ -299,7 +287,7 @@ class RunStoreOperations:
 
     # ------------------------------------------------------------ what a storage reads, checked
 
-    def _head_of(self, ref: str, stored: StoredHead) -> RunHead:
+    def _head_of(self, ref: str, stored: seam.StoredHead) -> RunHead:
         """The head a storage read: a checked value as it is, a text parsed and checked (unless remembered)."""
         value, count = stored.head, stored.events
         if isinstance(value, RunHead):
@@ -332,7 +320,7 @@ class RunStoreOperations:
         self._heads.keep(ref, value)
         return head
 
-    def _page_of(self, ref: str, page: StoredPage, after: int, limit: int) -> tuple[RunHead, list[Any]]:
+    def _page_of(self, ref: str, page: seam.StoredPage, after: int, limit: int) -> tuple[RunHead, list[Any]]:
         """The head of a page and its events: checked values as they are, or their JSON, each numbered right."""
         head = self._head_of(ref, page.head)
         events = page.events
@@ -363,11 +351,11 @@ class RunStoreOperations:
         return head, found
 
     @staticmethod
-    def _all_values(head: StoredHead, events: list[Any]) -> bool:
+    def _all_values(head: seam.StoredHead, events: list[Any]) -> bool:
         return isinstance(head.head, RunHead) and all(isinstance(event, RunEvent) for event in events)
 
     def _events_of(
-        self, ref: str, page: StoredPage, after: int, limit: int
+        self, ref: str, page: seam.StoredPage, after: int, limit: int
     ) -> tuple[RunHead, tuple[RunEvent, ...]]:
         head, found = self._page_of(ref, page, after, limit)
         if self._all_values(page.head, found):
@@ -380,7 +368,7 @@ class RunStoreOperations:
         except (AgentGraphError, msgspec.ValidationError) as error:
             raise AgentGraphError("run-invalid", f"{where} holds an invalid event: {error}") from None
 
-    def _run_of(self, ref: str, page: StoredPage) -> Run:
+    def _run_of(self, ref: str, page: seam.StoredPage) -> Run:
         """The whole Run of a page read from its first event, checked as a whole."""
         head, found = self._page_of(ref, page, 0, MAX_EVENT_NUMBER)
         if self._all_values(page.head, found):
@@ -395,7 +383,7 @@ class RunStoreOperations:
         return convert_run(raw, where)
 
     @staticmethod
-    def _checkpoint_run(stored: StoredCheckpoint) -> Run:
+    def _checkpoint_run(stored: seam.StoredCheckpoint) -> Run:
         document = stored.document
         if isinstance(document, Run):
             return document
@@ -404,7 +392,7 @@ class RunStoreOperations:
     # ------------------------------------------------------------ what a storage writes, decided
 
     def _size_after(
-        self, ref: str, stored: StoredHead, head_json: str, event_json: Iterable[str]
+        self, ref: str, stored: seam.StoredHead, head_json: str, event_json: Iterable[str]
     ) -> int | None:
         """The Run's stored size once ``head_json`` replaces its head and ``event_json`` is appended.
 
@@ -430,24 +418,24 @@ class RunStoreOperations:
             )
         return total
 
-    def _write(self, ref: str, expected: str | None, change: Change) -> Write:
+    def _write(self, ref: str, expected: str | None, change: Change) -> seam.Write:
         where = self._options.where(ref)
 
-        def decide(stored: StoredHead, trial: bool) -> Appended:
+        def decide(stored: seam.StoredHead, trial: bool) -> seam.Appended:
             before = check_provider(self._head_of(ref, stored), expected)
             head, added = change(before, before.updated_at if trial else self.now())
             head, events, head_json, texts = settle(head, added, where, before)
             size = self._size_after(ref, stored, head_json, texts)
             if not trial:
                 self._heads.keep(ref, head_json)
-            return Appended(head, events, head_json, tuple(texts), size)
+            return seam.Appended(head, events, head_json, tuple(texts), size)
 
-        return Write(decide)
+        return seam.Write(decide)
 
-    def _checkpoint_write(self, ref: str, expected: str | None) -> CheckpointWrite:
+    def _checkpoint_write(self, ref: str, expected: str | None) -> seam.CheckpointWrite:
         where = self._options.where(ref)
 
-        def decide(page: StoredPage, name: str, trial: bool) -> Checkpointed:
+        def decide(page: seam.StoredPage, name: str, trial: bool) -> seam.Checkpointed:
             run = check_provider(self._run_of(ref, page), expected)
             before = head_of(run)
             change = guarded(None, checkpoint_event(name))
@@ -458,16 +446,18 @@ class RunStoreOperations:
             document = sized_run_bytes(snapshot, f"checkpoint {name}")
             if not trial:
                 self._heads.keep(ref, head_json)
-            return Checkpointed(Appended(head, events, head_json, tuple(texts), size), snapshot, document)
+            return seam.Checkpointed(
+                seam.Appended(head, events, head_json, tuple(texts), size), snapshot, document
+            )
 
-        return CheckpointWrite(decide)
+        return seam.CheckpointWrite(decide)
 
-    def _new_run(self, run: Run, ref: str | None, purpose: Purpose) -> NewRun:
+    def _new_run(self, run: Run, ref: str | None, purpose: seam.Purpose) -> seam.NewRun:
         """A Run to create, checked as every store checks it (``argument-invalid`` and what the reader refuses)."""
         for value, name in ((run.id, "Run ID"), (run.provider, "Provider ID"), (run.graph, "Graph ID"),
                             (run.entry, "entry")):  # fmt: skip
             key_text(value, f"The {name}")
-        return NewRun(run, ref, purpose, checked_run_bytes(run, f"Run {run.id}"))
+        return seam.NewRun(run, ref, purpose, checked_run_bytes(run, f"Run {run.id}"))
 
     # ------------------------------------------------------------ operations
 
@@ -516,7 +506,7 @@ class RunStoreOperations:
             )
         after = _moment(updated_after, "updated_after")
         before = _moment(updated_before, "updated_before")
-        found = yield from ListRuns(RunQuery(identity, graph, after, before))
+        found = yield from ListRuns(seam.RunQuery(identity, graph, after, before))
         chosen = [
             summary
             for summary in found

@@ -20,20 +20,8 @@ from typing import Any, Generic, TypeVar
 
 from .._core.errors import AgentGraphError
 from .._core.model import Run, RunSummary
+from . import run_storage as seam
 from .run_codec import read_run_file
-from .run_storage import (
-    Appended,
-    AsyncRunStorage,
-    Checkpointed,
-    CheckpointWrite,
-    NewRun,
-    RunQuery,
-    RunStorage,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
-)
 
 __all__ = [
     "Append",
@@ -62,11 +50,11 @@ class Request(abc.ABC, Generic[T]):
         return answer
 
     @abc.abstractmethod
-    def call(self, storage: RunStorage) -> T:
+    def call(self, storage: seam.RunStorage) -> T:
         """Perform the call on a blocking storage."""
 
     @abc.abstractmethod
-    async def acall(self, storage: AsyncRunStorage) -> T:
+    async def acall(self, storage: seam.AsyncRunStorage) -> T:
         """Perform the call on an async storage."""
 
 
@@ -74,94 +62,94 @@ class Request(abc.ABC, Generic[T]):
 Operation = Generator[Request[Any], Any, T]
 
 
-class ReadHead(Request[StoredHead]):
+class ReadHead(Request[seam.StoredHead]):
     __slots__ = ("ref",)
 
     def __init__(self, ref: str) -> None:
         self.ref = ref
 
-    def call(self, storage: RunStorage) -> StoredHead:
+    def call(self, storage: seam.RunStorage) -> seam.StoredHead:
         return storage.read_head(self.ref)
 
-    async def acall(self, storage: AsyncRunStorage) -> StoredHead:
+    async def acall(self, storage: seam.AsyncRunStorage) -> seam.StoredHead:
         return await storage.read_head(self.ref)
 
 
-class ReadEvents(Request[StoredPage]):
+class ReadEvents(Request[seam.StoredPage]):
     __slots__ = ("after", "limit", "ref")
 
     def __init__(self, ref: str, after: int, limit: int) -> None:
         self.ref, self.after, self.limit = ref, after, limit
 
-    def call(self, storage: RunStorage) -> StoredPage:
+    def call(self, storage: seam.RunStorage) -> seam.StoredPage:
         return storage.read_events(self.ref, self.after, self.limit)
 
-    async def acall(self, storage: AsyncRunStorage) -> StoredPage:
+    async def acall(self, storage: seam.AsyncRunStorage) -> seam.StoredPage:
         return await storage.read_events(self.ref, self.after, self.limit)
 
 
-class Append(Request[Appended]):
+class Append(Request[seam.Appended]):
     __slots__ = ("ref", "write")
 
-    def __init__(self, ref: str, write: Write) -> None:
+    def __init__(self, ref: str, write: seam.Write) -> None:
         self.ref, self.write = ref, write
 
-    def call(self, storage: RunStorage) -> Appended:
+    def call(self, storage: seam.RunStorage) -> seam.Appended:
         return storage.append(self.ref, self.write)
 
-    async def acall(self, storage: AsyncRunStorage) -> Appended:
+    async def acall(self, storage: seam.AsyncRunStorage) -> seam.Appended:
         return await storage.append(self.ref, self.write)
 
 
 class Create(Request[None]):
     __slots__ = ("new",)
 
-    def __init__(self, new: NewRun) -> None:
+    def __init__(self, new: seam.NewRun) -> None:
         self.new = new
 
-    def call(self, storage: RunStorage) -> None:
+    def call(self, storage: seam.RunStorage) -> None:
         storage.create(self.new)
 
-    async def acall(self, storage: AsyncRunStorage) -> None:
+    async def acall(self, storage: seam.AsyncRunStorage) -> None:
         await storage.create(self.new)
 
 
 class ListRuns(Request[Iterable[RunSummary]]):
     __slots__ = ("query",)
 
-    def __init__(self, query: RunQuery) -> None:
+    def __init__(self, query: seam.RunQuery) -> None:
         self.query = query
 
-    def call(self, storage: RunStorage) -> Iterable[RunSummary]:
+    def call(self, storage: seam.RunStorage) -> Iterable[RunSummary]:
         return storage.list_runs(self.query)
 
-    async def acall(self, storage: AsyncRunStorage) -> Iterable[RunSummary]:
+    async def acall(self, storage: seam.AsyncRunStorage) -> Iterable[RunSummary]:
         return await storage.list_runs(self.query)
 
 
-class Checkpoint(Request[Checkpointed]):
+class Checkpoint(Request[seam.Checkpointed]):
     __slots__ = ("name", "ref", "write")
 
-    def __init__(self, ref: str, name: str, write: CheckpointWrite) -> None:
+    def __init__(self, ref: str, name: str, write: seam.CheckpointWrite) -> None:
         self.ref, self.name, self.write = ref, name, write
 
-    def call(self, storage: RunStorage) -> Checkpointed:
+    def call(self, storage: seam.RunStorage) -> seam.Checkpointed:
         return storage.checkpoint(self.ref, self.name, self.write)
 
-    async def acall(self, storage: AsyncRunStorage) -> Checkpointed:
+    async def acall(self, storage: seam.AsyncRunStorage) -> seam.Checkpointed:
         return await storage.checkpoint(self.ref, self.name, self.write)
 
 
-class ReadCheckpoint(Request[StoredCheckpoint]):
+class ReadCheckpoint(Request[seam.StoredCheckpoint]):
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def call(self, storage: RunStorage) -> StoredCheckpoint:
+    def call(self, storage: seam.RunStorage) -> seam.StoredCheckpoint:
         return storage.read_checkpoint(self.name)
 
-    async def acall(self, storage: AsyncRunStorage) -> StoredCheckpoint:
+    async def acall(self, storage: seam.AsyncRunStorage) -> seam.StoredCheckpoint:
         return await storage.read_checkpoint(self.name)
 
 
@@ -178,10 +166,10 @@ class SaveFile(Request[None]):
 
         create_exclusive(self.path, self.data, self.label)
 
-    def call(self, storage: RunStorage) -> None:
+    def call(self, storage: seam.RunStorage) -> None:
         self.save()
 
-    async def acall(self, storage: AsyncRunStorage) -> None:
+    async def acall(self, storage: seam.AsyncRunStorage) -> None:
         await asyncio.to_thread(self.save)
 
 
@@ -198,8 +186,8 @@ class ReadRunFile(Request[Run]):
             raise AgentGraphError("argument-invalid", "import needs the path of a Run file")
         return read_run_file(self.path)
 
-    def call(self, storage: RunStorage) -> Run:
+    def call(self, storage: seam.RunStorage) -> Run:
         return self.read()
 
-    async def acall(self, storage: AsyncRunStorage) -> Run:
+    async def acall(self, storage: seam.AsyncRunStorage) -> Run:
         return await asyncio.to_thread(self.read)

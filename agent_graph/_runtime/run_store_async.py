@@ -34,21 +34,8 @@ from .._core.errors import AgentGraphError
 from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
 from .._core.provider import Provider
 from .._core.receipts import Receipts
+from . import run_storage as seam
 from .run_operations import IdFactory, Operation, ProviderRef, RunStoreOperations
-from .run_storage import (
-    Appended,
-    AsyncRunStorage,
-    Checkpointed,
-    CheckpointWrite,
-    Clock,
-    NewRun,
-    RunQuery,
-    RunStorage,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
-)
 from .run_store import BaseRunStore
 from .telemetry import store_operation
 
@@ -70,7 +57,11 @@ class AsyncRunStore(RunStoreOperations):
     """
 
     def __init__(
-        self, storage: AsyncRunStorage, *, clock: Clock | None = None, new_id: IdFactory | None = None
+        self,
+        storage: seam.AsyncRunStorage,
+        *,
+        clock: seam.Clock | None = None,
+        new_id: IdFactory | None = None,
     ) -> None:
         self._setup(storage, clock, new_id)
         self.storage = storage
@@ -237,7 +228,7 @@ class AsyncRunStore(RunStoreOperations):
         return await self._adrive(self.op_fork(ref, at, target, provider, facts))
 
 
-class ThreadedStorage(AsyncRunStorage):
+class ThreadedStorage(seam.AsyncRunStorage):
     """A blocking storage as an async one: each call runs on ``workers`` threads the object owns.
 
     With ``workers=0`` each call runs at once on the event loop instead, for a
@@ -246,7 +237,7 @@ class ThreadedStorage(AsyncRunStorage):
     monotonic clock are the blocking storage's.
     """
 
-    def __init__(self, storage: RunStorage, *, workers: int = WORKERS) -> None:
+    def __init__(self, storage: seam.RunStorage, *, workers: int = WORKERS) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
             raise AgentGraphError("argument-invalid", "workers must be a number of threads (0: none)")
         self.storage = storage
@@ -283,25 +274,25 @@ class ThreadedStorage(AsyncRunStorage):
             return function(*args)
         return await asyncio.get_running_loop().run_in_executor(executor, functools.partial(function, *args))
 
-    async def read_head(self, ref: str) -> StoredHead:
+    async def read_head(self, ref: str) -> seam.StoredHead:
         return await self._in_thread(self.storage.read_head, ref)
 
-    async def read_events(self, ref: str, after: int, limit: int) -> StoredPage:
+    async def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
         return await self._in_thread(self.storage.read_events, ref, after, limit)
 
-    async def append(self, ref: str, write: Write) -> Appended:
+    async def append(self, ref: str, write: seam.Write) -> seam.Appended:
         return await self._in_thread(self.storage.append, ref, write)
 
-    async def create(self, new: NewRun) -> None:
+    async def create(self, new: seam.NewRun) -> None:
         await self._in_thread(self.storage.create, new)
 
-    async def list_runs(self, query: RunQuery) -> Iterable[RunSummary]:
+    async def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
         return await self._in_thread(self.storage.list_runs, query)
 
-    async def checkpoint(self, ref: str, name: str, write: CheckpointWrite) -> Checkpointed:
+    async def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
         return await self._in_thread(self.storage.checkpoint, ref, name, write)
 
-    async def read_checkpoint(self, name: str) -> StoredCheckpoint:
+    async def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
         return await self._in_thread(self.storage.read_checkpoint, name)
 
     async def aclose(self) -> None:

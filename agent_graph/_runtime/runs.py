@@ -50,6 +50,7 @@ from collections.abc import Iterator
 from .._core.errors import AgentGraphError, os_error
 from .._core.model import Run, RunSummary
 from .._load.atomic import FileChanges, create_exclusive, write_bytes_atomic
+from . import run_storage as seam
 from .locks import held_lock
 from .run_changes import RUN_SCHEMA, evaluation_input as run_evaluation_input, head_of, with_events
 from .run_codec import (
@@ -62,21 +63,6 @@ from .run_codec import (
     sized_run_bytes,
 )
 from .run_operations import IdFactory
-from .run_storage import (
-    Appended,
-    Checkpointed,
-    CheckpointWrite,
-    Clock,
-    MonotonicClock,
-    NewRun,
-    RunQuery,
-    RunStorage,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
-    summary_of,
-)
 from .run_store import BaseRunStore
 
 __all__ = [
@@ -96,7 +82,7 @@ __all__ = [
 
 
 @contextlib.contextmanager
-def run_lock(path: str, timeout: float, monotonic: MonotonicClock | None = None) -> Iterator[None]:
+def run_lock(path: str, timeout: float, monotonic: seam.MonotonicClock | None = None) -> Iterator[None]:
     """Hold the exclusive writer lock of the Run at ``path`` (sidecar ``<path>.lock``).
 
     Waits at most ``timeout`` seconds (0 to a week, else ``argument-invalid``)
@@ -129,7 +115,7 @@ def run_lock(path: str, timeout: float, monotonic: MonotonicClock | None = None)
 # ---------------------------------------------------------------- the storage
 
 
-class FileStorage(RunStorage):
+class FileStorage(seam.RunStorage):
     """Runs as ``agent-graph.run.v1`` files in a folder: the storage of :class:`FileRunStore`.
 
     ``root`` is the folder relative Run paths are resolved against (None: the
@@ -145,7 +131,7 @@ class FileStorage(RunStorage):
         root: str | None = None,
         *,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
         super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         if root is not None and (not isinstance(root, str) or not root):
@@ -183,8 +169,8 @@ class FileStorage(RunStorage):
         return self.path(ref) if ref else f"the Run folder {self.root or os.getcwd()}"
 
     @staticmethod
-    def _stored(run: Run) -> StoredHead:
-        return StoredHead(head_of(run), len(run.events))
+    def _stored(run: Run) -> seam.StoredHead:
+        return seam.StoredHead(head_of(run), len(run.events))
 
     def _existing(self, ref: str) -> tuple[str, Run]:
         """The real path and Run of an existing, valid Run."""
@@ -195,14 +181,14 @@ class FileStorage(RunStorage):
 
     # ------------------------------------------------------------ the seam
 
-    def read_head(self, ref: str) -> StoredHead:
+    def read_head(self, ref: str) -> seam.StoredHead:
         return self._stored(read_run_file(self.path(ref)))
 
-    def read_events(self, ref: str, after: int, limit: int) -> StoredPage:
+    def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
         run = read_run_file(self.path(ref))
-        return StoredPage(self._stored(run), run.events[after : after + limit])
+        return seam.StoredPage(self._stored(run), run.events[after : after + limit])
 
-    def append(self, ref: str, write: Write) -> Appended:
+    def append(self, ref: str, write: seam.Write) -> seam.Appended:
         absolute, current = self._existing(ref)
         if not os.path.lexists(absolute + ".lock"):
             write.check(self._stored(current))  # nothing is created for a change that would be refused
@@ -213,13 +199,13 @@ class FileStorage(RunStorage):
             write_bytes_atomic(absolute, sized_run_bytes(whole, absolute))
         return appended
 
-    def create(self, new: NewRun) -> None:
+    def create(self, new: seam.NewRun) -> None:
         run = new.run
         if new.ref is not None:
             absolute = self.path(new.ref)
         else:
             if new.purpose == "import":
-                for summary in self.list_runs(RunQuery()):
+                for summary in self.list_runs(seam.RunQuery()):
                     if summary.id == run.id:
                         raise AgentGraphError(
                             "run-target-exists",
@@ -228,7 +214,7 @@ class FileStorage(RunStorage):
             absolute = self.path(_file_name(run.id))
         create_exclusive(absolute, new.document, new.label)
 
-    def checkpoint(self, ref: str, name: str, write: CheckpointWrite) -> Checkpointed:
+    def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
         destination = self.path(name)
         if os.path.lexists(destination):
             raise AgentGraphError(
@@ -237,21 +223,21 @@ class FileStorage(RunStorage):
         named = os.path.basename(destination)
         absolute, current = self._existing(ref)
         if not os.path.lexists(absolute + ".lock"):  # as in append: a refusal creates no lock file
-            write.check(StoredPage(self._stored(current), current.events), named)
+            write.check(seam.StoredPage(self._stored(current), current.events), named)
         with run_lock(absolute, self.lock_timeout, self.monotonic):
             run = read_run_file(absolute)
-            done = write(StoredPage(self._stored(run), run.events), named)
+            done = write(seam.StoredPage(self._stored(run), run.events), named)
             whole = with_events(done.appended.head, (*run.events, *done.appended.events))
             with FileChanges("run-target-exists", "Checkpoint") as changes:  # both or neither
                 changes.create(destination, done.document)
                 write_bytes_atomic(absolute, sized_run_bytes(whole, absolute))
         return done
 
-    def read_checkpoint(self, name: str) -> StoredCheckpoint:
+    def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
         absolute = self.path(name)
-        return StoredCheckpoint(read_run_file(absolute), os.path.basename(absolute))
+        return seam.StoredCheckpoint(read_run_file(absolute), os.path.basename(absolute))
 
-    def list_runs(self, query: RunQuery) -> Iterator[RunSummary]:
+    def list_runs(self, query: seam.RunQuery) -> Iterator[RunSummary]:
         folder = self.root or os.getcwd()
         if not os.path.isdir(folder):
             return  # a folder not made yet holds no Run
@@ -269,7 +255,7 @@ class FileStorage(RunStorage):
                 run = read_run_file(path)
             except AgentGraphError:
                 continue  # not a Run: other JSON files may share the folder
-            yield summary_of(run, path)
+            yield seam.summary_of(run, path)
 
 
 # ---------------------------------------------------------------- the store
@@ -292,10 +278,10 @@ class FileRunStore(BaseRunStore):
         self,
         root: str | None = None,
         *,
-        clock: Clock | None = None,
+        clock: seam.Clock | None = None,
         new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
         super().__init__(
             FileStorage(root, lock_timeout=lock_timeout, monotonic=monotonic), clock=clock, new_id=new_id

@@ -52,22 +52,9 @@ from typing import Any, NamedTuple, TypeVar
 
 from .._core.errors import AgentGraphError
 from .._core.model import RunSummary
+from . import run_storage as seam
 from .run_codec import DEFAULT_LOCK_TIMEOUT
 from .run_operations import IdFactory
-from .run_storage import (
-    Appended,
-    Checkpointed,
-    CheckpointWrite,
-    Clock,
-    MonotonicClock,
-    NewRun,
-    RunQuery,
-    RunStorage,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
-)
 from .run_store import BaseRunStore
 from .runs_sql import Query, Result, SqlStatements, Statements, drive_statements
 
@@ -317,7 +304,9 @@ class PostgresStatements(SqlStatements):
     def where(self, ref: str) -> str:
         return f"PostgreSQL run {ref}" if ref else "the PostgreSQL Run store"
 
-    def q_append(self, ref: str, write: Write, pending: list[Any] | None = None) -> Statements[Appended]:
+    def q_append(
+        self, ref: str, write: seam.Write, pending: list[Any] | None = None
+    ) -> Statements[seam.Appended]:
         """Apply ``write``; ``pending`` (shared by the tries of one write) keeps the guarded statement sent.
 
         A try after a connection lost during that statement first sends it again: the guard lets
@@ -343,7 +332,7 @@ class PostgresStatements(SqlStatements):
         while True:
             if last is not None:  # the row as this store last wrote it: no read when no one wrote since
                 count, version = last.events, last.version
-                stored = StoredHead(last.text, last.events, last.stored)
+                stored = seam.StoredHead(last.text, last.events, last.stored)
                 last = None
                 try:
                     appended = write(stored)
@@ -358,7 +347,7 @@ class PostgresStatements(SqlStatements):
                     raise self._missing(ref)
                 text, count, stored_bytes, version = found.rows[0]
                 size = yield from self.q_stored_size(ref, stored_bytes, text)
-                appended = write(StoredHead(text, count, size))
+                appended = write(seam.StoredHead(text, count, size))
             query = _guarded_write(ref, appended, count, version)
             pending[:] = [query, appended]
             written = yield query
@@ -369,12 +358,12 @@ class PostgresStatements(SqlStatements):
             if self.monotonic() >= deadline:
                 raise lock_timed_out(self.lock_timeout)
 
-    def _remember(self, ref: str, appended: Appended, written: Result) -> None:
+    def _remember(self, ref: str, appended: seam.Appended, written: Result) -> None:
         row = KnownHead(appended.head_json, appended.head.events, appended.size, written.rows[0][0])
         self._written.wrote(ref, row)
 
 
-def _guarded_write(ref: str, appended: Appended, count: Any, version: Any) -> Query:
+def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) -> Query:
     """ONE statement: the head row updated if still at ``count`` events and row ``version``, the events appended.
 
     It answers the row's new version (no row: another writer came first, nothing was written).
@@ -399,7 +388,7 @@ def _guarded_write(ref: str, appended: Appended, count: Any, version: Any) -> Qu
     )
 
 
-class PostgresStorage(PostgresStatements, RunStorage):
+class PostgresStorage(PostgresStatements, seam.RunStorage):
     """Runs in a PostgreSQL database: the storage of :class:`PostgresRunStore` (its options are that store's)."""
 
     kind = "postgresql"
@@ -413,7 +402,7 @@ class PostgresStorage(PostgresStatements, RunStorage):
         pool: Any = None,
         retries: int = 1,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
         super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         self._pool: Any = None
@@ -581,26 +570,26 @@ class PostgresStorage(PostgresStatements, RunStorage):
     # either way, and a Run's events are only ever appended, so reading the head row and then
     # the events it counts gives a whole Run (BEGIN and COMMIT would cost two round trips more).
 
-    def read_head(self, ref: str) -> StoredHead:
+    def read_head(self, ref: str) -> seam.StoredHead:
         return self._retrying(lambda: self.q_read_head(ref), atomic=False)
 
-    def read_events(self, ref: str, after: int, limit: int) -> StoredPage:
+    def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
         return self._retrying(lambda: self.q_read_events(ref, after, limit), atomic=False)
 
-    def append(self, ref: str, write: Write) -> Appended:
+    def append(self, ref: str, write: seam.Write) -> seam.Appended:
         pending: list[Any] = []  # the guarded statement sent, shared by the tries
         return self._retrying(lambda: self.q_append(ref, write, pending), atomic=False)
 
-    def create(self, new: NewRun) -> None:
+    def create(self, new: seam.NewRun) -> None:
         self._retrying(lambda: self.q_create(new))
 
-    def list_runs(self, query: RunQuery) -> Iterable[RunSummary]:
+    def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
         return self._retrying(lambda: self.q_list(query), atomic=False)
 
-    def checkpoint(self, ref: str, name: str, write: CheckpointWrite) -> Checkpointed:
+    def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
         return self._retrying(lambda: self.q_checkpoint(ref, name, write))
 
-    def read_checkpoint(self, name: str) -> StoredCheckpoint:
+    def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
         return self._retrying(lambda: self.q_read_checkpoint(name), atomic=False)
 
 
@@ -628,10 +617,10 @@ class PostgresRunStore(BaseRunStore):
         pool_min_size: int = 1,
         pool: Any = None,
         retries: int = 1,
-        clock: Clock | None = None,
+        clock: seam.Clock | None = None,
         new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
         storage = PostgresStorage(
             conninfo,

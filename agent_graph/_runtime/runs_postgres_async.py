@@ -19,22 +19,9 @@ from typing import Any, TypeVar
 
 from .._core.errors import AgentGraphError
 from .._core.model import RunSummary
+from . import run_storage as seam
 from .run_codec import DEFAULT_LOCK_TIMEOUT
 from .run_operations import IdFactory
-from .run_storage import (
-    Appended,
-    AsyncRunStorage,
-    Checkpointed,
-    CheckpointWrite,
-    Clock,
-    MonotonicClock,
-    NewRun,
-    RunQuery,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
-)
 from .run_store_async import AsyncRunStore
 from .runs_postgres import (
     Lost,
@@ -58,7 +45,7 @@ __all__ = ["SCHEME", "AsyncPostgresRunStore", "AsyncPostgresStorage"]
 T = TypeVar("T")
 
 
-class AsyncPostgresStorage(PostgresStatements, AsyncRunStorage):
+class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
     """Runs in a PostgreSQL database, awaited: the storage of :class:`AsyncPostgresRunStore`.
 
     Not opened yet when made: :meth:`AsyncPostgresRunStore.open` opens it.
@@ -72,7 +59,7 @@ class AsyncPostgresStorage(PostgresStatements, AsyncRunStorage):
         *,
         retries: int = 1,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
         super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         self.conninfo = conninfo
@@ -228,26 +215,26 @@ class AsyncPostgresStorage(PostgresStatements, AsyncRunStorage):
     # ------------------------------------------------------------ the seam, retried (reads and appends
     # outside a transaction, as the blocking storage's)
 
-    async def read_head(self, ref: str) -> StoredHead:
+    async def read_head(self, ref: str) -> seam.StoredHead:
         return await self._retrying(lambda: self.q_read_head(ref), atomic=False)
 
-    async def read_events(self, ref: str, after: int, limit: int) -> StoredPage:
+    async def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
         return await self._retrying(lambda: self.q_read_events(ref, after, limit), atomic=False)
 
-    async def append(self, ref: str, write: Write) -> Appended:
+    async def append(self, ref: str, write: seam.Write) -> seam.Appended:
         pending: list[Any] = []  # the guarded statement sent, shared by the tries
         return await self._retrying(lambda: self.q_append(ref, write, pending), atomic=False)
 
-    async def create(self, new: NewRun) -> None:
+    async def create(self, new: seam.NewRun) -> None:
         await self._retrying(lambda: self.q_create(new))
 
-    async def list_runs(self, query: RunQuery) -> Iterable[RunSummary]:
+    async def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
         return await self._retrying(lambda: self.q_list(query), atomic=False)
 
-    async def checkpoint(self, ref: str, name: str, write: CheckpointWrite) -> Checkpointed:
+    async def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
         return await self._retrying(lambda: self.q_checkpoint(ref, name, write))
 
-    async def read_checkpoint(self, name: str) -> StoredCheckpoint:
+    async def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
         return await self._retrying(lambda: self.q_read_checkpoint(name), atomic=False)
 
     async def aclose(self) -> None:
@@ -276,10 +263,10 @@ class AsyncPostgresRunStore(AsyncRunStore):
         pool_min_size: int = 1,
         pool: Any = None,
         retries: int = 1,
-        clock: Clock | None = None,
+        clock: seam.Clock | None = None,
         new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> AsyncPostgresRunStore:
         """Connect (libpq's own error at once when it cannot), set the tables up if needed, open the pool."""
         checked_pool_options(conninfo, pool, pool_size, pool_min_size, retries)

@@ -45,19 +45,8 @@ from typing import Any, NamedTuple, TypeVar
 
 from .._core.errors import AgentGraphError
 from .._core.model import RunSummary
+from . import run_storage as seam
 from .run_codec import key_text
-from .run_storage import (
-    Appended,
-    Checkpointed,
-    CheckpointWrite,
-    NewRun,
-    RunQuery,
-    StorageOptions,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
-)
 
 __all__ = [
     "SCHEMA_STATEMENTS",
@@ -143,7 +132,7 @@ class Result(NamedTuple):
 Statements = Generator[Query, Result, T]
 
 
-class SqlStatements(StorageOptions):
+class SqlStatements(seam.StorageOptions):
     """The storage seam as statement generators, shared by every SQL storage and driver."""
 
     #: Appended to the SELECT that reads a Run for a change (``FOR UPDATE`` in PostgreSQL).
@@ -207,19 +196,19 @@ class SqlStatements(StorageOptions):
     def _missing(self, ref: str) -> AgentGraphError:
         return AgentGraphError("run-missing", f"The store holds no Run {ref} ({self.where(ref)})")
 
-    def q_read_head(self, ref: str) -> Statements[StoredHead]:
+    def q_read_head(self, ref: str) -> Statements[seam.StoredHead]:
         found = yield Query("SELECT head, event_count FROM agent_graph_runs WHERE id = ?", (ref,))
         if not found.rows:
             raise self._missing(ref)
         row = found.rows[0]
-        return StoredHead(row[0], row[1])
+        return seam.StoredHead(row[0], row[1])
 
-    def q_read_events(self, ref: str, after: int, limit: int) -> Statements[StoredPage]:
+    def q_read_events(self, ref: str, after: int, limit: int) -> Statements[seam.StoredPage]:
         """The head, then its events after ``after`` up to the head's count (events are only ever appended)."""
         head = yield from self.q_read_head(ref)
         count = head.events
         if not isinstance(count, int) or after >= count:
-            return StoredPage(head, ())
+            return seam.StoredPage(head, ())
         if after == 0 and limit >= count:
             query = Query(
                 "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence <= ?"
@@ -233,7 +222,7 @@ class SqlStatements(StorageOptions):
                 (ref, after, count, limit),
             )
         rows = (yield query).rows
-        return StoredPage(head, self._event_texts(ref, rows, after + 1))
+        return seam.StoredPage(head, self._event_texts(ref, rows, after + 1))
 
     def _event_texts(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
         """The event texts of rows ``(sequence, event)`` that must be numbered ``first``, ``first + 1`` …"""
@@ -257,7 +246,7 @@ class SqlStatements(StorageOptions):
         )
 
     @staticmethod
-    def _update_head(ref: str, appended: Appended) -> Query:
+    def _update_head(ref: str, appended: seam.Appended) -> Query:
         head = appended.head
         return Query(
             "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
@@ -265,7 +254,7 @@ class SqlStatements(StorageOptions):
         )
 
     @staticmethod
-    def _insert_events(ref: str, appended: Appended) -> Query:
+    def _insert_events(ref: str, appended: seam.Appended) -> Query:
         first = appended.head.events - len(appended.event_json) + 1
         return Query(
             "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
@@ -273,7 +262,7 @@ class SqlStatements(StorageOptions):
             many=True,
         )
 
-    def q_held_head(self, ref: str) -> Statements[StoredHead]:
+    def q_held_head(self, ref: str) -> Statements[seam.StoredHead]:
         """The head row read to change it (``FOR UPDATE`` where that locks), with the Run's stored size."""
         found = yield Query(
             "SELECT head, event_count, stored_bytes FROM agent_graph_runs WHERE id = ?" + self.lock_clause,
@@ -283,9 +272,9 @@ class SqlStatements(StorageOptions):
             raise self._missing(ref)
         text, count, stored = found.rows[0]
         size = yield from self.q_stored_size(ref, stored, text)
-        return StoredHead(text, count, size)
+        return seam.StoredHead(text, count, size)
 
-    def q_append(self, ref: str, write: Write) -> Statements[Appended]:
+    def q_append(self, ref: str, write: seam.Write) -> Statements[seam.Appended]:
         """Read the head row, apply ``write``, update the head, append the events (in the caller's transaction)."""
         appended = write((yield from self.q_held_head(ref)))
         yield self._update_head(ref, appended)
@@ -293,7 +282,7 @@ class SqlStatements(StorageOptions):
             yield self._insert_events(ref, appended)
         return appended
 
-    def q_create(self, new: NewRun) -> Statements[None]:
+    def q_create(self, new: seam.NewRun) -> Statements[None]:
         run = new.run
         found = yield Query(
             "INSERT INTO agent_graph_runs (id, provider, graph, entry, created_at, updated_at, event_count, head,"
@@ -312,7 +301,7 @@ class SqlStatements(StorageOptions):
             many=True,
         )
 
-    def q_checkpoint(self, ref: str, name: str, write: CheckpointWrite) -> Statements[Checkpointed]:
+    def q_checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> Statements[seam.Checkpointed]:
         taken = yield Query("SELECT name FROM agent_graph_checkpoints WHERE name = ?", (name,))
         if taken.rows:
             raise AgentGraphError(
@@ -326,7 +315,7 @@ class SqlStatements(StorageOptions):
                 (ref, head.events),
             )
         ).rows
-        done = write(StoredPage(head, self._event_texts(ref, rows, 1)), name)
+        done = write(seam.StoredPage(head, self._event_texts(ref, rows, 1)), name)
         yield self._update_head(ref, done.appended)
         yield self._insert_events(ref, done.appended)
         inserted = yield Query(
@@ -338,13 +327,13 @@ class SqlStatements(StorageOptions):
             raise AgentGraphError("run-target-exists", f"Checkpoint refuses to replace checkpoint {name}")
         return done
 
-    def q_read_checkpoint(self, name: str) -> Statements[StoredCheckpoint]:
+    def q_read_checkpoint(self, name: str) -> Statements[seam.StoredCheckpoint]:
         found = yield Query("SELECT document FROM agent_graph_checkpoints WHERE name = ?", (name,))
         if not found.rows:
             raise AgentGraphError("run-missing", f"The store holds no checkpoint {name} ({self.where(name)})")
-        return StoredCheckpoint(found.rows[0][0], name)
+        return seam.StoredCheckpoint(found.rows[0][0], name)
 
-    def q_list(self, query: RunQuery) -> Statements[list[RunSummary]]:
+    def q_list(self, query: seam.RunQuery) -> Statements[list[RunSummary]]:
         clauses: list[str] = []
         params: list[Any] = []
         for clause, value in (

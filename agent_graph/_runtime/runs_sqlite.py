@@ -33,22 +33,9 @@ from typing import TypeVar
 
 from .._core.errors import AgentGraphError
 from .._core.model import RunSummary
+from . import run_storage as seam
 from .run_codec import DEFAULT_LOCK_TIMEOUT
 from .run_operations import IdFactory
-from .run_storage import (
-    Appended,
-    Checkpointed,
-    CheckpointWrite,
-    Clock,
-    MonotonicClock,
-    NewRun,
-    RunQuery,
-    RunStorage,
-    StoredCheckpoint,
-    StoredHead,
-    StoredPage,
-    Write,
-)
 from .run_store import BaseRunStore
 from .runs_sql import Query, Result, SqlStatements, Statements, drive_statements
 from .store_scheme import StoreScheme
@@ -83,7 +70,7 @@ def sqlite_path(url: str) -> str:
     return rest[1:]
 
 
-class SqliteStorage(SqlStatements, RunStorage):
+class SqliteStorage(SqlStatements, seam.RunStorage):
     """Runs in a SQLite database file (created if missing): the storage of :class:`SqliteRunStore`."""
 
     kind = "sqlite"
@@ -96,7 +83,7 @@ class SqliteStorage(SqlStatements, RunStorage):
         path: str,
         *,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
         super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         if not isinstance(path, str) or not path or "\x00" in path:
@@ -236,25 +223,25 @@ class SqliteStorage(SqlStatements, RunStorage):
 
     # ------------------------------------------------------------ the seam
 
-    def read_head(self, ref: str) -> StoredHead:
+    def read_head(self, ref: str) -> seam.StoredHead:
         return self._execute(False, self.q_read_head(ref))
 
-    def read_events(self, ref: str, after: int, limit: int) -> StoredPage:
+    def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
         return self._execute(False, self.q_read_events(ref, after, limit))
 
-    def append(self, ref: str, write: Write) -> Appended:
+    def append(self, ref: str, write: seam.Write) -> seam.Appended:
         return self._execute(True, self.q_append(ref, write))
 
-    def create(self, new: NewRun) -> None:
+    def create(self, new: seam.NewRun) -> None:
         self._execute(True, self.q_create(new))
 
-    def list_runs(self, query: RunQuery) -> Iterable[RunSummary]:
+    def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
         return self._execute(False, self.q_list(query))
 
-    def checkpoint(self, ref: str, name: str, write: CheckpointWrite) -> Checkpointed:
+    def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
         return self._execute(True, self.q_checkpoint(ref, name, write))
 
-    def read_checkpoint(self, name: str) -> StoredCheckpoint:
+    def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
         return self._execute(False, self.q_read_checkpoint(name))
 
 
@@ -272,10 +259,10 @@ class SqliteRunStore(BaseRunStore):
         self,
         path: str,
         *,
-        clock: Clock | None = None,
+        clock: seam.Clock | None = None,
         new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-        monotonic: MonotonicClock | None = None,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
         super().__init__(
             SqliteStorage(path, lock_timeout=lock_timeout, monotonic=monotonic), clock=clock, new_id=new_id
@@ -293,10 +280,10 @@ class SqliteRunStore(BaseRunStore):
 def open_sqlite(
     url: str,
     *,
-    clock: Clock | None = None,
+    clock: seam.Clock | None = None,
     new_id: IdFactory | None = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-    monotonic: MonotonicClock | None = None,
+    monotonic: seam.MonotonicClock | None = None,
 ) -> SqliteRunStore:
     """The store of a ``sqlite:///relative.db`` or ``sqlite:////absolute.db`` URL."""
     return SqliteRunStore(
