@@ -114,6 +114,10 @@ if TYPE_CHECKING:
         load_provider as load_provider,
         route as route,
     )
+    from ._runtime.run_storage import (
+        Clock as Clock,
+        MonotonicClock as MonotonicClock,
+    )
     from ._runtime.run_store import (
         BaseRunStore as BaseRunStore,
     )
@@ -122,7 +126,9 @@ if TYPE_CHECKING:
     )
     from ._runtime.runs import (
         FileRunStore as FileRunStore,
-        RunStore as RunStore,
+    )
+    from ._runtime.runs_memory import (
+        MemoryRunStore as MemoryRunStore,
     )
     from ._runtime.runs_postgres import (
         PostgresRunStore as PostgresRunStore,
@@ -231,6 +237,9 @@ _EXPORTS: dict[str, str] = {
     "SqliteRunStore": "_runtime.runs_sqlite",
     "PostgresRunStore": "_runtime.runs_postgres",
     "AsyncPostgresRunStore": "_runtime.runs_postgres_async",
+    "MemoryRunStore": "_runtime.runs_memory",
+    "Clock": "_runtime.run_storage",
+    "MonotonicClock": "_runtime.run_storage",
     "Run": "_core.model",
     # hosts: resources, receipts, Gates, host actions
     "ResourceReader": "_runtime.host",
@@ -305,9 +314,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 #: Other deprecated names: name -> (its module, what to use instead). Each use warns; not in __all__.
-_DEPRECATED: dict[str, tuple[str, str]] = {
-    "RunStore": ("_runtime.runs", "use agent_graph.FileRunStore, the same class (or open_store())"),
-}
+_DEPRECATED: dict[str, tuple[str, str]] = {}
 
 #: The public submodules, loaded on first use as attributes of the package.
 _SUBMODULES = ("errors", "testing", "toolchain", "types")
