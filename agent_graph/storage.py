@@ -10,7 +10,7 @@ back, in eight methods:
 ``read_events(ref, after, limit)``     the head and a page of events (:class:`StoredPage`)
 ``append(ref, write)``                 hold the Run, ``write(head)``, keep its :class:`Appended` whole
 ``create(new)``                        keep a :class:`NewRun`, ``run-target-exists`` if its ID is taken
-``list_runs(query)``                   a :class:`~agent_graph.RunSummary` per Run (:class:`RunQuery`)
+``list_runs(query)``                   a :class:`~agent_graph.types.RunSummary` per Run (:class:`RunQuery`)
 ``checkpoint(ref, name, write)``       hold the Run, ``write(run, name)``, keep both parts of :class:`Checkpointed`
 ``read_checkpoint(name)``              a checkpoint (:class:`StoredCheckpoint`)
 ``close()``                            release what the storage holds

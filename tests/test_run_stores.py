@@ -19,6 +19,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._runtime.runs import FileRunStore, read_run_file
 
 REPO = Path(__file__).resolve().parents[1]
@@ -380,7 +381,7 @@ def test_list_filters_by_provider_graph_and_last_update(
     store.record(first, "report/draft", "partial")
     runs = store.list()
     assert [(r.id, r.events) for r in runs] == [("run-2", 1), ("run-1", 2)]  # oldest update first
-    assert all(isinstance(r, ag.RunSummary) for r in runs)
+    assert all(isinstance(r, agt.RunSummary) for r in runs)
     assert [r.id for r in store.list(provider=weekly)] == ["run-1"]
     assert [r.id for r in store.list(provider="other/provider", graph="report")] == ["run-2"]
     assert store.list(graph="nope") == []

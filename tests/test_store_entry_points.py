@@ -24,6 +24,7 @@ import pytest
 
 import agent_graph as ag
 import agent_graph._cli.main as _cli
+import agent_graph.types as agt
 from agent_graph._runtime.stores import BUILT_IN, ENTRY_POINTS
 from agent_graph.testing.store_contract import RunStoreContract
 
@@ -73,7 +74,7 @@ def test_an_installed_scheme_is_found_by_open_store_and_open_async_store(site: P
             run.id, step.route.after_action.record_node, "partial", provider=weekly, revision=step.revision
         )
 
-    async def again() -> list[ag.RunSummary]:
+    async def again() -> list[agt.RunSummary]:
         async with await ag.open_async_store(url) as store:
             assert (await store.head(run.id)).events == 2
             return await store.list()

@@ -20,7 +20,7 @@ events) and of each event, exactly as the face hands them over
 (:class:`Appended`, :class:`NewRun`); it gives the same text back and the face
 checks it (a text the face wrote or checked before is not checked again). A
 storage that keeps whole documents may answer checked values instead
-(:class:`~agent_graph.RunHead`, :class:`~agent_graph.RunEvent`,
+(:class:`~agent_graph.types.RunHead`, :class:`~agent_graph.types.RunEvent`,
 :class:`~agent_graph.Run`), which the face takes as they are.
 
 Rules a storage keeps:
@@ -91,7 +91,7 @@ class StoredHead(NamedTuple):
 
     ``head`` is the JSON text of the Run without its ``events`` (as
     :attr:`Appended.head_json` or :attr:`NewRun.head_json` gave it), or a
-    :class:`~agent_graph.RunHead` the storage checked itself. ``events`` is the
+    :class:`~agent_graph.types.RunHead` the storage checked itself. ``events`` is the
     number of events stored for it. ``size`` is the bytes (UTF-8) of the
     Run's stored JSON, its head and every event, when the storage counts it
     (the face then refuses a write that would take the Run past half the
@@ -255,7 +255,7 @@ class NewRun:
 
 
 def summary_of(run: Run | RunHead, ref: str) -> RunSummary:
-    """The :class:`~agent_graph.RunSummary` of a Run (or of a head) kept under ``ref``, for ``list_runs``."""
+    """The :class:`~agent_graph.types.RunSummary` of a Run (or of a head) kept under ``ref``, for ``list_runs``."""
     return RunSummary(
         id=run.id,
         ref=ref,

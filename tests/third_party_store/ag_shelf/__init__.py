@@ -20,6 +20,7 @@ from typing import Any
 
 import agent_graph as ag
 import agent_graph.storage as ags
+import agent_graph.types as agt
 
 __all__ = ["SCHEME", "ShelfStorage"]
 
@@ -126,7 +127,7 @@ class ShelfStorage(ags.RunStorage):
             }
             self._save(path, json.dumps(kept))
 
-    def list_runs(self, query: ags.RunQuery) -> list[ag.RunSummary]:
+    def list_runs(self, query: ags.RunQuery) -> list[agt.RunSummary]:
         folder = os.path.join(self.folder, "runs")
         with self._held(False):
             kept = []
@@ -134,7 +135,7 @@ class ShelfStorage(ags.RunStorage):
                 if name.endswith(".json"):
                     with open(os.path.join(folder, name), encoding="utf-8") as handle:
                         kept.append(json.load(handle)["summary"])
-        return [ag.RunSummary(**summary) for summary in kept]
+        return [agt.RunSummary(**summary) for summary in kept]
 
     def checkpoint(self, ref: str, name: str, write: ags.CheckpointWrite) -> ags.Checkpointed:
         path = self._path("checkpoints", name)
