@@ -158,16 +158,18 @@ class SqliteStorage(SqlStatements, seam.RunStorage):
                 connection = sqlite3.connect(
                     self.path, timeout=self.lock_timeout, isolation_level=None, check_same_thread=False
                 )
+                connection.execute("PRAGMA synchronous=FULL")
+                connection.execute("PRAGMA foreign_keys=ON")
+                self._connection = connection
+                # The tables are checked before anything changes (a database that is not ours is left
+                # byte for byte as it was); set-up happens once per schema version.
+                current = self._in_transaction(connection, False, self.q_schema_current())
                 mode = connection.execute("PRAGMA journal_mode").fetchone()
                 if mode is None or str(mode[0]).lower() != "wal":
                     mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
                     if mode is None or str(mode[0]).lower() != "wal":
                         raise AgentGraphError("run-store-failed", f"SQLite cannot use WAL for {self.path}")
-                connection.execute("PRAGMA synchronous=FULL")
-                connection.execute("PRAGMA foreign_keys=ON")
-                self._connection = connection
-                # Set-up happens once per schema version: a current database is only read here.
-                if not self._in_transaction(connection, False, self.q_schema_current()):
+                if not current:
                     self._in_transaction(connection, True, self.q_schema_setup())
                 return connection
             except sqlite3.Error as error:
