@@ -285,9 +285,7 @@ class RunStoreOperations:
             if head.graph in provider.graphs:
                 unknown = unknown_state_key(provider, head.graph, node)
                 if unknown is not None:
-                    raise AgentGraphError(
-                        unknown.code, f"Run {head.id}: {unknown.message}; nothing was recorded"
-                    )
+                    raise unknown
 
         return guard
 
