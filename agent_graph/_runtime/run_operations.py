@@ -477,8 +477,15 @@ class RunStoreOperations:
             )
         return total
 
-    def _write(self, ref: str, provider: ProviderRef, change: Change) -> seam.Write:
-        """The write of ``change``: the Provider check, agreement, the change, settle, size and status."""
+    def _write(
+        self, ref: str, provider: ProviderRef, change: Change, guard: Callable[[RunHead], None] | None = None
+    ) -> seam.Write:
+        """The write of ``change``: the Provider check, agreement, ``guard``, the change, settle, size and status.
+
+        The time is taken only once the head passed every check and the guard,
+        so a refused write takes none, in every store (a clock a test injects
+        counts the same writes everywhere).
+        """
         where = self._options.where(ref)
         expected = provider_id(provider)
         evaluator = provider if isinstance(provider, Provider) else None
@@ -486,6 +493,8 @@ class RunStoreOperations:
         def decide(stored: seam.StoredHead, trial: bool) -> seam.Appended:
             before = check_provider(self._head_of(ref, stored), expected)
             self._agreeing(ref, before, stored.last)
+            if guard is not None:
+                guard(before)
             head, added = change(before, before.updated_at if trial else self.now())
             head, events, head_json, texts = settle(head, added, where, before)
             size = self._size_after(ref, stored, head_json, texts)
@@ -652,10 +661,12 @@ class RunStoreOperations:
         yield from Create(self._new_run(run, ref, "start", provider))
         return run
 
-    def op_change(self, ref: str, provider: ProviderRef, change: Change) -> Operation[RunHead]:
+    def op_change(
+        self, ref: str, provider: ProviderRef, change: Change, guard: Callable[[RunHead], None] | None = None
+    ) -> Operation[RunHead]:
         self._check_ref(ref)
         provider_id(provider)  # checked before anything is read
-        appended = yield from Append(ref, self._write(ref, provider, change))
+        appended = yield from Append(ref, self._write(ref, provider, change, guard))
         return appended.head
 
     def op_record(
@@ -683,7 +694,7 @@ class RunStoreOperations:
             for check in guards:
                 check(head)
 
-        return (yield from self.op_change(ref, provider, guarded(guard if guards else None, *changes)))
+        return (yield from self.op_change(ref, provider, guarded(None, *changes), guard if guards else None))
 
     def op_update_facts(
         self, ref: str, facts: Mapping[str, Any], replace: bool, deep: bool, provider: ProviderRef
