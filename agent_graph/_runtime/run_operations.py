@@ -265,8 +265,9 @@ class RunStoreOperations:
             raise AgentGraphError(
                 "argument-invalid", f"A Run {self._options.ref_kind} must be a non-empty string"
             )
-        if self._options.ref_kind == "id":
-            key_text(ref, "The Run id")
+        identity = self._options.run_id_for(ref)  # a ref that is a Run ID (not a file's path) is a key
+        if identity is not None:
+            key_text(identity, "The Run id")
 
     @staticmethod
     def _need_provider(provider: object, what: str) -> Provider:

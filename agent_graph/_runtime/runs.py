@@ -217,11 +217,18 @@ class FileStorage(seam.RunStorage):
         if root is not None and (not isinstance(root, str) or not root):
             raise AgentGraphError("argument-invalid", "root must be a folder path")
         self.root = os.path.abspath(root) if root is not None else None
+        self._closed = False
 
     def __repr__(self) -> str:
         return f"<FileStorage {self.root or '.'}>"
 
+    def close(self) -> None:
+        """Refuse every call from now on (``run-store-closed``): the files stay as they are."""
+        self._closed = True
+
     def _folder(self) -> str:
+        if self._closed:
+            raise AgentGraphError("run-store-closed", f"The file Run store {self.root or '.'} is closed")
         return self.root or os.getcwd()
 
     def _inside(self, ref: str, absolute: str) -> str:
@@ -275,7 +282,7 @@ class FileStorage(seam.RunStorage):
 
     def where(self, ref: str) -> str:
         if not ref:
-            return f"the Run folder {self._folder()}"
+            return f"the Run folder {self.root or os.getcwd()}"
         try:
             return self._named(ref)
         except AgentGraphError:
