@@ -6,6 +6,7 @@ assembles them with the listing scenarios (:mod:`._contract_listing`).
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing
 import pickle
@@ -111,7 +112,7 @@ class RunScenarios:
             for limit in (1, 2, 3, 7, 50):
                 assert face.events(run.id, after=after, limit=limit) == whole[after : after + limit]
         for bad in ({"after": -1}, {"after": "1"}, {"limit": 0}, {"limit": -2}, {"limit": True}):
-            assert code_of(lambda bad=bad: face.events(run.id, **bad)) == "argument-invalid"
+            assert code_of(functools.partial(face.events, run.id, **bad)) == "argument-invalid"
 
     def test_the_provider_is_checked_on_every_call(self, face: StoreFace, provider: Any) -> None:
         """A Run of another Provider is ``run-provider-mismatch`` on every call that names one; nothing changes."""
@@ -298,7 +299,7 @@ class RunScenarios:
         )
         assert code_of(lambda: face.update_facts(run.id, ["x"])) == "json-object-required"
         for bad in ({"x": {1, 2}}, {"x": float("nan")}, {1: "x"}):
-            assert code_of(lambda bad=bad: face.update_facts(run.id, bad)) == "json-invalid"
+            assert code_of(functools.partial(face.update_facts, run.id, bad)) == "json-invalid"
         assert face.load(run.id) == before
 
     def test_authorities_are_replaced_then_added_and_removed(self, face: StoreFace, provider: Any) -> None:
@@ -361,7 +362,7 @@ class RunScenarios:
         named = face.fork(run.id, 2, "fork-1")
         assert named.id == "fork-1" and code_of(lambda: face.fork(run.id, 2, "fork-1")) == "run-target-exists"
         for at in (0, 5, -1):
-            assert code_of(lambda at=at: face.fork(run.id, at)) == "argument-invalid"
+            assert code_of(functools.partial(face.fork, run.id, at)) == "argument-invalid"
         assert face.load(run.id) == source
 
     def test_a_fork_takes_the_facts_given_where_the_events_do_not_record_them(
