@@ -175,6 +175,9 @@ if TYPE_CHECKING:
         host_action_read_receipt as host_action_read_receipt,
         validate_host_action_result as validate_host_action_result,
     )
+    from ._runtime.impact import (
+        impact as impact,
+    )
     from ._runtime.lint import (
         lint as lint,
     )
@@ -213,12 +216,18 @@ if TYPE_CHECKING:
     from ._runtime.testing import (
         run_graph_tests as run_graph_tests,
     )
+    from ._runtime.verify import (
+        verify as verify,
+    )
     from ._toolchain.bundle import (
         build_bundle as build_bundle,
     )
     from ._toolchain.diagram import (
         DiagramState as DiagramState,
         render_diagram as render_diagram,
+    )
+    from ._toolchain.generate import (
+        generate_tests as generate_tests,
     )
     from ._toolchain.importers import (
         ImportResult as ImportResult,
@@ -385,6 +394,9 @@ _EXPORTS: dict[str, str] = {
     "serve_mcp": "_mcp.serve",
     "Finding": "_core.lint",
     "lint": "_runtime.lint",
+    "verify": "_runtime.verify",
+    "generate_tests": "_toolchain.generate",
+    "impact": "_runtime.impact",
 }
 
 #: The wire types that moved to :mod:`agent_graph.types`: still importable from here for one release,

@@ -18,6 +18,12 @@ from ._core.errors import (
     Diagnostic as Diagnostic,
     Severity as Severity,
 )
+from ._core.impact import (
+    ImpactReport as ImpactReport,
+    ProviderVersion as ProviderVersion,
+    RouteSnapshot as RouteSnapshot,
+    RunImpact as RunImpact,
+)
 from ._core.ir import (
     CompiledGraph as CompiledGraph,
 )
@@ -94,6 +100,14 @@ from ._core.provider import (
     LoadedResource as LoadedResource,
     NodeRoute as NodeRoute,
 )
+from ._core.verify import (
+    GeneratedTest as GeneratedTest,
+    PropertyResult as PropertyResult,
+    TraceStep as TraceStep,
+    VerifyExploration as VerifyExploration,
+    VerifyFinding as VerifyFinding,
+    VerifyReport as VerifyReport,
+)
 
 __all__ = [
     "OUTCOMES",
@@ -123,6 +137,7 @@ __all__ = [
     "FileResource",
     "Gate",
     "GateActionPlan",
+    "GeneratedTest",
     "Graph",
     "GraphActionLocation",
     "GraphActionResource",
@@ -135,6 +150,7 @@ __all__ = [
     "HostActionReceipt",
     "HostActionResource",
     "HostActionResult",
+    "ImpactReport",
     "LoadedAction",
     "LoadedResource",
     "LocationReadState",
@@ -145,7 +161,9 @@ __all__ = [
     "Outcome",
     "OutcomeRecord",
     "PlanStep",
+    "PropertyResult",
     "ProviderManifest",
+    "ProviderVersion",
     "ReadReceipt",
     "ReadReceipts",
     "ReadState",
@@ -154,9 +172,11 @@ __all__ = [
     "RouteAction",
     "RouteGate",
     "RouteResources",
+    "RouteSnapshot",
     "RouteSummary",
     "Run",
     "RunEvent",
+    "RunImpact",
     "RunSummary",
     "Runner",
     "Severity",
@@ -167,5 +187,9 @@ __all__ = [
     "TestExpect",
     "TestResult",
     "TestState",
+    "TraceStep",
+    "VerifyExploration",
+    "VerifyFinding",
+    "VerifyReport",
     "WorkingDirectory",
 ]

@@ -1,4 +1,4 @@
-"""The ``agent-graph verify`` command, and the writer of ``test --generate``.
+"""The ``agent-graph verify`` and ``agent-graph impact`` commands, and the writer of ``test --generate``.
 
 ``verify`` explores the states a host can reach (see
 :func:`agent_graph._runtime.verify.verify`) and answers its findings as text
@@ -6,6 +6,12 @@ grouped by file (each with its trace and the graph test that reproduces
 it), JSON or SARIF 2.1.0 (lint's writer, with a code flow per trace). The
 exit status is 1 when an error-level finding remains. ``--write-tests DIR``
 writes each finding's reproducing test into DIR.
+
+``impact OLD NEW`` evaluates each Run of a store (``--store URL``) or each
+Run file under both versions of a Provider and names the Runs whose course
+changes; its exit status is 1 when a Run has a change named by
+``--fail-on`` (default: blocked, error, gate-skipped, graph-missing).
+Nothing is written.
 """
 
 from __future__ import annotations
@@ -150,6 +156,95 @@ def cmd_generate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
     return answer, lines
 
 
+#: What ``impact`` fails on unless told otherwise: a Run that would stop or pass a Gate it has not passed.
+DEFAULT_FAIL_ON = ("blocked", "error", "gate-skipped", "graph-missing")
+
+
+def _fail_on(values: list[str] | None) -> tuple[str, ...]:
+    from .._core.impact import IMPACT_KINDS
+
+    names = _names(values)
+    if names is None:
+        return DEFAULT_FAIL_ON
+    chosen: list[str] = []
+    for name in names:
+        if name == "none":
+            continue
+        if name == "any":
+            chosen.extend(IMPACT_KINDS)
+        elif name in IMPACT_KINDS:
+            chosen.append(name)
+        else:
+            raise AgentGraphError(
+                "argument-invalid",
+                f"--fail-on takes changes ({', '.join(IMPACT_KINDS)}), any or none; not {name!r:.60}",
+            )
+    return tuple(kind for kind in IMPACT_KINDS if kind in chosen)
+
+
+def _snapshot_text(snapshot: Any) -> str:
+    if snapshot is None:
+        return "(no such graph or entry)"
+    if snapshot.status_code == "complete":
+        return f"complete ({snapshot.outcome})"
+    return f"{snapshot.status_code} {snapshot.record_node}" if snapshot.record_node else snapshot.status_code
+
+
+def cmd_impact(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._load.loader import load_provider
+    from .._runtime.impact import impact
+    from .._runtime.stores import open_store
+    from .common import load_run_state
+
+    fail_on = _fail_on(args.fail_on)
+    if args.store is not None and args.runs:
+        raise AgentGraphError("argument-invalid", "impact takes --store URL or Run files, not both")
+    if args.store is None and not args.runs:
+        raise AgentGraphError(
+            "argument-invalid",
+            "impact needs the Runs to compare: --store URL, or Run files after OLD and NEW",
+        )
+    old = load_provider(args.old, cache=True, pause_gc=True)
+    new = load_provider(args.new, cache=True, pause_gc=True)
+    if args.store is not None:
+        with open_store(args.store) as store:
+            report = impact(old, new, store)
+    else:
+        report = impact(old, new, [load_run_state(path, old.manifest.id) for path in args.runs])
+    failing = report.failing(fail_on)
+    if failing:
+        ctx.exit_status = 1
+    answer = report.to_json()
+    answer["failOn"] = list(fail_on)
+    answer["failing"] = [run.run for run in failing]
+    answer["state"] = "failed" if failing else "passed"
+    lines = [
+        f"Provider {report.old.id}: {report.old.version} ({report.old.digest[:19]}) -> "
+        f"{report.new.version} ({report.new.digest[:19]})"
+    ]
+    for run in report.runs:
+        if not run.changes:
+            continue
+        line = (
+            f"{run.run} {run.graph}#{run.entry}: {_snapshot_text(run.before)} -> {_snapshot_text(run.after)} "
+            f"[{', '.join(run.changes)}]"
+        )
+        if run.skipped_gates:
+            line += f" skips {', '.join(run.skipped_gates)}"
+        if run.unknown_keys:
+            line += f"; unknown state keys {', '.join(run.unknown_keys)}"
+        lines.append(line)
+    counts = {kind: n for kind, n in report.counts().items() if n}
+    changed = sum(1 for run in report.runs if run.changes)
+    summary = f"{_plural(len(report.runs), 'Run')}, {changed} changed"
+    if counts:
+        summary += f" ({', '.join(f'{kind} {n}' for kind, n in counts.items())})"
+    lines.append(summary)
+    if failing:
+        lines.append(f"FAIL {_plural(len(failing), 'Run')} with {' or '.join(fail_on)} (--fail-on)")
+    return answer, lines
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -226,3 +321,23 @@ def add_commands(commands: Any, groups: Any) -> None:
         help="write each finding's reproducing graph test into DIR",
     )
     verify.set_defaults(handler=cmd_verify)
+
+    impact = commands.add_parser(
+        "impact", help="which Runs in flight a new version of their Provider would change (writes nothing)"
+    )
+    impact.add_argument("old", metavar="OLD", help="the manifest of the Provider the Runs ran on")
+    impact.add_argument("new", metavar="NEW", help="the manifest of the new version")
+    impact.add_argument("runs", nargs="*", metavar="RUN", help="Run files (agent-graph.run.v1) to compare")
+    impact.add_argument(
+        "--store",
+        help="compare every Run of the old Provider in this store (sqlite:///…, postgresql://…, a folder)",
+    )
+    impact.add_argument(
+        "--fail-on",
+        dest="fail_on",
+        action="append",
+        metavar="CHANGES",
+        help="exit 1 when a Run has one of these changes (comma-separated; any, none; "
+        "default blocked,error,gate-skipped,graph-missing)",
+    )
+    impact.set_defaults(handler=cmd_impact)

@@ -37,11 +37,12 @@ from .errors import listing
 from .explore import FACT, RECORD, Exploration, Move, StateInfo, closure
 from .graph_coverage import edge_label
 from .ir import CompiledGraph
-from .lint import Finding, Issue, LintRule
+from .lint import Finding, Issue, LintRule, LintSeverity
 
 __all__ = [
     "RULES",
     "Condition",
+    "GeneratedTest",
     "Property",
     "PropertyResult",
     "TraceStep",
@@ -160,6 +161,15 @@ class VerifyFinding(Finding, frozen=True, kw_only=True, omit_defaults=True, rena
     test: dict[str, Any] | None = None
 
 
+class GeneratedTest(msgspec.Struct, frozen=True, kw_only=True):
+    """A generated graph test: its file name, its ``name``, its YAML text and the ``agent-graph.test.v1`` document."""
+
+    file: str
+    name: str
+    text: str
+    document: dict[str, Any]
+
+
 class VerifyExploration(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """One explored Graph entry: states evaluated, moves between them, states found but not evaluated, and
     why it stopped (``max-states``, ``time``; None when every reachable state was evaluated)."""
@@ -207,7 +217,7 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     def to_json(self) -> dict[str, Any]:
         """The report as plain JSON data: ``state``, ``provider``, ``complete``, counts, explorations,
         properties and findings."""
-        counts = {"error": 0, "warning": 0, "info": 0}
+        counts: dict[LintSeverity, int] = {"error": 0, "warning": 0, "info": 0}
         for finding in self.findings:
             counts[finding.severity] += 1
         return {
