@@ -381,6 +381,24 @@ class Exploration:
                     stack.append(source)
         return seen
 
+    def reaching_from(self, starts: Iterable[int]) -> bytearray:
+        """Which states ``starts`` reach (themselves included)."""
+        seen = bytearray(len(self.valuations))
+        stack = []
+        for start in starts:
+            if not seen[start]:
+                seen[start] = 1
+                stack.append(start)
+        successors = self.successors
+        while stack:
+            current = stack.pop()
+            if current < len(successors):
+                for target in successors[current]:
+                    if not seen[target]:
+                        seen[target] = 1
+                        stack.append(target)
+        return seen
+
     def describe(self, move: Move) -> str:
         """A move in words (see :func:`move_text`)."""
         return move_text(self.space, move)

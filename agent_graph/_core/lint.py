@@ -289,7 +289,7 @@ def _spread(starts: Iterable[int], links: Sequence[Sequence[int]], count: int) -
     return seen
 
 
-def _components(forward: Sequence[Sequence[int]]) -> list[int]:
+def components(forward: Sequence[Sequence[int]]) -> list[int]:
     """The strongly connected component of each node (Tarjan's algorithm, iteratively)."""
     count = len(forward)
     index = [-1] * count
@@ -383,7 +383,7 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                 "add an edge from it (or from a node after it) towards a terminal node",
             )
     if "AG103" in wanted and graph.repeat_edges:
-        component = _components(forward)
+        component = components(forward)
         exits: set[int] = set()  # components with an edge out of them or a terminal inside
         for node in nodes:
             own = component[node.index]

@@ -34,10 +34,11 @@ from typing import Any
 import msgspec
 
 from .errors import listing
+from .evaluate import FrameTrace, evaluate_with_candidates
 from .explore import FACT, RECORD, Exploration, Move, StateInfo, closure
 from .graph_coverage import edge_label
 from .ir import CompiledGraph
-from .lint import Finding, Issue, LintRule, LintSeverity
+from .lint import Finding, Issue, LintRule, LintSeverity, components
 
 __all__ = [
     "RULES",
@@ -354,6 +355,30 @@ def _where(exploration: Exploration, move: Move | None) -> tuple[CompiledGraph, 
     return graph, graph.index[graph.entrypoints[exploration.entry]]
 
 
+def _stuck(exploration: Exploration, state: int) -> tuple[CompiledGraph, int, str] | None:
+    """The first reached node (innermost frame first) whose settled outcome no edge out of it accepts."""
+    facts, outcomes, authorities = exploration.state(state)
+    trace: list[FrameTrace] = []
+    evaluate_with_candidates(
+        exploration.provider, exploration.graph, exploration.entry, facts, outcomes, authorities, trace=trace
+    )
+    for frame in trace:
+        if frame.error is not None:
+            continue
+        graph = frame.graph
+        for index in frame.reached:
+            node = graph.nodes[index]
+            outcome = frame.outcomes[index]
+            if node.is_terminal or outcome is None or outcome in ("pending", "waiting-user"):
+                continue
+            if any(outcome in accepted for _target, accepted in node.flow_out):
+                continue
+            if any(outcome in graph.repeat_edges[edge][2] for edge in node.repeat_out):
+                continue
+            return graph, index, outcome
+    return None
+
+
 def _move_key(move: Move | None) -> tuple[Any, ...]:
     if move is None:
         return ("start",)
@@ -397,14 +422,114 @@ def _kept_firing(exploration: Exploration, start: int, states: Sequence[int]) ->
 _COMPLETE = {"statusCode": "complete"}
 
 
+def _dead_issues(
+    exploration: Exploration, reach: _Reach, explained: bytearray, out: list[VerifiedIssue]
+) -> None:
+    """AGV101: blocked states no move leaves for a state with a route.
+
+    Dead states joined by moves (changes of Facts or authorities between
+    them) are one dead end, reported at its first state found, where the Run
+    is stuck; dead ends stuck at the same node with the same outcome are
+    reported once. States in ``explained`` (those after a refused Gate,
+    already reported) are left out.
+    """
+    infos = exploration.infos
+    label = f"{exploration.graph}#{exploration.entry}"
+
+    def dead(state: int) -> bool:
+        info = infos[state] if state < len(infos) else None
+        return (
+            info is not None
+            and info.status == "blocked"
+            and not reach.moves_on[state]
+            and not explained[state]
+        )
+
+    reverse = exploration.predecessors()
+    successors = exploration.successors
+    done = bytearray(len(infos))
+    reported: set[tuple[str, int, str]] = set()
+    for state, info in enumerate(infos):
+        if done[state] or info is None or not dead(state):
+            continue
+        done[state] = 1
+        stack = [state]
+        while stack:  # the dead end's other states
+            current = stack.pop()
+            for other in (*successors[current], *reverse[current]):
+                if not done[other] and dead(other):
+                    done[other] = 1
+                    stack.append(other)
+        move = exploration.moves[state]
+        after = _after(exploration, move)
+        stuck = _stuck(exploration, state)
+        if stuck is not None:
+            graph, index, settled = stuck
+            if (graph.id, index, settled) in reported:
+                continue
+            reported.add((graph.id, index, settled))
+            at = f" at {graph.id}/{graph.nodes[index].id} ({settled}, which no edge out of it takes)"
+            hint = (
+                f"add an edge from {graph.nodes[index].id} on {settled}, towards a terminal or a step that "
+                "recovers, or make the facts it requires possible"
+            )
+        else:
+            graph, index = _where(exploration, move)
+            at = ""
+            hint = (
+                "add an edge for the outcome that leaves it stuck, towards a terminal or a step that recovers"
+            )
+        message = (
+            f"Dead end {after}: {label} is blocked{at} with no way on (no route, and no change of Facts or "
+            f"authorities offers one{'; ' + ', '.join(info.codes) if info.codes else ''})"
+        )
+        out.append(
+            VerifiedIssue(
+                _issue_at_node("AGV101", message, hint, graph, index),
+                exploration,
+                state,
+                _COMPLETE,
+                f"dead end {after}",
+            )
+        )
+
+
+def _bottoms_dead(exploration: Exploration, reach: _Reach, region: Sequence[int]) -> bool:
+    """Whether every bottom strongly connected part of ``region`` (what no move leaves) holds only dead ends."""
+    position = {state: i for i, state in enumerate(region)}
+    successors = exploration.successors
+    forward = [
+        [position[t] for t in successors[s] if t in position] if s < len(successors) else [] for s in region
+    ]
+    component = components(forward)
+    leaves: set[int] = set()
+    for i, targets in enumerate(forward):
+        if any(component[t] != component[i] for t in targets):
+            leaves.add(component[i])
+    infos = exploration.infos
+    for i, state in enumerate(region):
+        if component[i] in leaves:
+            continue
+        info = infos[state] if state < len(infos) else None
+        if info is None or info.status != "blocked" or reach.moves_on[state]:
+            return False
+    return True
+
+
 def _trap_issues(
     exploration: Exploration, reach: _Reach, wanted: frozenset[str], out: list[VerifiedIssue]
 ) -> None:
+    """AGV104 and AGV103 where a move enters the states that cannot end, then AGV101 (see :func:`_dead_issues`).
+
+    A trap that ends only in dead ends is left to those; a refused Gate is
+    reported as such whatever follows it.
+    """
     infos = exploration.infos
     parents = exploration.parents
     moves = exploration.moves
     ends = reach.ends
     seen_groups: set[tuple[Any, ...]] = set()
+    refusals: list[int] = []  # states a refused Gate leads to: what follows them is reported with it
     label = f"{exploration.graph}#{exploration.entry}"
     for state, info in enumerate(infos):
         if info is None or ends[state] or info.status == "complete" or info.status == "error":
@@ -413,11 +538,6 @@ def _trap_issues(
         if parent >= 0 and not ends[parent]:
             continue  # inside the trap: reported where it is entered
         move = moves[state]
-        group = _move_key(move)
-        if group in seen_groups:
-            continue
-        seen_groups.add(group)
-        graph, index = _where(exploration, move)
         refusal = (
             move is not None
             and move[0] == RECORD
@@ -425,16 +545,20 @@ def _trap_issues(
             and move[2] != "completed"
             and exploration.nodes[move[1]].is_gate
         )
-        dead = info.status == "blocked" and not reach.moves_on[state]
+        if refusal:
+            refusals.append(state)
+        group = _move_key(move)
+        if group in seen_groups:
+            continue
+        seen_groups.add(group)
+        graph, index = _where(exploration, move)
         region = reach.forward(state)
-        offered = _offers(exploration, region)
-        blocked_later = any(
-            s < len(infos) and (other := infos[s]) is not None and other.status == "blocked" for s in region
-        )
         after = _after(exploration, move)
         if refusal and move is not None:
-            code = "AGV104"
             key, outcome = move[1], move[2]
+            dead = info.status == "blocked" and not reach.moves_on[state]
+            offered = _offers(exploration, region)
+            code = "AGV104"
             message = (
                 f"Refusing Gate {key} (recording {outcome}) leads nowhere: no terminal of {label} can be reached "
                 f"after it"
@@ -445,18 +569,15 @@ def _trap_issues(
                 "(a terminal with terminalOutcome: failed, or a step that reworks the request)"
             )
             title = f"refusing {key} ({outcome}) leads nowhere"
-        elif dead:
-            code = "AGV101"
-            message = (
-                f"Dead end {after}: {label} is blocked with no way on (no route, and no change of Facts or "
-                f"authorities offers one{'; ' + ', '.join(info.codes) if info.codes else ''})"
-            )
-            hint = (
-                "add an edge for the outcome that leaves it stuck, towards a terminal or a step that recovers"
-            )
-            title = f"dead end {after}"
+        elif _bottoms_dead(exploration, reach, region):
+            continue  # every way from here ends in a dead end, reported as such
         else:
             code = "AGV103"
+            offered = _offers(exploration, region)
+            blocked_later = any(
+                s < len(infos) and (other := infos[s]) is not None and other.status == "blocked"
+                for s in region
+            )
             loops = _kept_firing(exploration, state, region)
             message = (
                 f"Trap {after}: no terminal of {label} can be reached whatever the host does; from there it "
@@ -472,6 +593,9 @@ def _trap_issues(
         if code in wanted:
             issue = _issue_at_node(code, message, hint, graph, index)
             out.append(VerifiedIssue(issue, exploration, state, _COMPLETE, title))
+    if "AGV101" in wanted:
+        explained = exploration.reaching_from(refusals)
+        _dead_issues(exploration, reach, explained, out)
 
 
 def _error_issues(exploration: Exploration, wanted: frozenset[str], out: list[VerifiedIssue]) -> None:
@@ -734,6 +858,8 @@ def check_property(exploration: Exploration, prop: Property) -> tuple[str, Verif
         after = _after(exploration, move)
         message = f"Property {prop.name!r} ({words} {condition.text()}) fails in {label} {after}"
         expect = condition.expect() if kind != "never" else _opposite(infos[violating])
+        if _would_pass(expect, infos[violating]):
+            expect = _opposite(infos[violating])
         issue = Issue(
             "AGV201",
             message,
@@ -776,6 +902,19 @@ def check_property(exploration: Exploration, prop: Property) -> tuple[str, Verif
         )
         return "unproven", VerifiedIssue(issue)
     return "holds", None
+
+
+def _would_pass(expect: Mapping[str, Any], info: StateInfo | None) -> bool:
+    """Whether a graph test expecting ``expect`` passes at the state evaluated to ``info``."""
+    if info is None:
+        return False
+    actual = {
+        "statusCode": info.status,
+        "outcome": info.outcome,
+        "primaryNode": info.primary,
+        "recordNode": info.candidates[0][0] if info.candidates else None,
+    }
+    return all(actual.get(field) == value for field, value in expect.items())
 
 
 def _opposite(info: StateInfo | None) -> dict[str, Any]:
