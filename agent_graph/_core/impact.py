@@ -62,10 +62,10 @@ class RunImpact(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, r
     graph: str
     entry: str
     before: RouteSnapshot
+    changes: tuple[str, ...]
+    unknown_keys: tuple[str, ...]
+    skipped_gates: tuple[str, ...]
     after: RouteSnapshot | None = None
-    changes: tuple[str, ...] = ()
-    unknown_keys: tuple[str, ...] = ()
-    skipped_gates: tuple[str, ...] = ()
 
 
 class ProviderVersion(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -314,6 +314,7 @@ def run_impact(old: Provider, new: Provider, run: Run | RunHead, shape: _Shape |
             before=before,
             changes=("graph-missing",),
             unknown_keys=tuple(run.outcomes),
+            skipped_gates=(),
         )
     after, new_trace, new_candidates = _evaluate(new, run)
     unknown = tuple(key for key in run.outcomes if state_key_problem(new, run.graph, key) is not None)
