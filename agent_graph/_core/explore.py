@@ -145,10 +145,11 @@ class FactSpace:
         if value != ABSENT_CLASS:  # present: an object above it
             for upper in self.prefixes[path]:
                 changed[upper] = PRESENT_CLASS
-        # A path that only equals checks read, present for no path below it, reads as absent.
-        for i, current in enumerate(changed):
+        # A path that only equals checks read, present for no path below it, reads as absent (only the
+        # path set and the paths above it can have become so).
+        for i in (path, *self.prefixes[path]):
             if (
-                current == PRESENT_CLASS
+                changed[i] == PRESENT_CLASS
                 and not self.exists_tested[i]
                 and not any(changed[lower] != ABSENT_CLASS for lower in self.below[i])
             ):
@@ -325,6 +326,7 @@ class Exploration:
         self.reached: dict[str, set[int]] = {}
         self.taken: dict[str, set[int]] = {}
         self.nodes: dict[str, NodeInfo] = {}
+        self._reverse: list[list[int]] | None = None
 
     @property
     def evaluated(self) -> int:
@@ -357,51 +359,44 @@ class Exploration:
         return [move for state in self.path(index)[1:] if (move := self.moves[state]) is not None]
 
     def predecessors(self) -> list[list[int]]:
-        """The reverse of ``successors``."""
-        reverse: list[list[int]] = [[] for _ in self.valuations]
-        for source, targets in enumerate(self.successors):
-            for target in targets:
-                reverse[target].append(source)
-        return reverse
+        """The reverse of ``successors`` (computed once; do not change it)."""
+        if self._reverse is None or len(self._reverse) != len(self.valuations):
+            reverse: list[list[int]] = [[] for _ in self.valuations]
+            for source, targets in enumerate(self.successors):
+                for target in targets:
+                    reverse[target].append(source)
+            self._reverse = reverse
+        return self._reverse
 
-    def reaching(self, targets: Iterable[int], within: Callable[[int], bool] | None = None) -> bytearray:
-        """Which states can reach one of ``targets`` (themselves included), moving through states ``within`` allows."""
-        reverse = self.predecessors()
-        seen = bytearray(len(self.valuations))
-        stack = []
-        for target in targets:
-            if not seen[target]:
-                seen[target] = 1
-                stack.append(target)
-        while stack:
-            current = stack.pop()
-            for source in reverse[current]:
-                if not seen[source] and (within is None or within(source)):
-                    seen[source] = 1
-                    stack.append(source)
-        return seen
+    def reaching(self, targets: Iterable[int]) -> bytearray:
+        """Which states can reach one of ``targets`` (themselves included)."""
+        return _spread(targets, self.predecessors(), len(self.valuations))
 
     def reaching_from(self, starts: Iterable[int]) -> bytearray:
         """Which states ``starts`` reach (themselves included)."""
-        seen = bytearray(len(self.valuations))
-        stack = []
-        for start in starts:
-            if not seen[start]:
-                seen[start] = 1
-                stack.append(start)
-        successors = self.successors
-        while stack:
-            current = stack.pop()
-            if current < len(successors):
-                for target in successors[current]:
-                    if not seen[target]:
-                        seen[target] = 1
-                        stack.append(target)
-        return seen
+        return _spread(starts, self.successors, len(self.valuations))
 
     def describe(self, move: Move) -> str:
         """A move in words (see :func:`move_text`)."""
         return move_text(self.space, move)
+
+
+def _spread(starts: Iterable[int], links: Sequence[Sequence[int]], size: int) -> bytearray:
+    """Which of ``size`` states ``starts`` reach along ``links`` (a state without links has none)."""
+    seen = bytearray(size)
+    stack = []
+    for start in starts:
+        if not seen[start]:
+            seen[start] = 1
+            stack.append(start)
+    while stack:
+        current = stack.pop()
+        if current < len(links):
+            for other in links[current]:
+                if not seen[other]:
+                    seen[other] = 1
+                    stack.append(other)
+    return seen
 
 
 def move_text(space: FactSpace, move: Move) -> str:
@@ -448,12 +443,6 @@ def closure(provider: Provider, graph: str, entry: str) -> list[tuple[CompiledGr
             stack.extend(target for target, _accepted in node.flow_out)
             stack.extend(compiled.repeat_edges[edge][1] for edge in node.repeat_out)
     return found
-
-
-def _coverage_of(frame: FrameTrace) -> tuple[set[int], set[int]]:
-    """The nodes a frame reached and the edges it took (as coverage counts them)."""
-    seen = frame_coverage(frame)
-    return seen.nodes, seen.edges
 
 
 def explore(
@@ -549,9 +538,12 @@ def explore(
         result.infos[current] = info
         for frame in trace:
             if frame.error is None:
-                reached, taken = _coverage_of(frame)
-                result.reached.setdefault(frame.graph.id, set()).update(reached)
-                result.taken.setdefault(frame.graph.id, set()).update(taken)
+                reached = result.reached.setdefault(frame.graph.id, set())
+                taken = result.taken.setdefault(frame.graph.id, set())
+                if len(reached) < len(frame.graph.nodes) or len(taken) < len(frame.graph.definition.edges):
+                    seen = frame_coverage(frame)
+                    reached |= seen.nodes
+                    taken |= seen.edges
         targets: list[int] = []
         if info.status != "complete":
             constrained = [
