@@ -108,6 +108,7 @@ def cmd_verify(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
         time_budget=args.time_budget,
         properties=args.properties,
         outcomes=args.outcomes,
+        fact_changes=args.fact_changes,
         select=_names(args.select),
         ignore=_names(args.ignore),
     )
@@ -155,6 +156,9 @@ def cmd_generate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
     lines.append(f"{_plural(len(tests), 'graph test')} generated; run them with agent-graph test --coverage")
     return answer, lines
 
+
+#: How long ``agent-graph verify`` explores unless told otherwise (the library has no default budget).
+DEFAULT_TIME_BUDGET = 60.0
 
 #: What ``impact`` fails on unless told otherwise: a Run that would stop or pass a Gate it has not passed.
 DEFAULT_FAIL_ON = ("blocked", "error", "gate-skipped", "graph-missing")
@@ -219,8 +223,8 @@ def cmd_impact(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     answer["failing"] = [run.run for run in failing]
     answer["state"] = "failed" if failing else "passed"
     lines = [
-        f"Provider {report.old.id}: {report.old.version} ({report.old.digest[:19]}) -> "
-        f"{report.new.version} ({report.new.digest[:19]})"
+        f"Provider {report.old.id}: {report.old.version} {report.old.digest} -> "
+        f"{report.new.version} {report.new.digest}"
     ]
     for run in report.runs:
         if not run.changes:
@@ -293,8 +297,9 @@ def add_commands(commands: Any, groups: Any) -> None:
         "--time-budget",
         dest="time_budget",
         type=_seconds,
+        default=DEFAULT_TIME_BUDGET,
         metavar="SECONDS",
-        help="stop exploring after SECONDS (the report then says what it covered)",
+        help=f"stop exploring after SECONDS (default {DEFAULT_TIME_BUDGET:g}; the report then says what it covered)",
     )
     verify.add_argument(
         "--properties",
@@ -305,6 +310,13 @@ def add_commands(commands: Any, groups: Any) -> None:
         choices=("declared", "all"),
         default="declared",
         help="outcomes a host records: declared (completed, those the edges name, failed for a Gate) or all",
+    )
+    verify.add_argument(
+        "--fact-changes",
+        dest="fact_changes",
+        choices=("free", "progress"),
+        default="free",
+        help="free: any fact a check reads may change at any time; progress: proof that holds stays",
     )
     verify.add_argument(
         "--format",

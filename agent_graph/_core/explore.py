@@ -17,7 +17,11 @@ A state is what evaluation reads, abstracted to what can change its answer:
 
 A host moves by recording an outcome of the node's alphabet at a state key
 an evaluation offers (``afterAction.recordNode``), by setting one fact path
-to another class, or by granting or withholding an authority. The alphabet
+to another class, or by granting or withholding an authority. Only the paths
+the evaluation reads are set (with those of a standing failure's proof): a
+path no reached node reads cannot change the answer, and the host can set it
+as soon as one does, so every valuation of what is read is still reached,
+without a state for each value of what is not. The alphabet
 of a node is ``completed``, the outcomes its outgoing edges name and, for a
 Gate, ``failed`` (a refusal); with ``outcomes="all"`` it is every outcome of
 the protocol. A recorded failure stands: while a node's record is
@@ -27,9 +31,10 @@ the protocol. A recorded failure stands: while a node's record is
 States are hash-consed and numbered in the order breadth-first search finds
 them, so the first path to a state is a shortest one, and each state is
 evaluated once, by the evaluator itself (with a trace, so the Provider's
-bounded evaluation cache is neither used nor filled). The search stops after
-``max_states`` evaluations, or when the caller's ``expired`` callable says
-the time is up, and records that it did. Everything is iterative; this module
+bounded evaluation cache is neither used nor filled). The search stops when
+it has found ``max_states`` states (the state being expanded then, and those
+found but not evaluated, are its frontier), or when the caller's ``expired``
+callable says the time is up, and records that it did. Everything is iterative; this module
 reads no clock and does no I/O.
 """
 
@@ -58,6 +63,8 @@ __all__ = [
 ]
 
 RECORD, FACT, AUTHORITY = "record", "fact", "authority"
+#: The class of a fact path no reached node reads: any value the paths around it allow.
+FREE = -1
 #: A move: ``(RECORD, state key, outcome, representative or None)``, ``(FACT, path index, class)``
 #: or ``(AUTHORITY, name, granted)``.
 Move = tuple[Any, ...]
@@ -132,35 +139,60 @@ class FactSpace:
         return path, frozenset({2 + position})
 
     def initial(self) -> tuple[int, ...]:
-        """Every path absent."""
-        return (ABSENT_CLASS,) * len(self.paths)
+        """Every path free: a new Run may hold any Facts."""
+        return (FREE,) * len(self.paths)
+
+    def _holds_nothing(self, path: int, value: int) -> bool:
+        """Whether class ``value`` of ``path`` leaves nothing below it: absent (a path an ``exists``
+        check reads) or a scalar."""
+        return value >= 2 or (value == ABSENT_CLASS and self.exists_tested[path])
+
+    def _container(self, path: int) -> int:
+        """The class of ``path`` holding an object: present, or "no value a check names" for a path no
+        ``exists`` check reads."""
+        return PRESENT_CLASS if self.exists_tested[path] else ABSENT_CLASS
+
+    def resolutions(self, valuation: Sequence[int], path: int) -> list[int]:
+        """The classes a free ``path`` can have beside the paths around it that are not free."""
+        if any(
+            valuation[upper] != FREE and self._holds_nothing(upper, valuation[upper])
+            for upper in self.prefixes[path]
+        ):
+            return [ABSENT_CLASS]  # under an absent path or a scalar
+        if any(valuation[lower] > ABSENT_CLASS for lower in self.below[path]):
+            return [self._container(path)]  # above a present path
+        return list(self.choices[path])
+
+    def resolve(self, valuation: tuple[int, ...], path: int, value: int) -> tuple[int, ...]:
+        """``valuation`` with the free ``path`` given class ``value`` (one of its :meth:`resolutions`)."""
+        return (*valuation[:path], value, *valuation[path + 1 :])
 
     def set(self, valuation: tuple[int, ...], path: int, value: int) -> tuple[int, ...]:
-        """``valuation`` with ``path`` set to class ``value``, made consistent along the path."""
+        """``valuation`` with ``path`` set to class ``value``, made consistent along the path (free paths
+        around it included).
+
+        Absent (for a path an ``exists`` check reads) or a scalar leaves every
+        path below absent; a present value puts an object above it. A path no
+        ``exists`` check reads has no "present" class of its own: its class 0
+        means "none of the values its checks name", which an object above a
+        present path is.
+        """
         changed = list(valuation)
         changed[path] = value
-        if value != PRESENT_CLASS:  # absent or a scalar: nothing below it
+        if self._holds_nothing(path, value):
             for lower in self.below[path]:
                 changed[lower] = ABSENT_CLASS
-        if value != ABSENT_CLASS:  # present: an object above it
+        if value > ABSENT_CLASS:
             for upper in self.prefixes[path]:
-                changed[upper] = PRESENT_CLASS
-        # A path that only equals checks read, present for no path below it, reads as absent (only the
-        # path set and the paths above it can have become so).
-        for i in (path, *self.prefixes[path]):
-            if (
-                changed[i] == PRESENT_CLASS
-                and not self.exists_tested[i]
-                and not any(changed[lower] != ABSENT_CLASS for lower in self.below[i])
-            ):
-                changed[i] = ABSENT_CLASS
+                changed[upper] = self._container(upper)
         return tuple(changed)
 
     def facts(self, valuation: Sequence[int]) -> dict[str, Any]:
-        """A Facts object with exactly these classes (objects along the paths, a placeholder for "present")."""
+        """A Facts object with exactly these classes (objects along the paths, a placeholder for "present");
+        a free path is left out."""
         facts: dict[str, Any] = {}
         for i, value in enumerate(valuation):
-            if value == ABSENT_CLASS:
+            if value <= ABSENT_CLASS:
                 continue
             parts = self.segments[i]
             holder = facts
@@ -172,7 +204,7 @@ class FactSpace:
                 holder = inner
             if value >= 2:
                 holder[parts[-1]] = self.values[i][value - 2]
-            elif any(valuation[lower] != ABSENT_CLASS for lower in self.below[i]):
+            elif any(valuation[lower] > ABSENT_CLASS for lower in self.below[i]):
                 if not isinstance(holder.get(parts[-1]), dict):
                     holder[parts[-1]] = {}
             else:
@@ -376,6 +408,12 @@ class Exploration:
         """Which states ``starts`` reach (themselves included)."""
         return _spread(starts, self.successors, len(self.valuations))
 
+    def held(self, index: int) -> list[str]:
+        """What the Facts held, of what the checks read, when the Run of a state's shortest path started
+        (``report.digest present``, ``report.approved = true``)."""
+        valuation = self.valuations[self.path(index)[0]]
+        return [self.space.describe(path, value) for path, value in enumerate(valuation) if value > 0]
+
     def describe(self, move: Move) -> str:
         """A move in words (see :func:`move_text`)."""
         return move_text(self.space, move)
@@ -453,12 +491,16 @@ def explore(
     max_states: int = 100_000,
     expired: Callable[[], bool] | None = None,
     outcomes: str = "declared",
+    fact_changes: str = "free",
 ) -> Exploration:
     """Explore the states a host can reach from ``graph``/``entry`` (see the module's description).
 
-    ``max_states`` bounds the evaluations; ``expired`` is asked every few
+    ``max_states`` bounds the states found (and so the memory); ``expired`` is asked every few
     states whether the time is up; ``outcomes`` is ``declared`` (each node's
-    alphabet) or ``all`` (every outcome). Raises ``graph-missing``,
+    alphabet) or ``all`` (every outcome); ``fact_changes`` is ``free`` (any fact path
+    read may change at any time) or ``progress`` (the same, except that a
+    node's ``satisfiedBy`` that holds stays true: published proof is never
+    withdrawn, so a record of a proven node no longer counts). Raises ``graph-missing``,
     ``entry-missing`` and ``argument-invalid``.
     """
     if not isinstance(provider, Provider):
@@ -471,6 +513,12 @@ def explore(
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
         raise AgentGraphError(
             "argument-invalid", f"max_states must be a positive number of states, not {max_states!r:.40}"
+        )
+    if fact_changes not in ("free", "progress"):
+        raise AgentGraphError(
+            "argument-invalid",
+            f"fact_changes must be free or progress, not {fact_changes!r:.40} "
+            f"(choices: {listing(['free', 'progress'])})",
         )
     if outcomes not in ("declared", "all"):
         raise AgentGraphError(
@@ -488,106 +536,241 @@ def explore(
         if node.is_action or node.is_gate:
             infos[(owner.id, node.index)] = NodeInfo(owner, node, space, _alphabet(owner, node, every))
     known = result.nodes  # state key -> node info, as candidates offer them
+    # The fact paths each node reads (requiresFacts and satisfiedBy), by (graph, node index).
+    reads: dict[tuple[str, int], tuple[int, ...]] = {
+        (owner.id, node.index): tuple(
+            dict.fromkeys(
+                space.index[".".join(test.segments)]
+                for tests in (node.requires, node.satisfied)
+                if tests
+                for test in tests
+            )
+        )
+        for owner, node in nodes
+    }
     numbers: dict[tuple[Any, ...], int] = {}
+    settled: dict[tuple[Any, ...], tuple[int, ...]] = {}  # what a move led to, by what it produced
+    # Found, not expanded: the evaluation, the paths read, and (fact_changes="progress") the nodes proven.
+    waiting: dict[int, tuple[StateInfo, frozenset[int], tuple[NodeInfo, ...]]] = {}
+    progress = fact_changes == "progress"
 
-    def add(valuation: tuple[int, ...], records: tuple[tuple[str, str], ...], granted: tuple[str, ...],
-            parent: int, move: Move | None) -> int:  # fmt: skip
-        key = (valuation, records, granted)
-        number = numbers.get(key)
-        if number is None:
-            number = len(result.valuations)
-            numbers[key] = number
-            result.valuations.append(valuation)
-            result.records.append(records)
-            result.authorities.append(granted)
-            result.parents.append(parent)
-            result.moves.append(move)
-            result.infos.append(None)
-        return number
+    def settle(
+        valuation: tuple[int, ...],
+        records: tuple[tuple[str, str], ...],
+        granted: tuple[str, ...],
+        parent: int,
+        move: Move | None,
+    ) -> tuple[int, ...]:
+        """The states a move leads to: its free paths that a reached node reads take each value they can
+        (one state per choice), and the paths nothing reads are then free again."""
+        produced = (valuation, records, granted)
+        known_states = settled.get(produced)
+        if known_states is not None:
+            return known_states
+        recorded = dict(records)
+        refusing = [
+            known[key] for key, outcome in records if outcome in REFUSING and known[key].proof is not None
+        ]
+        protected = {path for held in refusing for path, _classes in held.proof or ()}
+        found: list[int] = []
+        work = [valuation]
+        while work:
+            current = work.pop()
+            trace: list[FrameTrace] = []
+            evaluation, candidates = evaluate_with_candidates(
+                provider, graph, entry, space.facts(current), recorded, granted, trace=trace
+            )
+            read: set[int] = set()
+            reached_nodes: list[tuple[str, int]] = []
+            for frame in trace:
+                if frame.error is None:
+                    graph_id = frame.graph.id
+                    for index in frame.reached:
+                        reached_nodes.append((graph_id, index))
+                        read.update(reads.get((graph_id, index), ()))
+            free = sorted(path for path in read if current[path] == FREE)
+            if free:  # a path read for the first time: the host may have set it to anything
+                path = free[0]
+                options = [
+                    value
+                    for value in space.resolutions(current, path)
+                    if not any(held.proven(space.resolve(current, path, value)) for held in refusing)
+                ]
+                work.extend(space.resolve(current, path, value) for value in reversed(options))
+                continue
+            kept = read | protected
+            canonical = tuple(value if i in kept else FREE for i, value in enumerate(current))
+            proven: tuple[NodeInfo, ...] = ()
+            kept_records = records
+            if progress:  # a proof, once published, stays: a record of a proven node never matters again
+                proven = tuple(
+                    dict.fromkeys(
+                        node
+                        for where in reached_nodes
+                        if (node := infos.get(where)) is not None and node.proven(canonical)
+                    )
+                )
+                kept_records = tuple((k, o) for k, o in records if o in REFUSING or known[k] not in proven)
+            key = (canonical, kept_records, granted)
+            number = numbers.get(key)
+            if number is None:
+                number = len(result.valuations)
+                if number >= max_states:
+                    raise _Bound
+                numbers[key] = number
+                result.valuations.append(canonical)
+                result.records.append(kept_records)
+                result.authorities.append(granted)
+                result.parents.append(parent)
+                result.moves.append(move)
+                result.infos.append(None)
+                info = _state_info(
+                    evaluation.status_code,
+                    evaluation.outcome,
+                    tuple(d.code for d in evaluation.diagnostics),
+                    candidates,
+                    trace,
+                    infos,
+                    known,
+                )
+                waiting[number] = (info, frozenset(kept), proven)
+                for frame in trace:
+                    if frame.error is None:
+                        reached = result.reached.setdefault(frame.graph.id, set())
+                        taken = result.taken.setdefault(frame.graph.id, set())
+                        if len(reached) < len(frame.graph.nodes) or len(taken) < len(
+                            frame.graph.definition.edges
+                        ):
+                            seen = frame_coverage(frame)
+                            reached |= seen.nodes
+                            taken |= seen.edges
+            found.append(number)
+        answer = tuple(dict.fromkeys(found))
+        if len(settled) >= _SETTLED_LIMIT:
+            settled.clear()  # only saves evaluations: bounded, and nothing is lost but time
+        settled[produced] = answer
+        return answer
 
-    add(space.initial(), (), (), -1, None)
+    try:
+        settle(space.initial(), (), (), -1, None)
+    except _Bound:
+        result.stopped = "max-states"
+        return result
     choices = space.choices
     expanded = 0
     while expanded < len(result.valuations):
-        if expanded >= max_states:
-            result.stopped = "max-states"
-            break
         if expired is not None and expanded % 32 == 0 and expired():
             result.stopped = "time"
             break
         current = expanded
-        expanded += 1
-        valuation = result.valuations[current]
-        records = result.records[current]
-        granted = result.authorities[current]
-        facts = space.facts(valuation)
-        recorded = dict(records)
-        trace: list[FrameTrace] = []
-        evaluation, candidates = evaluate_with_candidates(
-            provider, graph, entry, facts, recorded, granted, trace=trace
-        )
-        info = _state_info(
-            evaluation.status_code,
-            evaluation.outcome,
-            tuple(d.code for d in evaluation.diagnostics),
-            candidates,
-            trace,
-            infos,
-            known,
-        )
+        info, movable, proven_nodes = waiting[current]
+        try:
+            targets = (
+                _moves(
+                    space,
+                    choices,
+                    settle,
+                    current,
+                    result.valuations[current],
+                    result.records[current],
+                    result.authorities[current],
+                    info,
+                    known,
+                    movable,
+                    proven_nodes,
+                )
+                if info.status != "complete"
+                else []
+            )
+        except _Bound:
+            # The states found reached the bound: this state's moves are left unexplored (it joins the
+            # frontier, with the states found while expanding it), and the exploration stops.
+            result.stopped = "max-states"
+            break
+        del waiting[current]
         result.infos[current] = info
-        for frame in trace:
-            if frame.error is None:
-                reached = result.reached.setdefault(frame.graph.id, set())
-                taken = result.taken.setdefault(frame.graph.id, set())
-                if len(reached) < len(frame.graph.nodes) or len(taken) < len(frame.graph.definition.edges):
-                    seen = frame_coverage(frame)
-                    reached |= seen.nodes
-                    taken |= seen.edges
-        targets: list[int] = []
-        if info.status != "complete":
-            constrained = [
-                known[key] for key, outcome in records if outcome in REFUSING and known[key].proof is not None
-            ]
-            for key, offered, _availability in info.candidates:
-                before = recorded.get(key)
-                for shown, representative in offered.moves:
-                    if representative == before:
-                        continue
-                    if representative in REFUSING and offered.proven(valuation):
-                        continue  # a failure is not recorded over the proof of the work
-                    changed = dict(recorded)
-                    if representative is None:
-                        del changed[key]
-                    else:
-                        changed[key] = representative
-                    targets.append(
-                        add(valuation, tuple(sorted(changed.items())), granted, current,
-                            (RECORD, key, shown, representative))
-                    )  # fmt: skip
-            names = sorted({o.delegated_to for _k, o, _a in info.candidates if o.delegated_to})
-            for name in names:
-                present = name in granted
-                changed_authorities = (
-                    tuple(a for a in granted if a != name) if present else tuple(sorted((*granted, name)))
-                )
-                targets.append(
-                    add(valuation, records, changed_authorities, current, (AUTHORITY, name, not present))
-                )
-            for path, options in enumerate(choices):
-                for value in options:
-                    if value == valuation[path]:
-                        continue
-                    changed_valuation = space.set(valuation, path, value)
-                    if changed_valuation == valuation:
-                        continue
-                    if any(held.proven(changed_valuation) for held in constrained):
-                        continue  # a recorded failure stands
-                    targets.append(add(changed_valuation, records, granted, current, (FACT, path, value)))
+        expanded += 1
         unique = tuple(dict.fromkeys(t for t in targets if t != current))
         result.transitions += len(unique)
         result.successors.append(unique)
     return result
+
+
+#: What a move led to, remembered for at most this many moves.
+_SETTLED_LIMIT = 100_000
+
+
+class _Bound(Exception):
+    """The number of states found reached ``max_states``."""
+
+
+def _moves(
+    space: FactSpace,
+    choices: Sequence[Sequence[int]],
+    settle: Callable[..., tuple[int, ...]],
+    current: int,
+    valuation: tuple[int, ...],
+    records: tuple[tuple[str, str], ...],
+    granted: tuple[str, ...],
+    info: StateInfo,
+    known: Mapping[str, NodeInfo],
+    movable: frozenset[int],
+    proven: Sequence[NodeInfo] = (),
+) -> list[int]:
+    """The states one host move leads to from a state that is not complete.
+
+    Records at the offered state keys, in rank order; the authorities of the
+    offered Gates; then a change of one fact path the evaluation reads (or of
+    a standing failure's proof). A path nothing reads is free: it cannot change
+    the answer, and whatever the host set it to is taken when a node reads it.
+    """
+    targets: list[int] = []
+    recorded = dict(records)
+    constrained = [
+        known[key] for key, outcome in records if outcome in REFUSING and known[key].proof is not None
+    ]
+    for key, offered, _availability in info.candidates:
+        before = recorded.get(key)
+        for shown, representative in offered.moves:
+            if representative == before:
+                continue
+            if representative in REFUSING and offered.proven(valuation):
+                continue  # a failure is not recorded over the proof of the work
+            changed = dict(recorded)
+            if representative is None:
+                del changed[key]
+            else:
+                changed[key] = representative
+            targets.extend(
+                settle(
+                    valuation,
+                    tuple(sorted(changed.items())),
+                    granted,
+                    current,
+                    (RECORD, key, shown, representative),
+                )
+            )
+    for name in sorted({o.delegated_to for _k, o, _a in info.candidates if o.delegated_to}):
+        present = name in granted
+        changed_authorities = (
+            tuple(a for a in granted if a != name) if present else tuple(sorted((*granted, name)))
+        )
+        targets.extend(
+            settle(valuation, records, changed_authorities, current, (AUTHORITY, name, not present))
+        )
+    for path in sorted(movable):
+        for value in choices[path]:
+            if value == valuation[path]:
+                continue
+            changed_valuation = space.set(valuation, path, value)
+            if changed_valuation == valuation:
+                continue
+            if any(held.proven(changed_valuation) for held in constrained):
+                continue  # a recorded failure stands
+            if any(not node.proven(changed_valuation) for node in proven):
+                continue  # fact_changes="progress": a published proof stays
+            targets.extend(settle(changed_valuation, records, granted, current, (FACT, path, value)))
+    return targets
 
 
 def _state_info(

@@ -130,14 +130,16 @@ _ABSENCE_RULES = frozenset({"AGV106", "AGV107"})
 class TraceStep(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, rename="camel"):
     """One host move of a trace.
 
-    ``kind`` is ``record`` (``key`` and ``outcome``), ``fact`` (``path``;
-    ``present`` false for an absent path, else ``value`` when the path equals
-    a value a check names) or ``authority`` (``authority`` and ``granted``).
-    ``text`` says it in words.
+    ``kind`` is ``start`` (a new Run whose ``facts`` already hold what the
+    checks read: the first step, when there is any), ``record`` (``key`` and
+    ``outcome``), ``fact`` (``path``; ``present`` false for an absent path,
+    else ``value`` when the path equals a value a check names) or
+    ``authority`` (``authority`` and ``granted``). ``text`` says it in words.
     """
 
     kind: str
     text: str
+    facts: dict[str, Any] | None = None
     key: str | None = None
     outcome: str | None = None
     path: str | None = None
@@ -236,8 +238,14 @@ class VerifyReport(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 
 
 def trace_steps(exploration: Exploration, state: int) -> tuple[TraceStep, ...]:
-    """The moves of a shortest path from the start to ``state``."""
-    return tuple(_step(exploration, move) for move in exploration.trace(state))
+    """The Facts a new Run starts with, then the moves of a shortest path from there to ``state``."""
+    steps = [_step(exploration, move) for move in exploration.trace(state)]
+    held = exploration.held(state)
+    if held:
+        first = exploration.path(state)[0]
+        facts = exploration.space.facts(exploration.valuations[first])
+        steps.insert(0, TraceStep(kind="start", text=f"start a new Run with {', '.join(held)}", facts=facts))
+    return tuple(steps)
 
 
 def _step(exploration: Exploration, move: Move) -> TraceStep:
@@ -559,14 +567,23 @@ def _trap_issues(
             dead = info.status == "blocked" and not reach.moves_on[state]
             offered = _offers(exploration, region)
             code = "AGV104"
-            message = (
-                f"Refusing Gate {key} (recording {outcome}) leads nowhere: no terminal of {label} can be reached "
-                f"after it"
-                + ("; the Run is blocked" if dead else f", the Run is offered only {listing(offered)}")
-            )
+            stuck = _stuck(exploration, state) if info.status == "blocked" else None
+            where = ""
             hint = (
                 f"add an edge from {graph.nodes[index].id} on {outcome} to what a refusal should lead to "
                 "(a terminal with terminalOutcome: failed, or a step that reworks the request)"
+            )
+            if stuck is not None:
+                graph, index, settled = stuck  # the fix goes where the Run stops
+                where = f" stops at {graph.id}/{graph.nodes[index].id} ({settled}, which no edge out of it takes) and"
+                hint = (
+                    f"add an edge from {graph.nodes[index].id} on {settled} to what a refusal should lead to "
+                    "(a terminal with terminalOutcome: failed, or a step that reworks the request)"
+                )
+            message = (
+                f"Refusing Gate {key} (recording {outcome}) leads nowhere: the Run{where} can reach no terminal "
+                f"of {label} after it"
+                + ("; it is blocked for good" if dead else f"; it is offered only {listing(offered)}")
             )
             title = f"refusing {key} ({outcome}) leads nowhere"
         elif _bottoms_dead(exploration, reach, region):

@@ -140,6 +140,7 @@ def verify(
     clock: Callable[[], float] | None = None,
     properties: str | None = None,
     outcomes: str = "declared",
+    fact_changes: str = "free",
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     fs: FileSystem | None = None,
@@ -155,7 +156,10 @@ def verify(
     file or a folder of them (default: the ``verify`` folder beside the
     manifest, when there is one). ``outcomes`` is ``declared`` (a node records
     ``completed``, the outcomes its edges name and, a Gate, ``failed``) or
-    ``all``. ``select`` and ``ignore`` take rule codes (``AGV103``), prefixes
+    ``all``. ``fact_changes`` is ``free`` (any fact a check reads may change
+    at any time) or ``progress`` (the same, but a ``satisfiedBy`` that holds
+    stays true: far fewer states, and proof withdrawn is not explored).
+    ``select`` and ``ignore`` take rule codes (``AGV103``), prefixes
     (``AGV1``) or names (``trap``). Reads files through ``fs`` (default: the
     file system the Provider was loaded from); never writes, never runs an Action.
     """
@@ -183,7 +187,13 @@ def verify(
     explorations: dict[tuple[str, str], Exploration] = {}
     for graph_id, entry_name in targets:
         explorations[(graph_id, entry_name)] = explore(
-            provider, graph_id, entry_name, max_states=max_states, expired=expired, outcomes=outcomes
+            provider,
+            graph_id,
+            entry_name,
+            max_states=max_states,
+            expired=expired,
+            outcomes=outcomes,
+            fact_changes=fact_changes,
         )
     found = analyse(list(explorations.values()), wanted)
     results: list[PropertyResult] = []

@@ -193,16 +193,16 @@ def generate_tests(
                 continue
             covered |= items
             number += 1
+            held = exploration.held(state)
             moves = [exploration.describe(move) for move in exploration.trace(state)]
             outcome = _status_words(evaluation)
-            where = f"{graph_id}#{entry_name}"
-            name = (
-                f"{where}: after {'; '.join(moves)}, it {outcome}"
-                if moves
-                else f"{where}: a new Run {outcome}"
-            )
+            name = f"{graph_id}#{entry_name}: a new Run"
+            if held:
+                name += f" with {', '.join(held)}"
+            name += f", after {'; '.join(moves)}, {outcome}" if moves else f" {outcome}"
             document = state_test(exploration, state, name, _expect(exploration, evaluation, candidates))
-            text = render_test(document, moves)
+            steps = [f"start a new Run with {', '.join(held)}"] if held else []
+            text = render_test(document, [*steps, *moves])
             file = f"{_slug(prefix)}-{number:02d}-{_slug(outcome)}.yaml"
             read_test_case(text.encode("utf-8"), file)  # what we write, we read back
             tests.append(GeneratedTest(file=file, name=name, text=text, document=document))
