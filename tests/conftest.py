@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -17,7 +19,8 @@ settings.register_profile("agent-graph", derandomize=True, deadline=None)
 settings.load_profile("agent-graph")
 
 REPO = Path(__file__).resolve().parents[1]
-VECTORS = REPO.parent / "shared" / "vectors"
+#: The TypeScript toolchain's recorded answers, kept in the repository as test data (see its README).
+VECTORS = REPO / "tests" / "vectors"
 _database_numbers = itertools.count(1)
 #: An object's address in a test ID (``<object object at 0x7f…>``): it differs between processes.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -50,10 +53,13 @@ def _isolated_load_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
 
 @pytest.fixture(scope="session")
 def vectors() -> Path:
-    """The folder of vectors recorded from the TypeScript toolchain (skips when absent)."""
-    if not VECTORS.is_dir():
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    """The folder of vectors recorded from the TypeScript toolchain (``tests/vectors``)."""
     return VECTORS
+
+
+def vector_json(name: str) -> Any:
+    """A file of the vectors, read as JSON; a checkout without it fails here rather than skipping."""
+    return json.loads((VECTORS / name).read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")

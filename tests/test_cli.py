@@ -21,7 +21,7 @@ import agent_graph as ag
 from agent_graph._cli.main import main
 from agent_graph._syntax import schema as _schema
 
-from .conftest import REPO, VECTORS
+from .conftest import REPO, VECTORS, vector_json
 from .load_fixtures import base_documents, write_tree
 
 PASSING_CASE = {
@@ -626,17 +626,13 @@ def test_process_success(provider_dir: Path) -> None:
 
 
 def _vector_cases() -> list[dict[str, Any]]:
-    path = VECTORS / "cases.json"
-    if not path.is_file():
-        return []
-    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    cases: list[dict[str, Any]] = vector_json("cases.json")
     return cases
 
 
 def test_vector_load_errors_through_the_cli(cli: Any) -> None:
     cases = [case for case in _vector_cases() if "load" in case]
-    if not cases:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    assert cases
     for case in cases:
         envelope = cli(
             "validate", "--manifest", str(VECTORS / case["manifest"]), "--format", "json"
@@ -651,8 +647,7 @@ def test_vector_evaluations_through_the_cli(cli: Any) -> None:
         if "evaluation" in case
         and all(isinstance(value, str) for value in case["state"].get("outcomes", {}).values())
     ][:12]
-    if not cases:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    assert cases
     for case in cases:
         state = case["state"]
         argv = [
