@@ -104,3 +104,44 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'runs.db'}"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+class Result:
+    """Exit status and the captured streams of one run."""
+
+    def __init__(self, status: int, out: str, err: str) -> None:
+        self.status = status
+        self.out = out
+        self.err = err
+
+    def json(self) -> Any:
+        lines = self.out.splitlines()
+        assert len(lines) == 1, self.out
+        return json.loads(lines[0])
+
+    def envelope(self) -> dict[str, Any]:
+        assert self.status == 1
+        assert self.out == ""
+        lines = self.err.splitlines()
+        assert len(lines) == 1, self.err
+        value: dict[str, Any] = json.loads(lines[0])
+        assert list(value) == ["schema", "state", "error"]
+        assert value["schema"] == "agent-graph.error.v1" and value["state"] == "error"
+        assert list(value["error"]) == ["code", "message", "diagnostics"]
+        from agent_graph._syntax import schema as _schema
+
+        _schema.validate("error", value, "stderr")
+        return value
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Any:
+    """The command line in this process: ``cli("run", "next", …)`` answers a :class:`Result`."""
+    from agent_graph._cli.main import main
+
+    def run(*argv: str) -> Result:
+        status = main(list(argv))
+        captured = capsys.readouterr()
+        return Result(status, captured.out, captured.err)
+
+    return run

@@ -105,7 +105,9 @@ async def draft_step(session: Any, run_id: str) -> dict[str, Any]:
     """next_step -> read_resource -> record_outcome (with its proof) for the draft; answers the next step."""
     step = await ok(session, "next_step", {"runId": run_id})
     assert step["status"] == "actionable" and step["route"]["node"] == "draft"
-    assert step["proof"] == [{"path": "report.digest", "exists": True}]
+    assert step["proof"] == [
+        {"path": "report.digest", "operator": "exists", "expected": True, "holds": False}
+    ]
     assert step["record"] == {"node": "report/draft", "revision": step["revision"]}
     required = [location["id"] for location in step["route"]["resources"]["required"]]
     assert required[0] == "skill.report-writer"

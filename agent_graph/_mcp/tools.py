@@ -191,8 +191,18 @@ NEXT_STEP = ToolSpec(
             },
             "proof": {
                 "type": "array",
-                "description": "Fact checks that prove the step complete: {path, exists} or {path, equals}.",
-                "items": {"type": "object", "required": ["path"]},
+                "description": "Fact checks that prove the step complete: {path, operator (exists or equals), "
+                "expected, holds (against the Run's Facts now)}.",
+                "items": {"type": "object", "required": ["path", "operator", "expected", "holds"]},
+            },
+            "blockers": {
+                "type": "array",
+                "description": "Nodes that hold the Run back (unverified, blocked by requiresFacts, or where it "
+                "stops): {node, kind, status, reason, message, checks (the unmet Fact checks)}.",
+                "items": {
+                    "type": "object",
+                    "required": ["node", "kind", "status", "reason", "message", "checks"],
+                },
             },
             "record": {
                 "type": "object",
