@@ -97,6 +97,17 @@ def postgres_url(postgres_server: str) -> str:
     return f"{postgres_server}&options=-csearch_path%3D{name}"
 
 
+@pytest.fixture(params=("file", "sqlite", "postgres"))
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a new, empty store of each kind: a folder of Run files, a SQLite database, a PostgreSQL schema."""
+    if request.param == "file":
+        return str(tmp_path / "runs")
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'runs.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture(params=("sqlite", "postgres"))
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The URL of a new SQLite database, then of a new PostgreSQL schema: each database store once."""

@@ -96,7 +96,7 @@ def test_run_lifecycle_through_the_command_line(cli: Cli, tmp_path: Path) -> Non
     assert replaced["events"][-1] == {
         **replaced["events"][-1],
         "type": "facts.replaced",
-        "detail": {"keys": ["report"]},
+        "detail": {"keys": ["report"], "set": {"report": {"digest": "sha256:2"}}},
     }
 
     assert cli("run", "authority", "--state", "run.json", "--add", "report.publish", "--remove", "a")[

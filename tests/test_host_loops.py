@@ -24,16 +24,6 @@ def sample(first_line: str) -> str:
     return DOC[start : DOC.index("```", start)]
 
 
-@pytest.fixture(params=("file", "sqlite", "postgres"))
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "file":
-        return str(tmp_path / "runs")
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'runs.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 @pytest.fixture()
 def session(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "examples", tmp_path / "examples")
