@@ -611,34 +611,30 @@ class ProofCheck(_Wire, frozen=True, kw_only=True):
     holds: bool
 
     def facts(self, value: Any = msgspec.UNSET) -> dict[str, Any]:
-        """The Facts object that makes this check hold, to merge into the Run (``deep=True``).
+        """A Facts object with ``value`` at the check's path, to merge into the Run (``deep=True``).
 
-        ``equals``: the expected value at the path (``value`` is not taken).
-        ``exists``: ``value`` at the path, which the caller observed (a digest,
-        a URL, an ID); ``argument-invalid`` without it. ``exists: false`` is
-        refused too: a merge cannot remove a Fact (replace the Facts instead).
+        ``value`` is what the host observed (a digest, a URL, an ID, a status);
+        an ``equals`` check without one takes its expected value, an ``exists``
+        check needs one (``argument-invalid``). ``exists: false`` is refused: a
+        merge cannot remove a Fact (replace the Facts instead).
         """
         result: dict[str, Any] = {}
         _put_path(result, self.path, self.value(value))
         return result
 
     def value(self, observed: Any = msgspec.UNSET) -> Any:
-        """The value that makes this check hold: ``equals``' expected value, or ``observed`` for ``exists``."""
-        if self.operator == "equals":
-            if observed is not msgspec.UNSET:
-                raise AgentGraphError(
-                    "argument-invalid", f"{self.path} must equal its expected value; no other value is taken"
-                )
-            return self.expected
-        if self.expected is not True:
+        """What goes at the path: ``observed``, else the expected value of an ``equals`` check."""
+        if self.operator == "exists" and self.expected is not True:
             raise AgentGraphError(
                 "argument-invalid", f"{self.path} must be absent: no Facts merged into the Run can remove it"
             )
-        if observed is msgspec.UNSET:
-            raise AgentGraphError(
-                "argument-invalid", f"{self.path} must exist: give the value you observed for it"
-            )
-        return observed
+        if observed is not msgspec.UNSET:
+            return observed
+        if self.operator == "equals":
+            return self.expected
+        raise AgentGraphError(
+            "argument-invalid", f"{self.path} must exist: give the value you observed for it"
+        )
 
 
 def _put_path(target: dict[str, Any], path: str, value: Any) -> None:
@@ -653,13 +649,12 @@ def _put_path(target: dict[str, Any], path: str, value: Any) -> None:
 
 
 def proof_facts(checks: tuple[ProofCheck, ...], values: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The Facts that make each check of ``checks`` that does not hold yet hold (see :meth:`Step.proof_facts`)."""
+    """The Facts of each check of ``checks`` that does not hold yet (see :meth:`Step.proof_facts`)."""
     given = values or {}
     result: dict[str, Any] = {}
     for check in checks:
         if not check.holds:
-            observed = given.get(check.path, msgspec.UNSET) if check.operator == "exists" else msgspec.UNSET
-            _put_path(result, check.path, check.value(observed))
+            _put_path(result, check.path, check.value(given.get(check.path, msgspec.UNSET)))
     return result
 
 
@@ -709,11 +704,13 @@ class Step(_Wire, frozen=True, kw_only=True):
     def proof_facts(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The Facts that make every check of :attr:`proof` that does not hold yet hold, as one object.
 
-        ``values`` maps the path of each unmet ``exists`` check to the value the
-        host observed for it (``{"report.digest": digest}``); an ``equals``
-        check takes its expected value. Merge the answer with ``deep=True``
-        (``record(…, facts=step.proof_facts(…), deep=True)``). Raises
-        ``argument-invalid`` for an unmet ``exists`` check without a value.
+        ``values`` maps a check's path to the value the host observed for it
+        (``{"report.digest": digest}``); an ``equals`` check without one takes
+        its expected value, an ``exists`` check needs one (``argument-invalid``
+        names the path). An observed value that differs from an ``equals``
+        check's expected one is published as observed: the check then still
+        does not hold. Merge the answer with ``deep=True``
+        (``record(…, facts=step.proof_facts(…), deep=True)``).
         """
         return proof_facts(self.proof, values)
 

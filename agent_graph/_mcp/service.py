@@ -367,7 +367,10 @@ class McpService:
                     return self._unanswered(
                         answer, f"approved without a value for {check.path}; nothing was recorded"
                     )
-            facts = proof_facts(published, content)
+            given = {
+                c.path: content[c.path] for c in published if c.operator == "exists" and c.path in content
+            }
+            facts = proof_facts(published, given)
         try:
             run = await self.calls.record(
                 ref,
