@@ -313,10 +313,8 @@ def test_run_next_shows_the_proof_and_what_holds_the_run_back(cli: Any, tmp_path
     assert answer["blockers"] == []
     human = cli("run", "next", "--state", state, "--manifest", manifest).out
     assert "Proof: report.digest exists ✗" in human
-    assert (
-        cli("run", "record", "report/draft", "completed", "--state", state, "--manifest", manifest).status
-        == 0
-    )
+    recorded = cli("run", "record", "report/draft", "completed", "--state", state, "--manifest", manifest)
+    assert recorded.status == 0 and "Why: report/draft unverified" in recorded.out
     blocked = cli("run", "next", "--state", state, "--manifest", manifest, "--format", "json").json()
     assert blocked["route"] is None and blocked["proof"] == []
     assert [(b["node"], b["status"]) for b in blocked["blockers"]] == [("report/draft", "unverified")]
@@ -359,3 +357,25 @@ def test_the_mcp_answer_takes_the_steps_proof_and_blockers() -> None:
     assert answer.structured["blockers"] == [b.to_json() for b in blocked.blockers]
     assert "`report/draft` unverified: recorded completed, but satisfiedBy does not hold" in answer.text
     assert "waits for `report.digest` exists" in render_step(answer.structured)
+
+
+def test_the_mcp_record_answer_names_what_its_claim_left_unproven(tmp_path: Path) -> None:
+    import asyncio
+
+    from agent_graph._mcp.service import McpService
+
+    async def scenario() -> None:
+        with ag.open_store(str(tmp_path / "runs")) as store:
+            service = McpService(provider=WEEKLY, store=store, workspace=str(tmp_path))
+            started = await service.start_run({"graph": "report"})
+            run_id = started.structured["runId"]
+            step, _ = await service.next_step({"runId": run_id})
+            arguments = {"runId": run_id, "node": "report/draft", "revision": step.structured["revision"]}
+            answer = await service.record_outcome({**arguments, "outcome": "completed"})
+            assert answer.structured["status"] == "blocked"
+            assert [b["node"] for b in answer.structured["blockers"]] == ["report/draft"]
+            assert (
+                "`report/draft` unverified: recorded completed, but satisfiedBy does not hold" in answer.text
+            )
+
+    asyncio.run(scenario())

@@ -205,10 +205,16 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
                     raise unknown
         store.record(ref, args.node, args.outcome, detail=detail, provider=provider, revision=args.revision)
         run = store.load(ref)  # the command prints the whole Run file
-    return run, [
-        f"Recorded {args.node}: {args.outcome}",
-        "Evaluate the run again; a recorded outcome does not prove any Fact.",
-    ]
+    lines = [f"Recorded {args.node}: {args.outcome}"]
+    if (
+        provider is not None and run.graph in ctx.provider().graphs
+    ):  # what holds the Run back now, if anything
+        loaded = ctx.provider()
+        evaluation = evaluate_run(loaded, run)
+        lines.append(f"State: {evaluation.status_code}")
+        lines.extend(why_lines(step_blockers(loaded, evaluation, run.facts, run.outcomes, run.authorities)))
+    lines.append("Evaluate the run again; a recorded outcome does not prove any Fact.")
+    return run, lines
 
 
 def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:

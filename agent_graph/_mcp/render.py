@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["render_step"]
+__all__ = ["blocker_lines", "render_step"]
 
 
 def _check_text(check: Mapping[str, Any]) -> str:
@@ -25,7 +25,7 @@ def _check_text(check: Mapping[str, Any]) -> str:
     return f"`{check['path']}` {'exists' if check.get('expected', True) else 'is absent'}{mark}"
 
 
-def _blocker_lines(answer: Mapping[str, Any]) -> list[str]:
+def blocker_lines(answer: Mapping[str, Any]) -> list[str]:
     """What holds the Run back, in explain's words: the node, why, and the checks it waits for."""
     lines = []
     for blocker in answer.get("blockers") or ():
@@ -71,7 +71,7 @@ def render_step(answer: Mapping[str, Any]) -> str:
         return "\n".join(lines)
     if route is None:
         lines.append(f"## Run {run_id}: {status}, no route")
-        blockers = _blocker_lines(answer)
+        blockers = blocker_lines(answer)
         if blockers:
             lines.append("Why:")
             lines.extend(blockers)
@@ -143,7 +143,7 @@ def render_step(answer: Mapping[str, Any]) -> str:
         )
     if proof:
         lines.append("Proof of completion (Facts): " + "; ".join(_check_text(c) for c in proof) + ".")
-    held = _blocker_lines(answer)
+    held = blocker_lines(answer)
     if held:
         lines.append("Held back meanwhile:")
         lines.extend(held)

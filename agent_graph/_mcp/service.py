@@ -62,6 +62,7 @@ from .._core.model import (
 )
 from .._core.provider import Provider
 from .._core.receipts import Receipts
+from .._core.why import step_blockers
 from .._runtime.gate_policy import GateGuard
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_changes import evaluate_run
@@ -69,7 +70,7 @@ from .._runtime.run_store import BaseRunStore
 from .._runtime.run_store_async import AsyncRunStore
 from .._runtime.step import RegularFileSystem, run_step, static_locations, step_location
 from .calls import StoreCalls, bounded
-from .render import render_step
+from .render import blocker_lines, render_step
 
 __all__ = [
     "MAX_RECEIPT_RUNS",
@@ -450,11 +451,22 @@ class McpService:
         run = await self.calls.record(
             ref, node, outcome, detail=detail, revision=arguments["revision"], facts=facts or None
         )
-        status = self._status(run_id, run)
+        evaluation = evaluate_run(self.provider, run)
         keys = sorted(facts)
-        structured = {"runId": run_id, "node": node, "outcome": outcome, "keys": keys, **status}
+        structured: dict[str, Any] = {
+            "runId": run_id,
+            "node": node,
+            "outcome": outcome,
+            "keys": keys,
+            "status": evaluation.status_code,
+            "revision": evaluation.revision,
+        }
         merged = f" and merged Facts {', '.join(keys)}" if keys else ""
-        text = f"Recorded {node}: {outcome}{merged}. The Run is {status['status']} now; call next_step."
+        text = f"Recorded {node}: {outcome}{merged}. The Run is {evaluation.status_code} now; call next_step."
+        blockers = step_blockers(self.provider, evaluation, run.facts, run.outcomes, run.authorities)
+        if blockers:  # a claim without its proof, say: which node, and which Fact it waits for
+            structured["blockers"] = [blocker.to_json() for blocker in blockers]
+            text += "\nHeld back:\n" + "\n".join(blocker_lines(structured))
         return ToolAnswer(structured, text)
 
     async def update_facts(self, arguments: Mapping[str, Any]) -> ToolAnswer:
