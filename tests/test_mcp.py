@@ -293,7 +293,11 @@ def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
                 "comment": "looks good",
             }
             # The published approval is the Gate's Fact: the user's answer, not the agent's claim.
-            assert any(e["type"] == "facts.updated" and e["detail"] == {"keys": ["report"]} for e in events)
+            assert any(
+                e["type"] == "facts.updated"
+                and e["detail"] == {"keys": ["report"], "merge": {"report": {"approved": True}}}
+                for e in events
+            )
 
             # Rejected: the Gate fails, nothing it guards is offered, and the agent cannot undo it.
             other = (await ok(session, "start_run", {"facts": drafted}))["runId"]

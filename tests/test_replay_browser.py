@@ -331,7 +331,7 @@ def test_the_page_of_a_run_with_many_fact_changes_shows_only_statuses_the_run_ha
     browser: Browser, weekly: ag.Provider, tmp_path: Path
 ) -> None:
     with ag.open_store(str(tmp_path / "runs")) as store:
-        run_id, states = drive(store, weekly, seed=7, writes=120)
+        run_id, states = drive(store, weekly, seed=7, writes=80)
         run = store.load(run_id, weekly)
     path = tmp_path / "many.html"
     path.write_text(render_replay_page(weekly, run, layout="builtin"), "utf-8")

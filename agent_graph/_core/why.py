@@ -644,8 +644,12 @@ def _may_hold_back(
         return True
     if any(d.code == "required-fact-missing" or d.code == "subgraph-missing" for d in evaluation.diagnostics):
         return True
-    for key, outcome in outcomes.items():
-        if outcome == "completed":
+    for key, recorded in outcomes.items():
+        # A record as a Run holds it (an OutcomeRecord), as JSON ({outcome, …}) or the outcome alone.
+        outcome = getattr(recorded, "outcome", None) or (
+            recorded.get("outcome") if isinstance(recorded, Mapping) else recorded
+        )
+        if outcome == "completed" and isinstance(key, str):
             node = _node_of(provider, key)
             if node is not None and node.satisfied is not None and not facts_match(facts, node.satisfied):
                 return True
@@ -676,9 +680,9 @@ def step_blockers(
     explained evaluation of the same state.
     """
     fact_values = normalize_facts(facts)
-    outcome_values = normalize_outcomes(outcomes)
-    if not _may_hold_back(provider, evaluation, fact_values, outcome_values):
+    if not _may_hold_back(provider, evaluation, fact_values, outcomes or {}):
         return ()
+    outcome_values = normalize_outcomes(outcomes)
     explanation = explain(
         provider,
         evaluation.graph,

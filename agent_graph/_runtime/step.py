@@ -174,7 +174,7 @@ def run_step(
             graph=run.graph,
         )
     proof = proof_checks(provider, found.graph, found.node, state["facts"]) if found is not None else ()
-    blockers = step_blockers(provider, evaluation, state["facts"], state["outcomes"], state["authorities"])
+    blockers = step_blockers(provider, evaluation, run.facts, run.outcomes, run.authorities)
     return Step(
         run=run if isinstance(run, RunHead) else head_of(run),
         evaluation=evaluation,
