@@ -12,12 +12,14 @@ Skipped, with the reason, only where no browser can be started.
 from __future__ import annotations
 
 import base64
+import json
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import agent_graph as ag
@@ -352,3 +354,28 @@ def test_the_page_of_a_run_with_many_fact_changes_shows_only_statuses_the_run_ha
     # And clicking to an event far from the last keeps what the page rebuilds from its deltas.
     browser.click(browser.find("#row-70"))
     assert shown_statuses(browser) == expected_statuses(weekly, states[69])
+
+
+def test_a_run_that_spells_every_placeholder_renders_whole(
+    browser: Browser, weekly: ag.Provider, tmp_path: Path
+) -> None:
+    names = ("TITLE", "LAYOUT", "CSS", "SVG", "DATA", "JS")
+    spelled = " ".join("{{" + name + "}}" for name in names)
+    run = weekly_run(weekly, {"note": spelled, "half": "\ud800"})
+    run = msgspec.structs.replace(run, id=f"run {spelled}")
+    path = tmp_path / "placeholders.html"
+    path.write_text(render_replay_page(weekly, run, layout="builtin"), "utf-8")
+    fresh(browser, path.as_uri())
+    assert len(browser.find_all("#events tbody tr")) == len(run.events)  # the data block is whole
+    assert (
+        browser.run("return document.title") == f"Run run {spelled} · report#default · examples/weekly-report"
+    )
+    assert spelled in browser.text(browser.find("#summary"))
+    browser.click(browser.find("#row-1"))
+    after = browser.run(
+        "var out = {}; document.querySelectorAll('#changes tbody tr').forEach(function (tr) {"
+        " var v = tr.cells[3].textContent; out[tr.cells[1].textContent] = v.length === 3 ? v.charCodeAt(1) : v; });"
+        " return out;"
+    )
+    # Shown as the Run holds them: the placeholders as text, the lone surrogate kept (0xD800).
+    assert after == {"team": '"web"', "note": json.dumps(spelled), "half": 0xD800}
