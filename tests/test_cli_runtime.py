@@ -447,7 +447,11 @@ def test_the_documented_host_loop_stops_at_the_user_gate_and_a_later_process_fin
     match = re.fullmatch(r"continue with: --run (\S+) --answer yes\|no", first[2])
     assert match, first[2]
     run_id = match.group(1)
-    assert [line.split()[1] for line in first[3:]] == ["run.started", "facts.updated", "node.outcome-recorded"]
+    assert [line.split()[1] for line in first[3:]] == [
+        "run.started",
+        "facts.updated",
+        "node.outcome-recorded",
+    ]
     # The Run is in the store the script named, relative to its working directory.
     with ag_open(f"sqlite:///{tmp_path / 'host-runs.db'}") as store:
         waiting = store.load(run_id)
