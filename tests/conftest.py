@@ -97,15 +97,27 @@ def postgres_url(postgres_server: str) -> str:
     return f"{postgres_server}&options=-csearch_path%3D{name}"
 
 
-@pytest.fixture(params=("file", "sqlite", "postgres"))
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The URL of a new, empty store of each kind: a folder of Run files, a SQLite database, a PostgreSQL schema."""
-    if request.param == "file":
+def _store_url(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if kind == "file":
         return str(tmp_path / "runs")
-    if request.param == "sqlite":
+    if kind == "sqlite":
         return f"sqlite:///{tmp_path / 'runs.db'}"
+    if kind == "memory":
+        return "memory://"  # every open is a new, empty store, of this process only
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture(params=("file", "sqlite", "postgres"))
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty store of each kind that outlives a process: a folder of Run files, SQLite, PostgreSQL."""
+    return _store_url(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=("file", "sqlite", "postgres", "memory"))
+def any_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty store of every kind, the in-process ``memory://`` one included."""
+    return _store_url(request.param, request, tmp_path)
 
 
 @pytest.fixture(params=("sqlite", "postgres"))

@@ -34,8 +34,8 @@ REFERENCE_RUN_SCHEMA = json.loads((VECTORS / "schemas-0.2.6" / "run.schema.json"
 
 
 @pytest.fixture
-def store(store_url: str) -> Iterator[ag.BaseRunStore]:
-    with ag.open_store(store_url, clock=FakeClock(), new_id=Ids()) as opened:
+def store(any_store_url: str) -> Iterator[ag.BaseRunStore]:
+    with ag.open_store(any_store_url, clock=FakeClock(), new_id=Ids()) as opened:
         yield opened
 
 

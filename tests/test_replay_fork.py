@@ -25,8 +25,8 @@ def weekly() -> ag.Provider:
 
 
 @pytest.fixture
-def store(store_url: str) -> Iterator[ag.BaseRunStore]:
-    with ag.open_store(store_url, clock=FakeClock(), new_id=Ids()) as opened:
+def store(any_store_url: str) -> Iterator[ag.BaseRunStore]:
+    with ag.open_store(any_store_url, clock=FakeClock(), new_id=Ids()) as opened:
         yield opened
 
 
