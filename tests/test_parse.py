@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from agent_graph._syntax.parse import (
     parse_yaml,
 )
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+from .conftest import vector_json
 
 
 def _as_json(value: Any) -> Any:
@@ -77,19 +76,12 @@ def _json_failed(text: str, **options: Any) -> AgentGraphError:
 
 
 def _yaml_vectors() -> list[dict[str, Any]]:
-    path = VECTORS / "yaml.json"
-    if not path.is_file():
-        return []
-    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    cases: list[dict[str, Any]] = vector_json("yaml.json")
     return cases
 
 
-@pytest.mark.parametrize(
-    "case", _yaml_vectors() or [None], ids=lambda c: repr(c["yaml"][:40]) if c else "none"
-)
-def test_yaml_vector(case: dict[str, Any] | None) -> None:
-    if case is None:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+@pytest.mark.parametrize("case", _yaml_vectors(), ids=lambda c: repr(c["yaml"][:40]))
+def test_yaml_vector(case: dict[str, Any]) -> None:
     if "error" in case:
         assert case["error"] == "parse-failed"
         _parse_failed(case["yaml"])

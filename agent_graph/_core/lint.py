@@ -98,6 +98,13 @@ _RULE_LIST = (
         summary="An edge waits for an outcome its source node never settles to",
     ),
     LintRule(
+        code="AG105",
+        name="repeat-through-subgraph",
+        severity="warning",
+        summary="A repeat loop runs through a Subgraph node, which keeps its child frame's outcomes when the "
+        "repeat re-arms only its target",
+    ),
+    LintRule(
         code="AG201",
         name="fact-path-unknown",
         severity="warning",
@@ -379,8 +386,11 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                 f"{where} leads to no terminal node: no path from it ends the frame",
                 "add an edge from it (or from a node after it) towards a terminal node",
             )
+    # The loops: strongly connected parts of the Graph, over every edge (only where a repeat edge closes one).
+    component = (
+        _components(forward) if graph.repeat_edges and ("AG103" in wanted or "AG105" in wanted) else []
+    )
     if "AG103" in wanted and graph.repeat_edges:
-        component = _components(forward)
         exits: set[int] = set()  # components with an edge out of them or a terminal inside
         for node in nodes:
             own = component[node.index]
@@ -412,6 +422,8 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                     edge=name,
                 )
             )
+    if "AG105" in wanted and graph.repeat_edges:
+        _repeat_subgraph_issues(graph, component, out)
     if "AG104" in wanted:
         _outcome_issues(provider, graph, out)
     if "AG401" in wanted:
@@ -432,6 +444,47 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                     "add satisfiedBy with the fact its work publishes (a digest, a URL), or requiresFacts "
                     "on the node that needs that fact",
                 )
+
+
+def _repeat_subgraph_issues(graph: CompiledGraph, component: Sequence[int], out: list[Issue]) -> None:
+    """AG105: a repeat edge whose loop (the strongly connected part of the Graph it closes) holds a Subgraph node.
+
+    A repeat re-arms its target only. A Subgraph node inside the loop settles
+    from its child frame, whose recorded outcomes stay: the retry meets the
+    same child outcome again (a failed check stays failed). Linear: one pass
+    over the nodes and one over the repeat edges (``component``: each node's).
+    """
+    calls: dict[int, int] = {}  # component -> its first Subgraph node
+    for node in graph.nodes:
+        if node.is_subgraph:
+            calls.setdefault(component[node.index], node.index)
+    if not calls:
+        return
+    nodes = graph.nodes
+    repeat_indices = [index for index, edge in enumerate(graph.definition.edges) if edge.kind == "repeat"]
+    for position, (source, target, _outcomes) in enumerate(graph.repeat_edges):
+        loop = component[source]
+        call = calls.get(loop)
+        if call is None or loop != component[target]:
+            continue
+        edge_index = repeat_indices[position]
+        name = _edge_name(nodes[source].id, nodes[target].id)
+        child = nodes[call].child_graph or "its Graph"
+        out.append(
+            Issue(
+                "AG105",
+                f"Repeat edge {graph.id}: {name} loops through Subgraph node {nodes[call].id}: a repeat re-arms "
+                f"only its target {nodes[target].id}, so {nodes[call].id} keeps the outcomes its call of "
+                f"{child} recorded, and a failed {child} stays failed on every retry",
+                graph.path,
+                f"/edges/{edge_index}",
+                f"/edges/{edge_index}",
+                f"retry inside {child} instead (a repeat edge there, from the node to try again to itself, on "
+                "the outcome that asks for another try, say partial), and leave the Subgraph node outside loops",
+                graph=graph.id,
+                edge=name,
+            )
+        )
 
 
 def _outcome_issues(provider: Provider, graph: CompiledGraph, out: list[Issue]) -> None:
