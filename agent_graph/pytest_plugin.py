@@ -17,7 +17,7 @@ pytest-xdist, each worker counts its own share: run the graph tests without
 ``-n`` to measure them).
 
 Fixtures: ``agent_graph_provider`` (the loaded Provider, once per session)
-and ``agent_graph_memory_fs`` (a :class:`MemoryProviderFileSystem` to build
+and ``agent_graph_memory_fs`` (a :class:`agent_graph.testing.MemoryProviderFileSystem` to build
 Providers from dicts without touching the disk). Nothing here is imported by
 the library itself; ``agent_graph`` is imported lazily so that installing the
 plugin costs other test suites nothing.
@@ -26,21 +26,21 @@ plugin costs other test suites nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ._load.fs import MemoryFileSystem
+from .testing.memory import MemoryProviderFileSystem as _MemoryProviderFileSystem
 
 if TYPE_CHECKING:
     from ._core.errors import AgentGraphError
     from ._core.model import TestCase
     from ._core.provider import Provider
 
-__all__ = ["INI_MANIFEST", "GraphTestFailure", "GraphTestFile", "GraphTestItem", "MemoryProviderFileSystem"]
+__all__ = ["INI_MANIFEST", "GraphTestFailure", "GraphTestFile", "GraphTestItem"]
 
 #: The ini option naming the Provider manifest (relative to the ini file's directory).
 INI_MANIFEST = "agent_graph_manifest"
@@ -321,41 +321,6 @@ class GraphTestItem(pytest.Item):
         return self.path, None, f"agent-graph test: {self.name}"
 
 
-class MemoryProviderFileSystem(MemoryFileSystem):
-    """A :class:`~agent_graph.MemoryFileSystem` rooted at ``/provider`` that writes dicts as YAML or JSON.
-
-    >>> fs = MemoryProviderFileSystem()
-    >>> fs.add("graphs/main.yaml", {"schema": "agent-graph.graph.v1", "id": "main"})
-    '/provider/graphs/main.yaml'
-    """
-
-    def __init__(self, files: Mapping[str, Any] | None = None, *, root: str = "/provider") -> None:
-        super().__init__(cwd=root)
-        self.root = self.cwd
-        for path, content in (files or {}).items():
-            self.add(path, content)
-
-    def add(self, path: str, content: Any) -> str:
-        """Write one file: text or bytes as given, other JSON data as YAML (JSON for ``.json``). Returns its path."""
-        if isinstance(content, (str, bytes, bytearray)):
-            self.write(path, bytes(content) if isinstance(content, bytearray) else content)
-        elif path.lower().endswith(".json"):
-            import json
-
-            self.write(path, json.dumps(content, indent=2, ensure_ascii=False) + "\n")
-        else:
-            from ._toolchain.scaffold import dump_yaml
-
-            self.write(path, dump_yaml(content))
-        return self.absolute(path)
-
-    def load(self, manifest: str = "provider.yaml") -> Provider:
-        """Load the Provider whose manifest is at ``manifest`` (relative to the root)."""
-        from ._load.loader import load_provider
-
-        return load_provider(self.absolute(manifest), fs=self)
-
-
 @pytest.fixture(scope="session")
 def agent_graph_provider(request: pytest.FixtureRequest) -> Provider:
     """The Provider named by the ``agent_graph_manifest`` ini option, loaded once per session."""
@@ -368,6 +333,21 @@ def agent_graph_provider(request: pytest.FixtureRequest) -> Provider:
 
 
 @pytest.fixture
-def agent_graph_memory_fs() -> MemoryProviderFileSystem:
+def agent_graph_memory_fs() -> _MemoryProviderFileSystem:
     """An empty in-memory file system for building Providers from dicts: ``fs.add(path, data)``, then ``fs.load()``."""
-    return MemoryProviderFileSystem()
+    return _MemoryProviderFileSystem()
+
+
+def __getattr__(name: str) -> Any:
+    """``MemoryProviderFileSystem`` moved to :mod:`agent_graph.testing`: the old name warns for one release."""
+    if name == "MemoryProviderFileSystem":
+        import warnings
+
+        warnings.warn(
+            "agent_graph.pytest_plugin.MemoryProviderFileSystem moved: import it from agent_graph.testing "
+            "(the old name goes in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return _MemoryProviderFileSystem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,7 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     plugin = () if _registered() else ("-p", "agent_graph.pytest_plugin")
     # Unrelated plugins of this environment (hypothesis, benchmark) are kept out: they only slow runs down.
     quiet = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark")
-    return pytester.runpytest(*plugin, *quiet, *args)
+    return pytester.runpytest_subprocess(*plugin, *quiet, *args)
 
 
 @pytest.fixture
@@ -163,3 +163,34 @@ def test_each_test_gets_a_fresh_one(agent_graph_memory_fs):
     )
     _run(pytester).assert_outcomes(passed=2)
     assert not (pytester.path / "provider").exists()
+
+
+def test_the_memory_file_system_is_importable_without_pytest() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['pytest'] = None  # any import of pytest now fails\n"
+        "import agent_graph as ag\n"
+        "from agent_graph.testing import MemoryProviderFileSystem\n"
+        "fs = MemoryProviderFileSystem({'provider.yaml': {'schema': 'agent-graph.provider.v1', 'id': 'mem',\n"
+        "    'version': '1.0.0', 'graphs': ['g.json']}, 'g.json': {'schema': 'agent-graph.graph.v1', 'id': 'main',\n"
+        "    'entrypoints': {'default': 'done'},\n"
+        "    'nodes': [{'id': 'done', 'kind': 'terminal', 'terminalOutcome': 'completed'}], 'edges': []}})\n"
+        "print(ag.evaluate(fs.load(), 'main').status_code)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "complete"
+
+
+def test_the_old_import_path_warns_for_one_release() -> None:
+    import agent_graph.pytest_plugin as plugin
+    from agent_graph.testing import MemoryProviderFileSystem
+
+    with pytest.warns(DeprecationWarning, match="import it from agent_graph.testing"):
+        old = plugin.MemoryProviderFileSystem
+    assert old is MemoryProviderFileSystem
+    with pytest.raises(AttributeError):
+        plugin.NoSuchName  # noqa: B018
