@@ -421,7 +421,11 @@ class GraphTestFailure(Exception):
 
 def _error_lines(error: AgentGraphError) -> list[str]:
     lines = [f"{error.code}: {error.message}"]
-    lines.extend(f"  {d.code}: {d.message}" for d in error.diagnostics)
+    lines.extend(
+        f"  {d.code}: {d.message}"
+        for d in error.diagnostics
+        if d.code != error.code or d.message != error.message  # no copy of the first line
+    )
     return lines
 
 

@@ -31,7 +31,7 @@ from .ir import (
     missing_subgraph_message,
     requires_message,
 )
-from .model import Evaluation, RouteSummary
+from .model import Evaluation, RouteSummary, expected_outcome
 from .plain import plain_json, plain_string
 from .provider import Provider
 from .revision_text import revision_bytes_fast, revision_state
@@ -181,7 +181,9 @@ def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
 
 def _outcome_string(key: Any, value: Any) -> str:
     if not isinstance(value, str):
-        raise AgentGraphError("outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}")
+        raise AgentGraphError(
+            "outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}; {expected_outcome(value)}"
+        )
     return value if type(value) is str else str.__str__(value)
 
 
@@ -231,7 +233,8 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
             outcome = getattr(value, "outcome", _MISSING)
             if outcome is _MISSING:
                 raise AgentGraphError(
-                    "outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}"
+                    "outcome-invalid",
+                    f"Outcome for {shown(key)} is invalid: {shown(value)}; {expected_outcome(value)}",
                 )
             result[key] = _outcome_string(key, outcome)
     return result

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import AgentGraphError, Diagnostic, did_you_mean, shown
-from .model import OUTCOMES
+from .model import OUTCOMES, expected_outcome
 from .provider import Provider
 
 __all__ = ["check_state", "state_key_problem", "unknown_state_key"]
@@ -110,7 +110,7 @@ def check_state(
                     found.append(
                         _error(
                             "outcome-invalid",
-                            f"Outcome of {shown(key)} is {shown(outcome)}; expected one of {', '.join(OUTCOMES)}",
+                            f"Outcome of {shown(key)} is {shown(outcome)}; {expected_outcome(outcome)}",
                         )
                     )
     if authorities is not None:

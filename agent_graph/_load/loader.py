@@ -57,6 +57,7 @@ from .._syntax.parse import (
     parse_front_matter,
     parse_structured,
 )
+from .._syntax.syntax_hints import placed_syntax_error
 from .._syntax.yaml_events import locate_pointers
 from .bundle import check_bundle_catalogs, verify_bundle_manifest
 from .cache import CachedValue, LoadCache, open_cache
@@ -202,6 +203,12 @@ class _Reader:
         return data
 
     def structured(self, path: str) -> Any:
+        try:
+            return self._structured(path)
+        except AgentGraphError as error:
+            raise placed_syntax_error(error, self.display(path)) from None
+
+    def _structured(self, path: str) -> Any:
         limits = self.limits
         data = self.read(path)
         if self.store is None:
@@ -265,6 +272,12 @@ class _Reader:
 
     def front_matter(self, path: str) -> dict[str, Any]:
         """The front-matter header of a Markdown file (as ``parse_front_matter`` reads it)."""
+        try:
+            return self._front_matter(path)
+        except AgentGraphError as error:
+            raise placed_syntax_error(error, self.display(path)) from None
+
+    def _front_matter(self, path: str) -> dict[str, Any]:
         if self.store is None:
             return parse_front_matter(self.text(path), path)[0]
         cached = self.headers.get(path)

@@ -243,11 +243,80 @@ def _message(keyword: str, violation: Any, value: Any, thing: str, field: str, s
         first, second = params.get("j"), params.get("i")
         repeated = value[second] if isinstance(second, int) and second < len(value) else None
         return f"{subject} lists {_short(repeated)} twice (items {first} and {second})"
-    if keyword == "oneOf":
-        return f"{subject} matches none of the allowed shapes (or more than one)"
-    if keyword == "anyOf":
+    if keyword in ("oneOf", "anyOf"):
+        inner = _named_member(schema, violation.schema_path, value)
+        if inner is not None:
+            key, names = inner
+            return f"{subject}.{key} is {_short(value[key])}; expected {names}"
+        alternatives = _choices(schema, violation.schema_path, value)
+        if alternatives is not None:
+            return f"{subject} is {_short(value)}; expected {alternatives}"
+        if keyword == "oneOf":
+            return f"{subject} matches none of the allowed shapes (or more than one)"
         return f"{subject} matches none of the allowed shapes"
     return f"{where}: {violation.message}{_condition(schema, violation.schema_path)}"
+
+
+def _resolved(schema: Any, branch: Any) -> Any:
+    """A ``oneOf``/``anyOf`` branch with its local ``$ref`` (``#/definitions/…``) followed, a few steps at most."""
+    for _ in range(8):
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            break
+        branch = _schema_at(schema, ref)
+    return branch
+
+
+def _choices(schema: Any, schema_path: str, value: Any) -> str | None:
+    """``one of a, b, c, or an object with x, y (did you mean "a"?)`` for alternatives that list names, or None.
+
+    Only when a branch is an ``enum`` of strings: a bad name then reads as the
+    names there are, and the other branches as the shapes they take.
+    """
+    branches = _schema_at(schema, schema_path)
+    if not isinstance(branches, list):
+        return None
+    names: list[str] = []
+    shapes: list[str] = []
+    for branch in (_resolved(schema, item) for item in branches):
+        if not isinstance(branch, dict):
+            return None
+        enum = branch.get("enum")
+        if isinstance(enum, list) and enum and all(isinstance(item, str) for item in enum):
+            names.extend(item for item in enum if item not in names)
+        elif branch.get("type") == "object" and isinstance(branch.get("required"), list):
+            shapes.append("an object with " + ", ".join(str(name) for name in branch["required"]))
+        elif isinstance(branch.get("type"), str):
+            shapes.append(str(branch["type"]))
+        else:
+            return None
+    if not names:
+        return None
+    text = "one of " + ", ".join(names) + "".join(f", or {shape}" for shape in shapes)
+    return text + (did_you_mean(value, names, quote='"') if isinstance(value, str) else "")
+
+
+def _named_member(schema: Any, schema_path: str, value: Any) -> tuple[str, str] | None:
+    """``(key, "one of a, b")`` when ``value`` is an object whose ``key`` is no name its object branch allows."""
+    branches = _schema_at(schema, schema_path)
+    if not isinstance(value, dict) or not isinstance(branches, list):
+        return None
+    for branch in (_resolved(schema, item) for item in branches):
+        properties = branch.get("properties") if isinstance(branch, dict) else None
+        if not isinstance(properties, dict):
+            continue
+        for key, rule in properties.items():
+            enum = _resolved(schema, rule)
+            names = enum.get("enum") if isinstance(enum, dict) else None
+            if (
+                key in value
+                and isinstance(names, list)
+                and all(isinstance(name, str) for name in names)
+                and value[key] not in names
+            ):
+                hint = did_you_mean(value[key], names, quote='"') if isinstance(value[key], str) else ""
+                return key, "one of " + ", ".join(names) + hint
+    return None
 
 
 def _folded(violations: Sequence[Any]) -> list[Any]:
