@@ -182,7 +182,8 @@ def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
 def _outcome_string(key: Any, value: Any) -> str:
     if not isinstance(value, str):
         raise AgentGraphError(
-            "outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}; {expected_outcome(value)}"
+            "outcome-invalid",
+            f"Outcome for {shown(key)} is invalid: {shown(value)}; {expected_outcome(value)}",
         )
     return value if type(value) is str else str.__str__(value)
 
