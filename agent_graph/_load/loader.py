@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import difflib
 import gc
 import os
 import posixpath
@@ -48,6 +47,7 @@ from .._core.model import (
 )
 from .._core.provider import LoadedAction, LoadedResource, NodeRoute, Provider
 from .._core.route import command_plan
+from .._core.suggest import close_names
 from .._syntax import schema as _schema
 from .._syntax.explain import MAX_LOCATED_TEXT
 from .._syntax.parse import (
@@ -165,7 +165,7 @@ class _Reader:
         for file in files:  # names are compared without their extensions: .yaml and .json match too well
             stems.setdefault(posixpath.splitext(posixpath.basename(file))[0], file)
         wanted = posixpath.splitext(posixpath.basename(path))[0]
-        close = difflib.get_close_matches(wanted, stems, n=1, cutoff=0.6)
+        close = close_names(wanted, stems)
         return f" (did you mean {self.display(stems[close[0]])}?)" if close else ""
 
     def ensure_contained(self, path: str, label: str) -> None:
