@@ -239,8 +239,9 @@ def _compare(
     assert not differences, differences
 
 
+# PostgreSQL's scripts take seconds each (fourteen runs of every operation): slow cases.
 _STORES = [
-    pytest.param(kind, face, id=f"{kind}-{face}")
+    pytest.param(kind, face, id=f"{kind}-{face}", marks=[pytest.mark.slow] if kind == "postgres" else [])
     for kind in ("files", "sqlite", "postgres")
     for face in ("blocking", "async")
 ]
