@@ -399,6 +399,8 @@ def _summarize(state: _State, config: pytest.Config) -> bool:
             )
         else:
             lines.append(f"coverage report written to {state.coverage_json}")
+    elif state.coverage_json is not None:
+        lines.append(f"no coverage report written to {state.coverage_json}: no graph test ran")
     return failed
 
 

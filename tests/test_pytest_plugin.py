@@ -243,8 +243,11 @@ def test_coverage_counts_every_process_that_ran_graph_tests(
 def test_a_coverage_gate_with_no_graph_test_run_fails(
     pytester: pytest.Pytester, project: Path, workers: str
 ) -> None:
-    deselected = _run(pytester, "-n", workers, "-k", "no-such-test", "--agent-graph-coverage-fail-under=50")
-    assert deselected.ret == pytest.ExitCode.TESTS_FAILED
+    deselected, report = _coverage_json(
+        pytester, "-n", workers, "-k", "no-such-test", "--agent-graph-coverage-fail-under=50"
+    )
+    assert deselected.ret == pytest.ExitCode.TESTS_FAILED and report is None
+    deselected.stdout.fnmatch_lines(["no coverage report written to *coverage.json: no graph test ran"])
     deselected.stdout.fnmatch_lines(
         ["FAIL no graph test ran for Provider demo (provider/provider.yaml), so its coverage cannot reach "
          "--agent-graph-coverage-fail-under 50%*"]
