@@ -841,3 +841,41 @@ def test_brackets_in_comments_quotes_and_block_scalars_are_not_openers() -> None
     text = "a: 'a [ quote'  # and a { comment\nb: |\n  block [ text {\nc: [1, 2\n"
     error = _parse_failed(text)
     assert "the '[' opened on line 4, column 4 is never closed" in error.message, error.message
+
+
+@given(
+    st.text(alphabet="ab :-[]{}'\"#|>\t\n\\,", max_size=60),
+    st.sampled_from(
+        [
+            "expected <block end>, but found '?'",
+            "mapping values are not allowed here",
+            "could not find expected ':'",
+            "lines inside a flow collection or quoted scalar must be indented",
+            "expected ',' or ']', but got '<stream end>'",
+            "Expecting ',' delimiter",
+            "found character '\\t' that cannot start any token",
+            "something else",
+        ]
+    ),
+    st.integers(-2, 12),
+    st.integers(-2, 40),
+    st.one_of(st.none(), st.integers(-2, 12)),
+    st.one_of(st.none(), st.integers(-2, 40)),
+)
+def test_a_hint_never_fails_whatever_the_text_and_position(
+    text: str, problem: str, line: int, column: int, context_line: int | None, context_column: int | None
+) -> None:
+    from agent_graph._syntax.syntax_hints import syntax_hint
+
+    hint = syntax_hint(text, problem, line, column, "while parsing", context_line, context_column)
+    assert hint is None or isinstance(hint, str)
+
+
+@given(st.text(alphabet="ab :-[]{}'\"#|>\t\n\\,&*!%@`", max_size=80))
+def test_yaml_that_does_not_parse_is_always_parse_failed_with_a_place(text: str) -> None:
+    try:
+        parse_yaml(text, "doc.yaml")
+    except AgentGraphError as error:
+        assert error.code == "parse-failed"
+        for diagnostic in error.diagnostics:
+            assert 1 <= diagnostic.detail["line"] <= text.count("\n") + 2
