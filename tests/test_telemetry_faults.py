@@ -197,6 +197,9 @@ def _mcp_transcript(tmp: Path, provider: ag.Provider) -> list[str]:
     run_id = started["content"]["runId"]
     step = transcript.call("next_step", tool, "next_step", {"runId": run_id})
     revision = step["content"]["revision"]
+    read = {"runId": run_id, "resourceId": "procedure.weekly-report"}
+    transcript.call("read_resource", tool, "read_resource", read)
+    transcript.call("read_resource", tool, "read_resource", {**read, "resourceId": "no-such-resource"})
     arguments = {"runId": run_id, "node": "report/draft", "outcome": "completed", "revision": revision}
     transcript.call("record_outcome", tool, "record_outcome", {**arguments, "facts": FACTS})
     transcript.call("record_outcome", tool, "record_outcome", arguments)  # stale: an error answer
