@@ -186,6 +186,10 @@ if TYPE_CHECKING:
         load_provider as load_provider,
         route as route,
     )
+    from ._runtime.run_storage import (
+        Clock as Clock,
+        MonotonicClock as MonotonicClock,
+    )
     from ._runtime.run_store import (
         BaseRunStore as BaseRunStore,
     )
@@ -194,8 +198,10 @@ if TYPE_CHECKING:
     )
     from ._runtime.runs import (
         FileRunStore as FileRunStore,
-        RunStore as RunStore,
         run_evaluation_input as run_evaluation_input,
+    )
+    from ._runtime.runs_memory import (
+        MemoryRunStore as MemoryRunStore,
     )
     from ._runtime.runs_postgres import (
         PostgresRunStore as PostgresRunStore,
@@ -355,7 +361,6 @@ _EXPORTS: dict[str, str] = {
     "host_action_read_receipt": "_runtime.host_action",
     "validate_host_action_result": "_runtime.host_action",
     "materialize_resource": "_runtime.materialize",
-    "RunStore": "_runtime.runs",
     "run_evaluation_input": "_runtime.runs",
     "run_graph_tests": "_runtime.testing",
     "build_bundle": "_toolchain.bundle",
@@ -375,6 +380,9 @@ _EXPORTS: dict[str, str] = {
     "AsyncPostgresRunStore": "_runtime.runs_postgres_async",
     "open_store": "_runtime.stores",
     "FileRunStore": "_runtime.runs",
+    "MemoryRunStore": "_runtime.runs_memory",
+    "Clock": "_runtime.run_storage",
+    "MonotonicClock": "_runtime.run_storage",
     "SqliteRunStore": "_runtime.runs_sqlite",
     "PostgresRunStore": "_runtime.runs_postgres",
     "Receipts": "_core.receipts",
@@ -449,7 +457,6 @@ _MOVED_TO_TYPES: tuple[str, ...] = (
 #: Names deprecated at the top level: name -> (its module, what to use instead). Each access warns.
 _DEPRECATED: dict[str, tuple[str, str]] = {
     **{name: (_EXPORTS.pop(name), f"import it from agent_graph.types ({name})") for name in _MOVED_TO_TYPES},
-    "RunStore": (_EXPORTS.pop("RunStore"), "use agent_graph.FileRunStore, the same class (or open_store())"),
     "run_evaluation_input": (
         _EXPORTS.pop("run_evaluation_input"),
         "evaluate a stored Run with store.next_step(), or pass run.facts, run.outcomes and run.authorities "

@@ -381,8 +381,7 @@ def test_a_path_the_file_system_cannot_encode_is_path_invalid(
     with ag.open_store(_url(kind, tmp_path, request)) as store:
         ref = store.start(None, provider, "report").id
         assert code_of(lambda: store.export(ref, str(tmp_path / "\ud800.json"))) == "path-invalid"
-        with pytest.warns(DeprecationWarning):
-            assert code_of(lambda: store.set_authorities(ref, 3)) == "argument-invalid"
+        assert code_of(lambda: store.update_authorities(ref, replace=3)) == "authorities-invalid"  # type: ignore[arg-type]
         assert code_of(lambda: store.list(graph=3)) == "argument-invalid"
         if kind == "folder":
             assert code_of(lambda: store.checkpoint(ref, "\ud800")) in {"path-invalid", "argument-invalid"}

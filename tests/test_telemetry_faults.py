@@ -117,6 +117,8 @@ def _open(kind: str, tmp: Path, server: str | None) -> str:
         return str(tmp / "runs")
     if kind == "sqlite":
         return f"sqlite:///{tmp / 'runs.db'}"
+    if kind == "memory":
+        return "memory://"
     import psycopg
 
     assert server is not None
@@ -245,7 +247,7 @@ def _compare(
 # PostgreSQL's scripts take seconds each (fourteen runs of every operation): slow cases.
 _STORES = [
     pytest.param(kind, face, id=f"{kind}-{face}", marks=[pytest.mark.slow] if kind == "postgres" else [])
-    for kind in ("files", "sqlite", "postgres")
+    for kind in ("files", "sqlite", "memory", "postgres")
     for face in ("blocking", "async")
 ]
 

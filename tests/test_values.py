@@ -465,9 +465,9 @@ def test_run_values_are_stored_plain(run_path: Path) -> None:
 def test_a_run_too_large_for_its_reader_is_not_written(
     run_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_graph._runtime import run_store
+    from agent_graph._runtime import run_codec
 
-    monkeypatch.setattr(run_store, "MAX_RUN_BYTES", run_path.stat().st_size + 50)
+    monkeypatch.setattr(run_codec, "MAX_RUN_BYTES", run_path.stat().st_size + 50)
     _refused(
         "run-too-large",
         run_path.parent,
