@@ -493,19 +493,22 @@ def render(results: list[dict[str, Any]], records: int, notes: list[str]) -> str
     return "\n".join(lines) + "\n"
 
 
-def splice(document: str, section: str) -> str:
-    """``document`` with its Run stores section replaced by ``section`` (appended when it has none)."""
-    if BEGIN in document and END in document:
-        head, _, rest = document.partition(BEGIN)
-        _, _, tail = rest.partition(END)
+def splice(document: str, section: str, begin: str = BEGIN, end: str = END) -> str:
+    """``document`` with its section between ``begin`` and ``end`` (the Run stores') replaced by ``section``.
+
+    A document without that section gets it appended.
+    """
+    if begin in document and end in document:
+        head, _, rest = document.partition(begin)
+        _, _, tail = rest.partition(end)
         return head + section.rstrip("\n") + tail
     return document.rstrip("\n") + "\n\n" + section
 
 
-def kept_section(document: str) -> str | None:
-    """The Run stores section of an existing report, if it has one."""
-    if BEGIN in document and END in document:
-        return BEGIN + document.partition(BEGIN)[2].partition(END)[0] + END + "\n"
+def kept_section(document: str, begin: str = BEGIN, end: str = END) -> str | None:
+    """The section between ``begin`` and ``end`` (the Run stores') of an existing report, if it has one."""
+    if begin in document and end in document:
+        return begin + document.partition(begin)[2].partition(end)[0] + end + "\n"
     return None
 
 

@@ -193,6 +193,33 @@ def test_evaluate_outcomes_from_a_yaml_file(cli: Any, provider_dir: Path) -> Non
     ] == ("outcome-invalid")
 
 
+@pytest.mark.parametrize(
+    ("given", "shown", "hint"),
+    [("sent", '"sent"', ""), ("complete", '"complete"', ' (did you mean "completed"?)'), (3, "3", "")],
+)
+def test_a_bad_outcome_is_named_with_the_valid_ones(
+    cli: Any, provider_dir: Path, given: Any, shown: str, hint: str
+) -> None:
+    from agent_graph._core.model import OUTCOMES
+
+    expected = f"expected one of {', '.join(OUTCOMES)}{hint}"
+    message = cli("evaluate", "--outcomes", json.dumps({"main/build": given}), "--format", "json").envelope()[
+        "error"
+    ]["message"]
+    assert message == f"--outcomes: the outcome for main/build is {shown}; {expected}"
+    # The same value in a graph test: the file, line and column, the value and the valid ones.
+    case = (
+        f"schema: agent-graph.test.v1\nname: bad\ngraph: main\nstate:\n  outcomes:\n    main/build: {shown}\n"
+    )
+    (provider_dir / "tests/09-bad-outcome.yaml").write_text(case + "expect: {statusCode: blocked}\n")
+    answer = cli("test", "tests/09-bad-outcome.yaml", "--format", "json").json()
+    (diagnostic,) = answer["results"][0]["error"]["diagnostics"]
+    assert diagnostic["message"] == (
+        f"tests/09-bad-outcome.yaml:6:17: test case bad: state.outcomes.main/build is {shown}; "
+        f"{expected.replace(hint, '')}, or an object with outcome, recordedAt{hint}"
+    )
+
+
 def test_evaluate_human(cli: Any, provider_dir: Path) -> None:
     result = cli("evaluate", "main")
     assert result.status == 0

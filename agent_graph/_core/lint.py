@@ -12,12 +12,12 @@ texts, Provider files the loader never reached) and answers :class:`Issue` recor
 files with JSON pointers. The caller (``agent_graph._runtime.lint``) turns
 pointers into lines and columns, applies suppressions and builds the public
 :class:`Finding` values. Every walk is iterative and linear in the size of
-the Provider (plus, for a misspelled fact path, one closest-match search).
+the Provider (plus, for a misspelled fact path, one closest-match search of
+bounded work in an index built once: :mod:`.suggest`).
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -28,6 +28,7 @@ from .errors import AgentGraphError, did_you_mean, listing, shown
 from .ir import CompiledGraph
 from .model import FactCheck, TestCase
 from .provider import Provider
+from .suggest import CloseNames
 
 __all__ = ["RULES", "Finding", "Issue", "LintRule", "LintSources", "analyse", "selected_rules"]
 
@@ -586,14 +587,10 @@ def _known(path: str, tested: set[str], declared: frozenset[str], open_maps: fro
     return False
 
 
-def _closest(path: str, candidates: Sequence[str], memo: dict[str, str | None]) -> str | None:
-    """The written path closest to ``path`` (each path searched once; none among more than 10,000)."""
+def _closest(path: str, candidates: CloseNames, memo: dict[str, str | None]) -> str | None:
+    """The written path closest to ``path`` (each path searched once, in bounded work: :mod:`.suggest`)."""
     if path not in memo:
-        close = (
-            difflib.get_close_matches(path, candidates, n=1, cutoff=0.8)
-            if candidates and len(candidates) <= 10_000
-            else []
-        )
+        close = candidates.closest(path, 1, 0.8)
         memo[path] = close[0] if close else None
     return memo[path]
 
@@ -604,7 +601,7 @@ def _fact_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
         if case.state is not None and case.state.facts is not None:
             _fact_tree_paths(case.state.facts, tested)
     declared = sources.declared
-    candidates = sorted(tested | {p for p in declared if "*" not in p})
+    candidates = CloseNames(sorted(tested | {p for p in declared if "*" not in p}))
     memo: dict[str, str | None] = {}
     for graph in provider.graphs.values():
         for index, node in enumerate(graph.definition.nodes):

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from .errors import AgentGraphError, Diagnostic
+from .errors import AgentGraphError, Diagnostic, did_you_mean
 
 __all__ = [
     "OUTCOMES",
@@ -103,6 +103,14 @@ OUTCOMES: tuple[str, ...] = (
     "blocked",
     "waiting-user",
 )
+
+
+def expected_outcome(value: object) -> str:
+    """``expected one of completed, partial, … (did you mean "completed"?)``: the end of a bad outcome's message."""
+    hint = did_you_mean(value, OUTCOMES, quote='"') if isinstance(value, str) else ""
+    return f"expected one of {', '.join(OUTCOMES)}{hint}"
+
+
 StatusCode = Literal["actionable", "waiting-user", "blocked", "complete", "error"]
 Availability = Literal["immediate", "requires-user", "blocked"]
 ReadState = Literal["current", "read-required"]
