@@ -1,12 +1,11 @@
-"""The wire types of the protocol: msgspec Structs and the literal types of their fields.
+"""The types of what agent-graph reads and answers: the protocol's wire types and our own results.
 
 ``import agent_graph.types as agt`` for annotations and ``isinstance`` checks of
 everything the library reads and answers: Graphs, Actions, resources, locations,
-routes, Runs, bundles, tests and their parts. The everyday API — load,
-evaluate, route, the Run stores, errors and the main result types
-(:class:`Evaluation`, :class:`Route`, :class:`Step`, :class:`Run`, locations …) —
-stays on ``agent_graph`` itself; the other types were importable from there
-before and still are for one release, with a ``DeprecationWarning``.
+routes, Runs and their heads and events, bundles, tests, coverage, explanations,
+replays, lint and verify findings, the impact of a new version, and their parts. The everyday API — load, evaluate,
+route, the Run stores, errors and the main results (:class:`Evaluation`,
+:class:`Route`, :class:`Step`, :class:`Run`) — is on ``agent_graph`` itself.
 
 Every Struct is frozen; ``msgspec.json.encode`` writes its wire JSON (camelCase
 keys, absent fields omitted, the protocol's field order).
@@ -18,6 +17,13 @@ from ._core.errors import (
     Diagnostic as Diagnostic,
     Severity as Severity,
 )
+from ._core.graph_coverage import (
+    CoverageCount as CoverageCount,
+    CoverageMissing as CoverageMissing,
+    CoverageReport as CoverageReport,
+    CoverageTotals as CoverageTotals,
+    GraphCoverage as GraphCoverage,
+)
 from ._core.impact import (
     ImpactReport as ImpactReport,
     ProviderVersion as ProviderVersion,
@@ -27,11 +33,13 @@ from ._core.impact import (
 from ._core.ir import (
     CompiledGraph as CompiledGraph,
 )
+from ._core.lint import Finding as Finding
 from ._core.model import (
     OUTCOMES as OUTCOMES,
     Action as Action,
     AfterAction as AfterAction,
     Availability as Availability,
+    Blocker as Blocker,
     Bundle as Bundle,
     BundleEntry as BundleEntry,
     BundleFile as BundleFile,
@@ -72,6 +80,7 @@ from ._core.model import (
     Outcome as Outcome,
     OutcomeRecord as OutcomeRecord,
     PlanStep as PlanStep,
+    ProofCheck as ProofCheck,
     ProviderManifest as ProviderManifest,
     ReadReceipt as ReadReceipt,
     ReadReceipts as ReadReceipts,
@@ -84,6 +93,7 @@ from ._core.model import (
     RouteSummary as RouteSummary,
     Run as Run,
     RunEvent as RunEvent,
+    RunHead as RunHead,
     Runner as Runner,
     RunSummary as RunSummary,
     SkillBinding as SkillBinding,
@@ -100,6 +110,7 @@ from ._core.provider import (
     LoadedResource as LoadedResource,
     NodeRoute as NodeRoute,
 )
+from ._core.replay import ReplayStep as ReplayStep, StateChange as StateChange
 from ._core.verify import (
     GeneratedTest as GeneratedTest,
     PropertyResult as PropertyResult,
@@ -108,39 +119,61 @@ from ._core.verify import (
     VerifyFinding as VerifyFinding,
     VerifyReport as VerifyReport,
 )
+from ._core.why import (
+    CandidateExplanation as CandidateExplanation,
+    CheckExplanation as CheckExplanation,
+    EdgeExplanation as EdgeExplanation,
+    Explanation as Explanation,
+    FrameExplanation as FrameExplanation,
+    GateExplanation as GateExplanation,
+    NodeExplanation as NodeExplanation,
+)
 
 __all__ = [
     "OUTCOMES",
     "Action",
     "AfterAction",
     "Availability",
+    "Blocker",
     "Bundle",
     "BundleEntry",
     "BundleFile",
     "BundleProvider",
+    "CandidateExplanation",
     "Catalogs",
+    "CheckExplanation",
     "CodeCatalog",
     "CodeCatalogEntry",
     "CodeLocation",
     "CommandStep",
     "Compatibility",
     "CompiledGraph",
+    "CoverageCount",
+    "CoverageMissing",
+    "CoverageReport",
+    "CoverageTotals",
     "Delegated",
     "Diagnostic",
     "Edge",
+    "EdgeExplanation",
     "Effect",
     "ErrorBody",
     "ErrorEnvelope",
     "Evaluation",
+    "Explanation",
     "FactCheck",
     "FileLocation",
     "FileResource",
+    "Finding",
+    "FrameExplanation",
     "Gate",
     "GateActionPlan",
+    "GateExplanation",
     "GeneratedTest",
     "Graph",
     "GraphActionLocation",
     "GraphActionResource",
+    "GraphCoverage",
     "HandlerStep",
     "HostActionInput",
     "HostActionLocation",
@@ -156,17 +189,20 @@ __all__ = [
     "LocationReadState",
     "MaterializeRef",
     "Node",
+    "NodeExplanation",
     "NodeResources",
     "NodeRoute",
     "Outcome",
     "OutcomeRecord",
     "PlanStep",
+    "ProofCheck",
     "PropertyResult",
     "ProviderManifest",
     "ProviderVersion",
     "ReadReceipt",
     "ReadReceipts",
     "ReadState",
+    "ReplayStep",
     "ResourceLocation",
     "Route",
     "RouteAction",
@@ -176,11 +212,13 @@ __all__ = [
     "RouteSummary",
     "Run",
     "RunEvent",
+    "RunHead",
     "RunImpact",
     "RunSummary",
     "Runner",
     "Severity",
     "SkillBinding",
+    "StateChange",
     "StatusCode",
     "Step",
     "TestCase",

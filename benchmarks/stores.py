@@ -192,7 +192,7 @@ def _long_run_file(provider: Any, folder: Path, events: int) -> Path:
 
     import agent_graph as ag
     from agent_graph._core.model import RunEvent
-    from agent_graph._runtime.run_store import encode_run
+    from agent_graph._runtime.run_codec import encode_run
 
     path = folder / f"long-{events}-{time.monotonic_ns()}.json"
     scratch = ag.open_store(str(folder / "scratch"))
@@ -494,8 +494,10 @@ def render(results: list[dict[str, Any]], records: int, notes: list[str]) -> str
 
 
 def splice(document: str, section: str, begin: str = BEGIN, end: str = END) -> str:
-    """``document`` with its section between ``begin`` and ``end`` (the Run stores' by default) replaced by
-    ``section`` (appended when it has none)."""
+    """``document`` with its section between ``begin`` and ``end`` (the Run stores') replaced by ``section``.
+
+    A document without that section gets it appended.
+    """
     if begin in document and end in document:
         head, _, rest = document.partition(begin)
         _, _, tail = rest.partition(end)
@@ -504,7 +506,7 @@ def splice(document: str, section: str, begin: str = BEGIN, end: str = END) -> s
 
 
 def kept_section(document: str, begin: str = BEGIN, end: str = END) -> str | None:
-    """The section between ``begin`` and ``end`` (the Run stores' by default) of an existing report, if any."""
+    """The section between ``begin`` and ``end`` (the Run stores') of an existing report, if it has one."""
     if begin in document and end in document:
         return begin + document.partition(begin)[2].partition(end)[0] + end + "\n"
     return None

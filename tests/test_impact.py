@@ -18,6 +18,7 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._cli import main as _cli
+from agent_graph.toolchain import impact
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "weekly-report"
 DIGEST = "sha256:" + "5f" * 32
@@ -99,10 +100,10 @@ def test_impact_names_exactly_the_runs_whose_route_changed(db_url: str, tmp_path
         ids = _fill(store, old)
         before = {run_id: msgspec.json.encode(store.load(run_id, old)) for run_id in ids.values()}
 
-        same = ag.impact(old, old, store)
+        same = impact(old, old, store)
         assert len(same.runs) == len(RUNS) and all(run.changes == () for run in same.runs)
 
-        no_gate = ag.impact(old, _version(tmp_path, "no-gate", *NO_GATE), store)
+        no_gate = impact(old, _version(tmp_path, "no-gate", *NO_GATE), store)
         assert _changed(no_gate, ids) == {"at-approve", "approve-delegated", "rejected"}
         assert _changed(no_gate, ids, "gate-skipped") == {"at-approve", "approve-delegated", "rejected"}
         at_approve = next(run for run in no_gate.runs if run.run == ids["at-approve"])
@@ -113,13 +114,13 @@ def test_impact_names_exactly_the_runs_whose_route_changed(db_url: str, tmp_path
         assert at_approve.after is not None and at_approve.after.record_node == "report/publish"
         assert at_approve.skipped_gates == ("report/approve",)
 
-        channel = ag.impact(old, _version(tmp_path, "channel", *NEEDS_CHANNEL), store)
+        channel = impact(old, _version(tmp_path, "channel", *NEEDS_CHANNEL), store)
         # A published Run is blocked as well: requiresFacts is checked before satisfiedBy.
         assert _changed(channel, ids) == {"at-publish", "at-check", "checked", "done"}
         assert _changed(channel, ids, "blocked") == {"at-publish", "at-check", "checked", "done"}
         assert channel.counts()["gate-skipped"] == 0
 
-        renamed = ag.impact(old, _version(tmp_path, "renamed", *RENAMED), store)
+        renamed = impact(old, _version(tmp_path, "renamed", *RENAMED), store)
         assert _changed(renamed, ids) == {"at-check", "checked"}
         assert _changed(renamed, ids, "keys-unknown") == {"checked"}
         checked = next(run for run in renamed.runs if run.run == ids["checked"])
@@ -133,15 +134,15 @@ def test_impact_takes_runs_and_refuses_those_of_another_provider(tmp_path: Path)
     store = ag.open_store(str(tmp_path / "runs"))
     ids = _fill(store, old)
     heads = [store.head(ids["at-approve"], old), store.load(ids["done"], old)]
-    report = ag.impact(old, _version(tmp_path, "no-gate", *NO_GATE), heads)
+    report = impact(old, _version(tmp_path, "no-gate", *NO_GATE), heads)
     assert [run.changes for run in report.runs] == [("route-changed", "gate-skipped"), ()]
     stranger = msgspec.structs.replace(heads[1], provider="someone/else")
     with pytest.raises(ag.AgentGraphError) as caught:
-        ag.impact(old, old, [stranger])
+        impact(old, old, [stranger])
     assert caught.value.code == "run-provider-mismatch"
     for bad in ("runs", heads[0], 3):
         with pytest.raises(ag.AgentGraphError) as caught:
-            ag.impact(old, old, bad)  # type: ignore[arg-type]
+            impact(old, old, bad)  # type: ignore[arg-type]
         assert caught.value.code == "argument-invalid"
 
 
@@ -150,7 +151,7 @@ def test_a_new_version_without_the_graph_is_graph_missing(tmp_path: Path) -> Non
     store = ag.open_store(str(tmp_path / "runs"))
     ids = _fill(store, old)
     other = _version(tmp_path, "entry", ("  default: draft\n", "  start: draft\n"))
-    report = ag.impact(old, other, store)
+    report = impact(old, other, store)
     assert _changed(report, ids, "graph-missing") == set(RUNS)
     assert all(run.after is None for run in report.runs)
 
@@ -180,16 +181,16 @@ def test_a_subgraph_run_skipping_a_gate_inside_its_child(tmp_path: Path) -> None
         return P.build(main, child)
 
     old, new = release(True), release(False)
-    run = ag.RunHead(
+    run = ag.types.RunHead(
         schema="agent-graph.run.v1", id="r1", provider=old.manifest.id, graph="main", entry="default",
         created_at="2026-01-01T00:00:00.000Z", updated_at="2026-01-01T00:00:00.000Z", facts={},
         outcomes={"main/call>child/prepare": ag.types.OutcomeRecord(outcome="completed", recorded_at="2026-01-01T00:00:00.000Z")},
         authorities=(), events=2,
     )  # fmt: skip
-    [impact] = ag.impact(old, new, [run]).runs
-    assert impact.before.record_node == "main/call>child/review"
-    assert impact.after is not None and impact.after.record_node == "main/call>child/ship"
-    assert impact.skipped_gates == ("main/call>child/review",)
+    [changed] = impact(old, new, [run]).runs
+    assert changed.before.record_node == "main/call>child/review"
+    assert changed.after is not None and changed.after.record_node == "main/call>child/ship"
+    assert changed.skipped_gates == ("main/call>child/review",)
 
 
 def test_the_command_line_gates_a_deployment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

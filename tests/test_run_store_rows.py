@@ -68,14 +68,10 @@ def weekly() -> ag.Provider:
     return ag.load_provider(str(WEEKLY))
 
 
-@pytest.fixture(params=("file", "sqlite", "postgres"))
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "file":
-        return str(tmp_path / "runs")
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'runs.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
+@pytest.fixture
+def url(store_url: str) -> str:
+    """Each store kind (the conftest's ``store_url``)."""
+    return store_url
 
 
 def error_of(call: Any) -> ag.AgentGraphError:
@@ -426,10 +422,9 @@ def test_writes_and_next_step_read_the_head_only_never_the_history(db_url: str, 
 def test_a_run_stops_growing_before_its_file_would_be_too_large_to_read(
     url: str, weekly: ag.Provider, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_graph._runtime import run_store, runs
+    from agent_graph._runtime import run_codec
 
-    monkeypatch.setattr(run_store, "MAX_RUN_BYTES", 40_000)
-    monkeypatch.setattr(runs, "MAX_RUN_BYTES", 40_000)
+    monkeypatch.setattr(run_codec, "MAX_RUN_BYTES", 40_000)
     with ag.open_store(url) as store:
         run = store.start(None, weekly, "report")
         codes = []

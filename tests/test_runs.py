@@ -16,12 +16,12 @@ from typing import Any
 import msgspec
 import pytest
 
-import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._core.errors import AgentGraphError
 from agent_graph._runtime.runs import FileRunStore, format_timestamp, run_evaluation_input, run_lock
 
 REPO = Path(__file__).resolve().parents[1]
-RUN_SCHEMA_FILE = REPO / "agent_graph" / "_syntax" / "schemas" / "run.schema.json"
+RUN_SCHEMA_FILE = REPO / "schemas" / "run.schema.json"
 START = datetime(2026, 1, 31, 9, 30, 0, 123456, tzinfo=timezone.utc)
 PROVIDER = "tests/runs"
 
@@ -106,7 +106,14 @@ def test_start_writes_exact_fields_in_order(started: Path, tmp_path: Path) -> No
         "facts": {"a": 1},
         "outcomes": {},
         "authorities": ["a.a", "z.b"],
-        "events": [{"sequence": 1, "at": "2026-01-31T09:30:00.123Z", "type": "run.started"}],
+        "events": [
+            {
+                "sequence": 1,
+                "at": "2026-01-31T09:30:00.123Z",
+                "type": "run.started",
+                "detail": {"facts": {"a": 1}, "authorities": ["a.a", "z.b"]},
+            }
+        ],
     }
     schema_check(data)
 
@@ -146,7 +153,7 @@ def test_record_keeps_latest_outcome_and_every_event(started: Path, store: FileR
     store.record(str(started), "main/n1", "partial", detail={"missing": ["x"]})
     head = store.record(str(started), "main/n1", "completed")
     run = store.load(str(started))
-    assert head == ag.RunHead(**{f: getattr(run, f) for f in ag.RunHead.__struct_fields__ if f != "events"},
+    assert head == agt.RunHead(**{f: getattr(run, f) for f in agt.RunHead.__struct_fields__ if f != "events"},
                               events=len(run.events))  # fmt: skip
     data = read(started)
     assert data["outcomes"] == {"main/n1": {"outcome": "completed", "recordedAt": "2026-01-31T09:30:02.123Z"}}
@@ -186,12 +193,13 @@ def test_facts_merge_and_replace_with_sorted_keys(started: Path, store: FileRunS
     data = read(started)
     assert data["facts"] == {"a": {"x": 1}, "b": 2, "Z": 0}
     assert data["events"][-1]["type"] == "facts.updated"
-    assert data["events"][-1]["detail"] == {"keys": ["Z", "a", "b"]}  # code-unit order
+    # code-unit order; the values that changed (a, Z and b are new)
+    assert data["events"][-1]["detail"] == {"keys": ["Z", "a", "b"], "set": {"b": 2, "Z": 0, "a": {"x": 1}}}
     store.update_facts(str(started), {"only": True}, replace=True)
     data = read(started)
     assert data["facts"] == {"only": True}
     assert data["events"][-1]["type"] == "facts.replaced"
-    assert data["events"][-1]["detail"] == {"keys": ["only"]}
+    assert data["events"][-1]["detail"] == {"keys": ["only"], "set": {"only": True}}
     with pytest.raises(AgentGraphError) as error:
         store.update_facts(str(started), ["not", "an", "object"])  # type: ignore[arg-type]
     assert error.value.code == "json-object-required"

@@ -26,8 +26,9 @@ from agent_graph._syntax.schema import (
 )
 from agent_graph._toolchain import schemagen as _schemagen
 
+from .conftest import VECTORS
+
 REPO = Path(__file__).resolve().parents[1]
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 
 D0 = "sha256:" + "0" * 64
 D1 = "sha256:" + "ab" * 32
@@ -576,10 +577,7 @@ def test_generated_patterns_end_at_the_very_end() -> None:
 
 def test_schema_names_are_sorted_and_match_the_folder() -> None:
     assert list(SCHEMA_NAMES) == sorted(SCHEMA_NAMES)
-    on_disk = sorted(
-        p.name[: -len(".schema.json")]
-        for p in (REPO / "agent_graph" / "_syntax" / "schemas").glob("*.schema.json")
-    )
+    on_disk = sorted(p.name[: -len(".schema.json")] for p in (REPO / "schemas").glob("*.schema.json"))
     assert on_disk == list(SCHEMA_NAMES)
     for name in SCHEMA_NAMES:
         assert schema_path(name).is_file()
@@ -1140,8 +1138,6 @@ def test_inspect_shape() -> None:
 
 
 def _providers() -> list[Path]:
-    if not (VECTORS / "providers").is_dir():
-        pytest.skip("shared vectors are not available")
     return sorted((VECTORS / "providers").iterdir())
 
 
@@ -1171,8 +1167,6 @@ def test_vector_providers_and_graphs_validate() -> None:
 
 def test_vector_routes_and_evaluations_validate() -> None:
     cases_file = VECTORS / "cases.json"
-    if not cases_file.is_file():
-        pytest.skip("shared vectors are not available")
     count = 0
     # read the recorded 0.2 location identity as 0.3.1's file location (see the vectors' README)
     text = cases_file.read_text(encoding="utf-8").replace(

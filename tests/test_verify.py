@@ -24,8 +24,11 @@ import agent_graph as ag
 from agent_graph._cli import main as _cli
 from agent_graph._core.explore import RECORD, explore
 from agent_graph._core.model import TestCase
+from agent_graph._core.verify import RULES
 from agent_graph._runtime.testing import run_test_case
 from agent_graph._toolchain.generate import render_test
+from agent_graph.testing import CoverageCollector
+from agent_graph.toolchain import generate_tests, verify
 
 from . import providers as P, strategies as S
 
@@ -53,7 +56,7 @@ def _only(report: Any, code: str) -> Any:
     return found[0]
 
 
-def _run_test(provider: ag.Provider, document: Mapping[str, Any], folder: Path) -> ag.TestResult:
+def _run_test(provider: ag.Provider, document: Mapping[str, Any], folder: Path) -> ag.types.TestResult:
     """Write a finding's test as a file and run it the way a user would."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "finding.yaml"
@@ -115,7 +118,7 @@ def _pull_request(repeat_on_failure: bool = True) -> list[dict[str, Any]]:
 
 def test_verify_finds_the_retry_trap_through_a_subgraph(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, *_pull_request())
-    report = ag.verify(provider)
+    report = verify(provider)
     assert report.complete and report.state == "failed"
     trap = _only(report, "AGV103")
     assert trap.rule == "trap" and trap.severity == "error"
@@ -151,8 +154,8 @@ def test_verify_finds_the_retry_trap_through_a_subgraph(tmp_path: Path) -> None:
 
 def test_proof_that_stays_finds_the_trap_in_fewer_states(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, *_pull_request())
-    free = ag.verify(provider)
-    progress = ag.verify(provider, fact_changes="progress")
+    free = verify(provider)
+    progress = verify(provider, fact_changes="progress")
     assert sorted(_codes(progress)) == sorted(_codes(free)) == ["AGV103", "AGV105"]
     assert progress.explorations[0].states < free.explorations[0].states
     # With published proof kept, no state withdraws it: every state offering write-code after the
@@ -166,7 +169,7 @@ def test_proof_that_stays_finds_the_trap_in_fewer_states(tmp_path: Path) -> None
 
 def test_the_fixed_pull_request_verifies_clean(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, *_pull_request(repeat_on_failure=False))
-    report = ag.verify(provider)
+    report = verify(provider)
     assert report.findings == () and report.state == "passed"
     assert [(e.graph, e.entry, e.complete) for e in report.explorations] == [
         ("pr", "default", True),
@@ -185,7 +188,7 @@ def test_a_planted_dead_end_is_found_where_the_run_stops(tmp_path: Path) -> None
         P.terminal_node("done"),
     ]
     provider = _on_disk(tmp_path, P.graph_doc("main", nodes, [P.edge("a", "b"), P.edge("b", "done")]))
-    report = ag.verify(provider)
+    report = verify(provider)
     dead = _only(report, "AGV101")
     assert dead.rule == "dead-end" and dead.entry == "main#default"
     assert [step.text for step in dead.trace] == ["record completed at main/a"]
@@ -204,7 +207,7 @@ def test_a_dead_end_that_facts_can_leave_is_not_one(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, P.graph_doc("main", nodes, [P.edge("a", "done")]))
     unverified = ag.evaluate(provider, "main", outcomes={"main/a": "completed"})
     assert unverified.status_code == "blocked"
-    assert ag.verify(provider).findings == ()
+    assert verify(provider).findings == ()
 
 
 def test_a_node_no_state_reaches_is_found_though_the_shape_reaches_it(tmp_path: Path) -> None:
@@ -229,7 +232,7 @@ def test_a_node_no_state_reaches_is_found_though_the_shape_reaches_it(tmp_path: 
     ]
     provider = _on_disk(tmp_path, P.graph_doc("main", nodes, edges))
     assert [f.code for f in ag.lint(provider) if f.code in ("AG101", "AG102")] == []
-    report = ag.verify(provider)
+    report = verify(provider)
     unreached = [(f.code, f.node) for f in report.findings if f.code == "AGV106"]
     assert unreached == [("AGV106", "d"), ("AGV106", "end-d")]
     assert all(f.test is None and f.trace == () for f in report.findings if f.code == "AGV106")
@@ -244,7 +247,7 @@ def test_an_edge_no_state_takes_is_found(tmp_path: Path) -> None:
         [P.subgraph_node("call", "child"), P.terminal_node("done"), P.terminal_node("lost", "failed")],
         [P.edge("call", "done"), P.edge("call", "lost", "failed")],
     )
-    report = ag.verify(_on_disk(tmp_path, main, child))
+    report = verify(_on_disk(tmp_path, main, child))
     assert [(f.code, f.edge) for f in report.findings if f.code == "AGV107"] == [("AGV107", "call->lost")]
 
 
@@ -264,7 +267,7 @@ def _gate_graph(with_refusal_edge: bool) -> dict[str, Any]:
 
 def test_a_refused_gate_that_leads_nowhere_is_found(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, _gate_graph(with_refusal_edge=False))
-    report = ag.verify(provider)
+    report = verify(provider)
     refused = _only(report, "AGV104")
     assert refused.node == "approve" and refused.rule == "gate-refusal-dead-end"
     assert refused.message.startswith("Refusing Gate main/approve (recording failed) leads nowhere")
@@ -281,14 +284,14 @@ def test_a_refused_gate_that_leads_nowhere_is_found(tmp_path: Path) -> None:
 
 
 def test_a_gate_whose_refusal_ends_the_run_is_clean(tmp_path: Path) -> None:
-    assert ag.verify(_on_disk(tmp_path, _gate_graph(with_refusal_edge=True))).findings == ()
+    assert verify(_on_disk(tmp_path, _gate_graph(with_refusal_edge=True))).findings == ()
 
 
 def test_an_error_state_is_found(tmp_path: Path) -> None:
     # A failed a reaches both terminals through join: any: their outcomes conflict.
     nodes = [P.action_node("a"), P.terminal_node("ok"), P.terminal_node("bad", "failed", join="any")]
     edges = [P.edge("a", "ok", "failed"), P.edge("a", "bad", "failed"), P.edge("a", "bad")]
-    report = ag.verify(_on_disk(tmp_path, P.graph_doc("main", nodes, edges)))
+    report = verify(_on_disk(tmp_path, P.graph_doc("main", nodes, edges)))
     error = _only(report, "AGV102")
     assert "terminal-outcome-ambiguous" in error.message
     assert [step.text for step in error.trace] == ["record failed at main/a"]
@@ -309,7 +312,7 @@ def _generated_chain(length: int) -> dict[str, Any]:
 
 def test_a_200_node_provider_over_the_bound_says_so(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, _generated_chain(200))
-    report = ag.verify(provider, max_states=300)
+    report = verify(provider, max_states=300)
     assert not report.complete and report.state == "incomplete"
     exploration = report.explorations[0]
     assert (exploration.stopped, exploration.complete) == ("max-states", False)
@@ -325,7 +328,7 @@ def test_a_200_node_provider_over_the_bound_says_so(tmp_path: Path) -> None:
 def test_the_time_budget_reads_the_injected_clock(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, _generated_chain(200))
     ticks = iter(range(0, 10**6, 10))
-    report = ag.verify(provider, time_budget=25, clock=lambda: next(ticks))
+    report = verify(provider, time_budget=25, clock=lambda: next(ticks))
     exploration = report.explorations[0]
     assert exploration.stopped == "time" and not exploration.complete
     assert exploration.states == 64  # asked every 32 states: 0 (t=10), 32 (t=20), 64 (t=30 >= 0 + 25)
@@ -352,14 +355,14 @@ def test_the_time_budget_reads_the_injected_clock(tmp_path: Path) -> None:
 def test_bad_arguments_are_refused(arguments: dict[str, Any], code: str) -> None:
     provider = ag.load_provider(str(EXAMPLES / "weekly-report" / "provider.yaml"))
     with pytest.raises(ag.AgentGraphError) as caught:
-        ag.verify(provider, **arguments)
+        verify(provider, **arguments)
     assert caught.value.code == code
 
 
 def test_select_and_ignore_take_verify_rules(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, *_pull_request())
-    assert _codes(ag.verify(provider, select=["AGV105"])) == ["AGV105"]
-    assert _codes(ag.verify(provider, ignore=["trap", "AGV105"])) == []
+    assert _codes(verify(provider, select=["AGV105"])) == ["AGV105"]
+    assert _codes(verify(provider, ignore=["trap", "AGV105"])) == []
 
 
 def test_outcomes_all_explores_every_outcome(tmp_path: Path) -> None:
@@ -368,7 +371,7 @@ def test_outcomes_all_explores_every_outcome(tmp_path: Path) -> None:
     declared = explore(provider, "main")
     every = explore(provider, "main", outcomes="all")
     assert every.evaluated > declared.evaluated
-    report = ag.verify(provider, outcomes="all")
+    report = verify(provider, outcomes="all")
     dead = [f for f in report.findings if f.code == "AGV101"]
     assert [f.trace[-1].text for f in dead] == [
         "record partial at main/prepare",
@@ -409,7 +412,7 @@ def test_declared_properties_are_checked(tmp_path: Path) -> None:
     provider = ag.load_provider(str(EXAMPLES / "weekly-report" / "provider.yaml"))
     path = tmp_path / "report.verify.yaml"
     path.write_text(PROPERTIES, encoding="utf-8")
-    report = ag.verify(provider, properties=str(path))
+    report = verify(provider, properties=str(path))
     assert [(r.name, r.kind, r.result) for r in report.properties] == [
         ("every report can end published or rejected", "alwaysReachable", "holds"),
         ("a report never errs", "never", "holds"),
@@ -436,7 +439,7 @@ def test_a_property_that_names_nothing_reachable_fails_without_a_trace(tmp_path:
         "properties": [{"name": "a ghost", "reachable": {"offers": ["report/ghost"]}}],
     }
     path.write_text(json.dumps(document), encoding="utf-8")
-    finding = _only(ag.verify(provider, properties=str(path)), "AGV201")
+    finding = _only(verify(provider, properties=str(path)), "AGV201")
     assert finding.trace == () and finding.test is None
     assert "no reachable state has it" in finding.message
 
@@ -449,7 +452,7 @@ def test_a_property_of_a_bounded_exploration_is_unproven(tmp_path: Path) -> None
         "  - name: it can end\n    alwaysReachable: {statusCode: complete}\n",
         encoding="utf-8",
     )
-    report = ag.verify(provider, properties=str(path), max_states=50)
+    report = verify(provider, properties=str(path), max_states=50)
     assert [r.result for r in report.properties] == ["unproven"]
     assert sorted(_codes(report)) == ["AGV202", "AGV301"]
 
@@ -463,7 +466,7 @@ def test_the_verify_folder_beside_the_manifest_is_read(tmp_path: Path) -> None:
         "  - name: it ends\n    alwaysReachable: {statusCode: complete}\n",
         encoding="utf-8",
     )
-    assert [(r.file, r.result) for r in ag.verify(provider).properties] == [("verify/main.yaml", "holds")]
+    assert [(r.file, r.result) for r in verify(provider).properties] == [("verify/main.yaml", "holds")]
 
 
 @pytest.mark.parametrize(
@@ -491,7 +494,7 @@ def test_a_bad_property_file_is_schema_invalid(tmp_path: Path, text: str, messag
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ag.AgentGraphError) as caught:
-        ag.verify(provider, properties=str(path))
+        verify(provider, properties=str(path))
     assert caught.value.code == "schema-invalid"
     assert message in str(caught.value)
 
@@ -504,7 +507,7 @@ def test_a_property_naming_another_graph_is_explored_too(tmp_path: Path) -> None
         "  - name: tests can pass\n    reachable: {outcome: completed}\n",
         encoding="utf-8",
     )
-    report = ag.verify(provider, "release", properties=str(path))
+    report = verify(provider, "release", properties=str(path))
     assert [(e.graph, e.entry) for e in report.explorations] == [
         ("release", "default"),
         ("quality", "tests-only"),
@@ -517,7 +520,7 @@ def test_a_property_naming_another_graph_is_explored_too(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_example_verifies_clean(name: str) -> None:
-    report = ag.verify(ag.load_provider(str(EXAMPLES / name / "provider.yaml")))
+    report = verify(ag.load_provider(str(EXAMPLES / name / "provider.yaml")))
     assert report.complete
     assert report.findings == (), [f.message for f in report.findings]
     assert report.state == "passed"
@@ -526,8 +529,8 @@ def test_every_example_verifies_clean(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_example_generates_a_suite_that_passes_and_covers_everything(name: str, tmp_path: Path) -> None:
     provider = ag.load_provider(str(EXAMPLES / name / "provider.yaml"))
-    tests = ag.generate_tests(provider, out=str(tmp_path / "generated"))
-    collector = ag.CoverageCollector(provider)
+    tests = generate_tests(provider, out=str(tmp_path / "generated"))
+    collector = CoverageCollector(provider)
     results = ag.run_graph_tests(provider, str(tmp_path / "generated"), coverage=collector)
     assert len(results) == len(tests) and all(r.passed for r in results), [r.failures for r in results]
     assert collector.report().total.total.percent == 100.0
@@ -560,7 +563,7 @@ def test_every_finding_replays_and_its_test_fails(files: dict[str, str | bytes])
     """Each trace is a path of legal host moves (a record only where a route offers it), and each
     finding's test fails at the state it reaches, which is the state the exploration evaluated."""
     provider = S.load_files(files)
-    report = ag.verify(provider, max_states=150)
+    report = verify(provider, max_states=150)
     for finding in report.findings:
         if finding.test is None:
             assert finding.trace == () and finding.code in ("AGV106", "AGV107", "AGV201", "AGV202", "AGV301")
@@ -603,7 +606,7 @@ def test_a_trap_never_reaches_a_terminal(files: dict[str, str | bytes]) -> None:
                     if info is not None and info.status == "complete"
                 ]
             )
-            report = ag.verify(provider, graph, entry, max_states=300, select=["AGV101", "AGV103", "AGV104"])
+            report = verify(provider, graph, entry, max_states=300, select=["AGV101", "AGV103", "AGV104"])
             traps = {_state_of(exploration, f.test) for f in report.findings}
             assert all(not ends[state] for state in traps)
             trapped = [i for i in range(exploration.evaluated) if not ends[i]]
@@ -624,8 +627,9 @@ def _state_of(exploration: Any, test: Mapping[str, Any]) -> int:
 
 
 def _corpus() -> list[Path]:
-    root = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "providers"
-    return sorted(root.glob("*/provider.json")) if root.is_dir() else []
+    """The reference's Providers recorded with the vectors (random ones, many invalid on purpose)."""
+    root = Path(__file__).resolve().parent / "vectors" / "providers"
+    return sorted(root.glob("*/provider.json"), key=lambda p: int(p.parent.name.rpartition("-")[2]))
 
 
 @pytest.mark.parametrize("manifest", _corpus(), ids=lambda p: p.parent.name)
@@ -634,12 +638,12 @@ def test_the_reference_providers_verify_without_a_crash_and_within_the_bound(man
         provider = ag.load_provider(str(manifest))
     except ag.AgentGraphError:
         return  # the corpus holds invalid Providers on purpose: loading refuses them
-    report = ag.verify(provider, max_states=120)
+    report = verify(provider, max_states=120)
     for exploration in report.explorations:
         assert exploration.states <= 120
         assert exploration.complete == (exploration.stopped is None)
     for finding in report.findings:
-        assert finding.code in ag.verify.__globals__["RULES"]
+        assert finding.code in RULES
         if finding.test is not None:
             case = msgspec.convert(finding.test, TestCase)
             assert not run_test_case(provider, case, "corpus.yaml").passed, finding.message
@@ -751,7 +755,7 @@ def test_generated_files_are_stable_readable_and_replace_only_their_own(
 def test_a_changed_route_fails_a_generated_test(tmp_path: Path) -> None:
     provider = _on_disk(tmp_path, _gate_graph(with_refusal_edge=True))
     folder = tmp_path / "generated"
-    ag.generate_tests(provider, out=str(folder))
+    generate_tests(provider, out=str(folder))
     assert all(r.passed for r in ag.run_graph_tests(provider, str(folder)))
     # The same Provider with the Gate's delegation changed: a route the tests pinned changes.
     changed = _gate_graph(with_refusal_edge=True)
@@ -764,7 +768,7 @@ def test_a_changed_route_fails_a_generated_test(tmp_path: Path) -> None:
 
 def test_generation_restricted_to_one_entry(tmp_path: Path) -> None:
     provider = ag.load_provider(str(EXAMPLES / "release-subgraph" / "provider.yaml"))
-    tests = ag.generate_tests(provider, "quality", "tests-only")
+    tests = generate_tests(provider, "quality", "tests-only")
     assert [t.file for t in tests] == [
         "quality-tests-only-01-offers-test.yaml",  # shortest first: a new Run, then with the result given,
         "quality-tests-only-02-is-complete-completed.yaml",
@@ -775,7 +779,7 @@ def test_generation_restricted_to_one_entry(tmp_path: Path) -> None:
         tests[1].name == 'quality#tests-only: a new Run with tests.result = "passed" is complete (completed)'
     )
     with pytest.raises(ag.AgentGraphError) as caught:
-        ag.generate_tests(provider, "nope")
+        generate_tests(provider, "nope")
     assert caught.value.code == "graph-missing"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -21,6 +21,7 @@ import msgspec
 from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, listing, os_error
 
 if TYPE_CHECKING:
+    from .._core.model import Blocker, ProofCheck
     from .._core.provider import Provider
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "Handler",
     "Parser",
     "add_evaluation_options",
+    "add_store_options",
     "check_entry",
     "evaluation_input",
     "json_argument",
@@ -36,9 +38,18 @@ __all__ = [
     "load_run_state",
     "object_argument",
     "outcomes_argument",
+    "proof_lines",
     "run_file_error",
     "select_graph",
+    "store_options",
+    "why_lines",
 ]
+
+#: What ``--store`` names, for the help of every command that takes it.
+STORE_HELP = (
+    "a Run store: a folder, sqlite:///runs.db, sqlite:////abs/runs.db, postgresql://…, memory:// "
+    "or the URL of an installed store (entry points agent_graph.stores)"
+)
 
 Handler = Callable[[argparse.Namespace, "Context"], tuple[Any, list[str]]]
 
@@ -110,6 +121,22 @@ class Context:
 # ---------------------------------------------------------------- arguments
 
 
+def proof_lines(proof: Iterable[ProofCheck]) -> list[str]:
+    """``Proof: report.digest exists ✗``: what proves a route's node done, one line per check."""
+    from .._core.why import proof_text
+
+    return [f"Proof: {proof_text(check)}" for check in proof]
+
+
+def why_lines(blockers: Iterable[Blocker]) -> list[str]:
+    """``Why: report/draft unverified: …`` and each unmet check beneath: what holds the Run back."""
+    from .._core.why import blocker_lines
+
+    return [
+        f"{'Why: ' if not line.startswith(' ') else '    '}{line.strip()}" for line in blocker_lines(blockers)
+    ]
+
+
 def json_argument(value: str, label: str) -> Any:
     """Parse a JSON argument, or read ``@file`` (YAML or JSON by extension)."""
     from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_json, parse_structured
@@ -146,12 +173,15 @@ def object_argument(value: str, label: str) -> dict[str, Any]:
 
 
 def outcomes_argument(value: str) -> dict[str, str]:
-    from .._core.model import OUTCOMES
+    from .._core.model import OUTCOMES, expected_outcome
 
     parsed = object_argument(value, "outcomes")
     for key, outcome in parsed.items():
         if not isinstance(outcome, str) or outcome not in OUTCOMES:
-            raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {json.dumps(outcome)}")
+            raise AgentGraphError(
+                "outcome-invalid",
+                f"--outcomes: the outcome for {key} is {json.dumps(outcome)}; {expected_outcome(outcome)}",
+            )
     return parsed
 
 
@@ -175,12 +205,44 @@ def run_file_error(error: AgentGraphError) -> AgentGraphError:
 
 def load_run_state(path: str, provider_id: str) -> Any:
     """Read a Run file for evaluation input (``file-read-failed``, ``schema-invalid``, ``run-provider-mismatch``)."""
-    from .._runtime.runs import RunStore
+    from .._runtime.runs import FileRunStore
 
     try:
-        return RunStore().load(path, provider_id)
+        return FileRunStore().load(path, provider_id)
     except AgentGraphError as error:
         raise run_file_error(error) from None
+
+
+def add_store_options(parser: argparse.ArgumentParser, store_help: str = STORE_HELP) -> None:
+    """``--store URL`` and ``--store-option KEY=VALUE`` (repeatable), read by :func:`store_options`."""
+    parser.add_argument("--store", help=store_help)
+    parser.add_argument(
+        "--store-option",
+        dest="store_option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="an option of the store (repeatable), passed to open_store: a JSON value (pool_size=8, "
+        "retries=2, lock_timeout=5) or else text",
+    )
+
+
+def store_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--store-option KEY=VALUE`` options: each VALUE read as JSON when it is JSON, else as text."""
+    options: dict[str, Any] = {}
+    for given in getattr(args, "store_option", None) or ():
+        key, separator, text = given.partition("=")
+        key = key.strip()
+        if not separator or not key.isidentifier():
+            raise AgentGraphError(
+                "argument-invalid", f"--store-option {given!r:.80} must be KEY=VALUE (pool_size=8, say)"
+            )
+        if key in options:
+            raise AgentGraphError("argument-invalid", f"--store-option {key} is given twice")
+        try:
+            options[key] = json.loads(text)
+        except ValueError:
+            options[key] = text
+    return options
 
 
 def load_run(args: argparse.Namespace, provider_id: str) -> Any:
@@ -197,7 +259,7 @@ def load_run(args: argparse.Namespace, provider_id: str) -> Any:
     if not ref:
         raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
     # An empty --store is not the current folder: open_store refuses it (store-url-invalid).
-    with open_store("." if url is None else url) as store:
+    with open_store("." if url is None else url, **store_options(args)) as store:
         return store.load(ref, provider_id)
 
 
@@ -260,9 +322,7 @@ def check_entry(provider: Provider, graph: str, entry: str) -> None:
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--entry", help="graph entrypoint (default: default)")
     parser.add_argument("--state", help="a Run file (agent-graph.run.v1) to evaluate")
-    parser.add_argument(
-        "--store", help="a Run store (sqlite:///runs.db, postgresql://…, a folder) holding --run"
-    )
+    add_store_options(parser, STORE_HELP + ", holding --run")
     parser.add_argument("--run", help="the Run to evaluate in --store")
     parser.add_argument("--facts", help="facts as a JSON object or @file")
     parser.add_argument("--outcomes", help="outcomes (state key → outcome) as a JSON object or @file")

@@ -12,8 +12,9 @@ import argparse
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
+from urllib.parse import quote
 
 from .._core.lint import RULES, Finding, LintRule
 from .._core.version import __version__
@@ -40,6 +41,17 @@ def _absolute(root: str, finding: Finding) -> str:
 def _shown(path: str, base: str) -> str:
     prefix = base.rstrip(os.sep) + os.sep
     return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+def _uri_reference(relative: str) -> str:
+    """A relative file path as a URI reference (RFC 3986): ``/``-separated, everything else percent-encoded.
+
+    The file name's own bytes are encoded (UTF-8, or what the OS gave), so
+    decoding the reference gives the path back: a space, ``#``, ``%``, ``?``, a
+    backslash in a POSIX name or a non-ASCII letter cannot end the path or
+    start a query or fragment.
+    """
+    return quote(os.fsencode(PurePath(relative).as_posix()), safe="/")
 
 
 def _counts(findings: Sequence[Finding]) -> dict[str, int]:
@@ -101,6 +113,7 @@ def sarif_log(
 
     Files below ``base`` are written relative to it (``uriBaseId`` ``%SRCROOT%``,
     which ``originalUriBaseIds`` maps to ``base``); others as absolute file URIs.
+    Every URI is percent-encoded as RFC 3986 asks (:func:`_uri_reference`).
     A finding with a ``trace`` (``verify``) also gets a ``codeFlows`` entry, one
     step per host move. ``guide`` is where each rule's help points.
     """
@@ -120,10 +133,7 @@ def sarif_log(
     for finding in findings:
         path = _absolute(root, finding)
         if path.startswith(prefix):
-            artifact: dict[str, Any] = {
-                "uri": Path(path[len(prefix) :]).as_posix(),
-                "uriBaseId": _SOURCE_ROOT,
-            }
+            artifact: dict[str, Any] = {"uri": _uri_reference(path[len(prefix) :]), "uriBaseId": _SOURCE_ROOT}
         else:
             artifact = {"uri": Path(path).as_uri()}
         physical: dict[str, Any] = {"artifactLocation": artifact}

@@ -24,8 +24,21 @@ import os
 from typing import Any
 
 from .._core.errors import AgentGraphError
+from .._core.why import step_blockers
 from .._runtime.run_changes import evaluate_run
-from .common import Parser, check_entry, json_argument, object_argument, run_file_error, select_graph
+from .common import (
+    STORE_HELP,
+    Parser,
+    add_store_options,
+    check_entry,
+    json_argument,
+    object_argument,
+    proof_lines,
+    run_file_error,
+    select_graph,
+    store_options,
+    why_lines,
+)
 
 __all__ = ["add_commands"]
 
@@ -41,15 +54,16 @@ def _open(args: argparse.Namespace, *, need_run: bool = True, folder: bool = Fal
         raise AgentGraphError(
             "argument-invalid", "Give either --state PATH or --store URL with --run ID, not both"
         )
+    options = {"lock_timeout": args.lock_timeout, **store_options(args)}
     if state is not None:
-        return open_store(None, lock_timeout=args.lock_timeout), state
+        return open_store(None, **options), state
     if url is None and (ref is not None or folder):
         url = "."
     if url is None:
         raise AgentGraphError("argument-invalid", "Name the Run: --state PATH, or --store URL with --run ID")
     if need_run and ref is None:
         raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
-    return open_store(url, lock_timeout=args.lock_timeout), ref
+    return open_store(url, **options), ref
 
 
 def _where(args: argparse.Namespace, run: Any, store: Any) -> dict[str, str]:
@@ -127,6 +141,7 @@ def cmd_run_status(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     if evaluation.primary_route is not None:
         lines.append(f"Next: {evaluation.primary_route.node} ({evaluation.primary_route.availability})")
         lines.append(f"Route: {evaluation.primary_route.route_id}")
+    lines.extend(why_lines(step_blockers(provider, evaluation, run.facts, run.outcomes, run.authorities)))
     lines.append(f"Revision: {evaluation.revision}")
     lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in evaluation.diagnostics)
     return answer, lines
@@ -142,6 +157,8 @@ def cmd_run_next(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         "revision": step.revision,
         "evaluation": step.evaluation.to_json(),
         "route": step.route.to_json() if step.route is not None else None,
+        "proof": [check.to_json() for check in step.proof],
+        "blockers": [blocker.to_json() for blocker in step.blockers],
     }
     evaluation = step.evaluation
     lines = [
@@ -152,8 +169,11 @@ def cmd_run_next(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         lines.append(f"Next: {step.route.node} ({step.route.availability})")
         if step.route.gate is not None and step.route.gate.prompt:
             lines.append(f"Gate: {step.route.gate.prompt}")
+        lines.extend(proof_lines(step.proof))
         lines.append(f"Record: {step.route.after_action.record_node}")
+    lines.extend(why_lines(step.blockers))
     lines.append(f"Revision: {step.revision}")
+    lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in evaluation.diagnostics)
     return answer, lines
 
 
@@ -189,10 +209,16 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
                     raise unknown
         store.record(ref, args.node, args.outcome, detail=detail, provider=provider, revision=args.revision)
         run = store.load(ref)  # the command prints the whole Run file
-    return run, [
-        f"Recorded {args.node}: {args.outcome}",
-        "Evaluate the run again; a recorded outcome does not prove any Fact.",
-    ]
+    lines = [f"Recorded {args.node}: {args.outcome}"]
+    if (
+        provider is not None and run.graph in ctx.provider().graphs
+    ):  # what holds the Run back now, if anything
+        loaded = ctx.provider()
+        evaluation = evaluate_run(loaded, run)
+        lines.append(f"State: {evaluation.status_code}")
+        lines.extend(why_lines(step_blockers(loaded, evaluation, run.facts, run.outcomes, run.authorities)))
+    lines.append("Evaluate the run again; a recorded outcome does not prove any Fact.")
+    return run, lines
 
 
 def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
@@ -384,10 +410,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
         run_help: str = "the Run's ID (its path in a folder)",
     ) -> None:
         parser.add_argument("--state", help=state_help)
-        parser.add_argument(
-            "--store",
-            help="a Run store: sqlite:///runs.db, sqlite:////abs/runs.db, postgresql://… or a folder",
-        )
+        add_store_options(parser)
         parser.add_argument("--run", help=run_help)
         parser.add_argument(
             "--lock-timeout",
@@ -467,7 +490,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     events.set_defaults(handler=_reference_codes(cmd_run_events))
 
     listing = run_commands.add_parser("list", help="list the Runs of a store (default: the current folder)")
-    listing.add_argument("--store", help="a Run store URL or folder (default: the current folder)")
+    add_store_options(listing, STORE_HELP + " (default: the current folder)")
     listing.add_argument("--provider", help="only Runs of this Provider ID")
     listing.add_argument("--graph", help="only Runs of this Graph ID")
     listing.add_argument(
@@ -490,7 +513,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
         "import", help="store the Run of an agent-graph.run.v1 file under its own ID"
     )
     imported.add_argument("file", help="the Run file")
-    imported.add_argument("--store", help="a Run store URL or folder (default: the current folder)")
+    add_store_options(imported, STORE_HELP + " (default: the current folder)")
     imported.add_argument(
         "--lock-timeout", dest="lock_timeout", type=float, default=30.0, help=argparse.SUPPRESS
     )

@@ -45,7 +45,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .errors import AgentGraphError, listing
-from .evaluate import Candidate, FrameTrace, evaluate_with_candidates, scalar_equals
+from .evaluate import Candidate, FrameTrace, evaluate_with_candidates
+from .facts import scalar_equals
 from .graph_coverage import frame_coverage
 from .ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode, FactTest
 from .model import OUTCOMES
