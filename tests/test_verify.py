@@ -679,6 +679,9 @@ def test_the_command_line_prints_findings_with_trace_and_test(
 
     assert _cli.main(["verify", "--manifest", manifest, "--format", "sarif"]) == 1
     log = json.loads(capsys.readouterr().out)
+    from .test_lint import _strict_sarif_validator
+
+    _strict_sarif_validator()(log)  # the SARIF 2.1.0 schema, code flows included
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     assert [rule["id"] for rule in rules][:3] == ["AGV101", "AGV102", "AGV103"]
     result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "AGV103")
