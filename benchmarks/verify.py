@@ -1,4 +1,4 @@
-"""Verify benchmarks: how long ``ag.verify`` and ``ag.generate_tests`` take on the examples and beyond.
+"""Verify benchmarks: how long ``verify()`` and ``generate_tests()`` (agent_graph.toolchain) take on the examples and beyond.
 
 ``python -m benchmarks.verify`` measures, in process, ``verify()`` on every
 example of ``examples/`` (the target: under 2 seconds each on the machine of
@@ -161,35 +161,34 @@ def _row(label: str, seconds: float, floor: float, report: Any, target: bool) ->
 def run(rounds: int = 5) -> str:
     """Measure and render the section."""
     import agent_graph as ag
+    from agent_graph.toolchain import generate_tests, verify
 
     rows = []
     generated = []
     names = sorted(p.name for p in EXAMPLES.iterdir() if (p / "provider.yaml").is_file())
     for name in names:
         provider = ag.load_provider(str(EXAMPLES / name / "provider.yaml"))
-        seconds, floor, report = _median_seconds(lambda provider=provider: ag.verify(provider), rounds)
+        seconds, floor, report = _median_seconds(lambda provider=provider: verify(provider), rounds)
         rows.append(_row(f"example `{name}`", seconds, floor, report, True))
-        gen, _gen_floor, tests = _median_seconds(
-            lambda provider=provider: ag.generate_tests(provider), rounds
-        )
+        gen, _gen_floor, tests = _median_seconds(lambda provider=provider: generate_tests(provider), rounds)
         generated.append(f"| `{name}` | {gen * 1000:,.1f} ms | {len(tests)} |")
     with tempfile.TemporaryDirectory(prefix="agent-graph-verify-") as folder:
         provider = ag.load_provider(pull_request(Path(folder) / "pr"))
-        seconds, floor, report = _median_seconds(lambda: ag.verify(provider), rounds)
+        seconds, floor, report = _median_seconds(lambda: verify(provider), rounds)
         rows.append(_row("retry trap (pull request, 11 nodes)", seconds, floor, report, False))
-        seconds, floor, report = _median_seconds(lambda: ag.verify(provider, fact_changes="progress"), rounds)
+        seconds, floor, report = _median_seconds(lambda: verify(provider, fact_changes="progress"), rounds)
         rows.append(_row('retry trap, `fact_changes="progress"`', seconds, floor, report, False))
         provider = ag.load_provider(generate.realistic().write(str(Path(folder) / "realistic")))
         for mode in ("free", "progress"):
             seconds, floor, report = _median_seconds(
-                lambda mode=mode: ag.verify(provider, max_states=5_000, fact_changes=mode),
+                lambda mode=mode: verify(provider, max_states=5_000, fact_changes=mode),
                 max(2, rounds // 2),
             )
             label = f"realistic release workflow (45 nodes, 3 graphs), `max_states=5000`, `{mode}`"
             rows.append(_row(label, seconds, floor, report, False))
         provider = ag.load_provider(chain(Path(folder) / "chain", 200))
         seconds, floor, report = _median_seconds(
-            lambda: ag.verify(provider, max_states=1_000), max(2, rounds // 2)
+            lambda: verify(provider, max_states=1_000), max(2, rounds // 2)
         )
         rows.append(_row("200-node chain, `max_states=1000`", seconds, floor, report, False))
     lines = [

@@ -1,4 +1,4 @@
-"""``ag.impact`` and ``agent-graph impact``: which Runs in flight a new version of their Provider changes.
+"""``agent_graph.toolchain.impact`` and ``agent-graph impact``: which Runs in flight a new version of their Provider changes.
 
 A store holds a Run at every node of weekly-report (and in its terminals);
 each changed version names exactly the Runs whose route changes, on SQLite

@@ -1,4 +1,4 @@
-"""``ag.verify`` and ``agent-graph verify``: the states a host can reach, and what can go wrong in them.
+"""``agent_graph.toolchain.verify`` and ``agent-graph verify``: the states a host can reach, and what can go wrong in them.
 
 Fixtures are made for each rule: the retry-through-a-Subgraph trap (write
 code, checks Subgraph, open PR, review Gate, merge, verify; a ``repeat``
