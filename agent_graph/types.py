@@ -3,7 +3,7 @@
 ``import agent_graph.types as agt`` for annotations and ``isinstance`` checks of
 everything the library reads and answers: Graphs, Actions, resources, locations,
 routes, Runs and their heads and events, bundles, tests, coverage, explanations,
-replays and lint findings, and their parts. The everyday API — load, evaluate,
+replays, lint and verify findings, the impact of a new version, and their parts. The everyday API — load, evaluate,
 route, the Run stores, errors and the main results (:class:`Evaluation`,
 :class:`Route`, :class:`Step`, :class:`Run`) — is on ``agent_graph`` itself.
 
@@ -23,6 +23,12 @@ from ._core.graph_coverage import (
     CoverageReport as CoverageReport,
     CoverageTotals as CoverageTotals,
     GraphCoverage as GraphCoverage,
+)
+from ._core.impact import (
+    ImpactReport as ImpactReport,
+    ProviderVersion as ProviderVersion,
+    RouteSnapshot as RouteSnapshot,
+    RunImpact as RunImpact,
 )
 from ._core.ir import (
     CompiledGraph as CompiledGraph,
@@ -105,6 +111,14 @@ from ._core.provider import (
     NodeRoute as NodeRoute,
 )
 from ._core.replay import ReplayStep as ReplayStep, StateChange as StateChange
+from ._core.verify import (
+    GeneratedTest as GeneratedTest,
+    PropertyResult as PropertyResult,
+    TraceStep as TraceStep,
+    VerifyExploration as VerifyExploration,
+    VerifyFinding as VerifyFinding,
+    VerifyReport as VerifyReport,
+)
 from ._core.why import (
     CandidateExplanation as CandidateExplanation,
     CheckExplanation as CheckExplanation,
@@ -155,6 +169,7 @@ __all__ = [
     "Gate",
     "GateActionPlan",
     "GateExplanation",
+    "GeneratedTest",
     "Graph",
     "GraphActionLocation",
     "GraphActionResource",
@@ -168,6 +183,7 @@ __all__ = [
     "HostActionReceipt",
     "HostActionResource",
     "HostActionResult",
+    "ImpactReport",
     "LoadedAction",
     "LoadedResource",
     "LocationReadState",
@@ -180,7 +196,9 @@ __all__ = [
     "OutcomeRecord",
     "PlanStep",
     "ProofCheck",
+    "PropertyResult",
     "ProviderManifest",
+    "ProviderVersion",
     "ReadReceipt",
     "ReadReceipts",
     "ReadState",
@@ -190,10 +208,12 @@ __all__ = [
     "RouteAction",
     "RouteGate",
     "RouteResources",
+    "RouteSnapshot",
     "RouteSummary",
     "Run",
     "RunEvent",
     "RunHead",
+    "RunImpact",
     "RunSummary",
     "Runner",
     "Severity",
@@ -205,5 +225,9 @@ __all__ = [
     "TestExpect",
     "TestResult",
     "TestState",
+    "TraceStep",
+    "VerifyExploration",
+    "VerifyFinding",
+    "VerifyReport",
     "WorkingDirectory",
 ]

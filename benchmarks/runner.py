@@ -883,7 +883,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--skip",
         default="",
-        help="comma-separated groups to skip: realistic,canonical,scaling,processes,stores",
+        help="comma-separated groups to skip: realistic,canonical,scaling,processes,stores,verify",
     )
     args = parser.parse_args(argv)
     sizes = (
@@ -916,6 +916,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = stores.splice(report, kept)
     else:
         report = stores.splice(report, stores.run(25))
+    from . import verify
+
+    if "verify" in skip:  # keep the last measurement of verify
+        previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
+        kept_verify = verify.kept_section(previous)
+        if kept_verify is not None:
+            report = verify.splice(report, kept_verify)
+    else:
+        report = verify.splice(report, verify.run())
     from . import suggestions
 
     previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""

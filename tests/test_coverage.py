@@ -205,11 +205,11 @@ def test_the_command_line_reports_coverage(capsys: pytest.CaptureFixture[str], t
     manifest = _example("weekly-report")
     assert _cli.main(["test", "--coverage", "--manifest", manifest]) == 0
     out = capsys.readouterr().out
-    assert "TOTAL   5/5 100%  6/6 100%  6/6 100%  3/3 100%  20/20 100%" in out
+    assert "TOTAL   6/6 100%  7/7 100%  7/7 100%  3/3 100%  23/23 100%" in out
     assert _cli.main(["test", "--coverage", "--manifest", manifest, "--format", "json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["coverage"]["schema"] == "agent-graph.coverage.v1"
-    assert answer["coverage"]["total"]["edges"] == {"covered": 6, "total": 6, "percent": 100.0}
+    assert answer["coverage"]["total"]["edges"] == {"covered": 7, "total": 7, "percent": 100.0}
     # One test alone leaves most of the graph untested.
     one = str(EXAMPLES / "weekly-report" / "tests" / "01-initial-draft.yaml")
     assert _cli.main(["test", one, "--fail-under", "100", "--manifest", manifest]) == 1

@@ -299,11 +299,12 @@ def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
                 for e in events
             )
 
-            # Rejected: the Gate fails, nothing it guards is offered, and the agent cannot undo it.
+            # Rejected: the Gate fails, nothing it guards is offered, and the agent cannot undo it: the
+            # report ends in its rejected terminal.
             other = (await ok(session, "start_run", {"facts": drafted}))["runId"]
             rejected = await ok(session, "next_step", {"runId": other})
             assert rejected["resolved"]["decision"] == "reject"
-            assert rejected["status"] == "blocked" and rejected["route"] is None
+            assert rejected["status"] == "complete" and rejected["route"] is None
             outcomes = [
                 e for e in (await ok(session, "run_events", {"runId": other}))["events"] if e.get("node")
             ]

@@ -388,6 +388,17 @@ EXAMPLES: dict[str, Any] = {
             "diagnosticsInclude": ["no-route"],
         },
     },
+    "verify": {
+        "schema": "agent-graph.verify.v1",
+        "graph": "release",
+        "entry": "default",
+        "properties": [
+            {"name": "every release can end", "alwaysReachable": {"statusCode": "complete"}},
+            {"name": "never an error", "never": {"statusCode": ["error", "blocked"]}},
+            {"name": "tagging is offered", "reachable": {"offers": "release/tag", "primaryNode": ["tag"]}},
+            {"name": "ends well", "always": {"outcome": ["completed", "failed"], "terminal": "released"}},
+        ],
+    },
     "bundle": {
         "schema": "agent-graph.bundle.v1",
         "provider": {"id": "company/release", "version": "0.1.0"},

@@ -23,7 +23,7 @@ import msgspec
 
 from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.version import PROTOCOL_VERSION, __version__
-from . import lint, mcp, replay, runtime, toolchain
+from . import lint, mcp, replay, runtime, toolchain, verify
 from .common import (
     Context,
     Parser,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 #: Modules that add commands, imported plainly (a broken one fails loudly): each has
 #: ``add_commands(subparsers, groups)``.
-COMMAND_MODULES = (runtime, toolchain, mcp, lint, replay)
+COMMAND_MODULES = (runtime, toolchain, mcp, lint, replay, verify)
 
 GLOBAL_OPTIONS = {
     "--manifest": "manifest",
@@ -349,6 +349,10 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._core.graph_coverage import fail_under_percent
     from .._runtime.testing import run_graph_tests
 
+    if args.generate is not None:
+        return verify.cmd_generate(args, ctx)
+    if args.graph is not None or args.entry is not None:
+        raise AgentGraphError("argument-invalid", "test --graph and --entry choose what --generate generates")
     if args.fail_under is not None:
         fail_under_percent(args.fail_under)  # refused before any test runs
     provider = ctx.provider()
@@ -600,6 +604,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         choices=("mermaid", "dot"),
         help="print the coverage as Mermaid or DOT diagrams instead of a table (implies --coverage)",
     )
+    test.add_argument(
+        "--generate",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="write graph tests that take every edge and outcome branch into DIR (default: tests/generated)",
+    )
+    test.add_argument(
+        "--graph", help="with --generate: the Graph to generate tests for (default: every Graph)"
+    )
+    test.add_argument("--entry", help="with --generate: the entry (default: every entry)")
+    verify.add_exploration_options(test)
     test.set_defaults(handler=cmd_test)
 
     inspect = commands.add_parser("inspect", help="inspect a Provider or a Skill binding")

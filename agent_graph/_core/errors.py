@@ -74,6 +74,7 @@ NotFoundCode = Literal[
     "test-cases-empty",
     "test-path-missing",
     "tool-unknown",
+    "verify-path-missing",
     "workspace-missing",
 ]
 
@@ -221,6 +222,7 @@ NoFamilyCode = Literal[
     "build-output-overlaps-source",
     "build-output-path-conflict",
     "build-verification-failed",
+    "generated-test-foreign",
     "import-source-overlaps-target",
     "import-target-exists",
     "internal-error",

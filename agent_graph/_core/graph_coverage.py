@@ -38,10 +38,12 @@ __all__ = [
     "CoverageCollector",
     "CoverageCount",
     "CoverageReport",
+    "Exercised",
     "GraphCoverage",
     "coverage_table",
     "edge_label",
     "falls_short",
+    "frame_coverage",
 ]
 
 #: Gate resolutions, in report order.
@@ -139,7 +141,9 @@ def edge_label(edge: Edge) -> str:
     return f"{edge.from_} -> {edge.to} [{edge.kind or 'flow'}: {outcomes}]"
 
 
-class _Seen:
+class Exercised:
+    """What evaluations exercised in one Graph: node indices, edge positions, ``(node, outcome)`` and ``(gate, resolution)``."""
+
     __slots__ = ("edges", "nodes", "outcomes", "resolutions")
 
     def __init__(self) -> None:
@@ -185,6 +189,53 @@ def _universe(graph: CompiledGraph) -> tuple[list[tuple[int, str]], list[tuple[i
     return outcomes, resolutions
 
 
+def frame_coverage(frame: FrameTrace, seen: Exercised | None = None) -> Exercised:
+    """What one frame of a traced evaluation exercised in its Graph, added to ``seen`` (a new one by default).
+
+    Nodes it reached; edges whose source settled (or was re-armed from) an
+    outcome the edge accepts; ``(node index, outcome)`` pairs a node settled
+    with; Gate resolutions offered, delegated or refused.
+    """
+    if seen is None:
+        seen = Exercised()
+    graph = frame.graph
+    outcomes = frame.outcomes
+    first: dict[int, Any] = {}
+    fired: set[int] = set()
+    for edge_index, old in frame.rearmed:
+        target = graph.repeat_edges[edge_index][1]
+        fired.add(edge_index)
+        if old is not None:
+            first.setdefault(target, old)
+            seen.outcomes.add((target, old))
+    for index in frame.reached:
+        seen.nodes.add(index)
+        seen.outcomes.add((index, outcomes[index]))
+        node = graph.nodes[index]
+        if (
+            node.is_gate
+            and frame.why.get(index) == WHY_RECORDED
+            and first.get(index, outcomes[index]) not in _NOT_REFUSED
+        ):
+            seen.resolutions.add((index, "refused"))
+    repeat_index = 0
+    for position, edge in enumerate(graph.definition.edges):
+        source = graph.index[edge.from_]
+        accepted = edge.outcomes if edge.outcomes is not None else ("completed",)
+        settled = {outcomes[source], first.get(source)}
+        if edge.kind == "repeat":
+            if repeat_index in fired or any(o in accepted for o in settled if o is not None):
+                seen.edges.add(position)
+            repeat_index += 1
+        elif any(o in accepted for o in settled if o is not None):
+            seen.edges.add(position)
+    for candidate in frame.candidates:
+        if candidate.graph is graph and candidate.node.is_gate:
+            kind = "delegated" if candidate.resolution == "session-authority" else "user"
+            seen.resolutions.add((candidate.node.index, kind))
+    return seen
+
+
 class CoverageCollector:
     """Collects what evaluations exercised in one Provider's Graphs.
 
@@ -200,7 +251,7 @@ class CoverageCollector:
             )
         self.provider = provider
         self.evaluations = 0
-        self._seen: dict[str, _Seen] = {}
+        self._seen: dict[str, Exercised] = {}
 
     def evaluate(
         self,
@@ -230,42 +281,7 @@ class CoverageCollector:
         for frame in frames:
             if frame.error is not None:
                 continue
-            graph = frame.graph
-            seen = self._seen.setdefault(graph.id, _Seen())
-            outcomes = frame.outcomes
-            first: dict[int, Any] = {}
-            fired: set[int] = set()
-            for edge_index, old in frame.rearmed:
-                target = graph.repeat_edges[edge_index][1]
-                fired.add(edge_index)
-                if old is not None:
-                    first.setdefault(target, old)
-                    seen.outcomes.add((target, old))
-            for index in frame.reached:
-                seen.nodes.add(index)
-                seen.outcomes.add((index, outcomes[index]))
-                node = graph.nodes[index]
-                if (
-                    node.is_gate
-                    and frame.why.get(index) == WHY_RECORDED
-                    and first.get(index, outcomes[index]) not in _NOT_REFUSED
-                ):
-                    seen.resolutions.add((index, "refused"))
-            repeat_index = 0
-            for position, edge in enumerate(graph.definition.edges):
-                source = graph.index[edge.from_]
-                accepted = edge.outcomes if edge.outcomes is not None else ("completed",)
-                settled = {outcomes[source], first.get(source)}
-                if edge.kind == "repeat":
-                    if repeat_index in fired or any(o in accepted for o in settled if o is not None):
-                        seen.edges.add(position)
-                    repeat_index += 1
-                elif any(o in accepted for o in settled if o is not None):
-                    seen.edges.add(position)
-            for candidate in frame.candidates:
-                if candidate.graph is graph and candidate.node.is_gate:
-                    kind = "delegated" if candidate.resolution == "session-authority" else "user"
-                    seen.resolutions.add((candidate.node.index, kind))
+            frame_coverage(frame, self._seen.setdefault(frame.graph.id, Exercised()))
 
     def snapshot(self) -> dict[str, Any]:
         """What this collector counted, as plain JSON data, for :meth:`merge` in another process.
@@ -306,7 +322,7 @@ class CoverageCollector:
                 f"The coverage snapshot is of Provider {snapshot.get('provider')!r:.80}, "
                 f"not {self.provider.manifest.id}",
             )
-        found: dict[str, _Seen] = {}
+        found: dict[str, Exercised] = {}
         for graph_id, counted in snapshot["graphs"].items():
             graph = self.provider.graphs.get(graph_id) if isinstance(graph_id, str) else None
             if graph is None or not isinstance(counted, Mapping):
@@ -315,7 +331,7 @@ class CoverageCollector:
                     f"The coverage snapshot counts graph {graph_id!r:.80}, which Provider "
                     f"{self.provider.manifest.id} does not have",
                 )
-            seen = found[graph_id] = _Seen()
+            seen = found[graph_id] = Exercised()
             sizes = (len(graph.nodes), len(graph.definition.edges))
             for name, into, size in (("nodes", seen.nodes, sizes[0]), ("edges", seen.edges, sizes[1])):
                 for item in _items(counted.get(name)):
@@ -335,7 +351,7 @@ class CoverageCollector:
                     pairs.add((item[0], item[1]))
         self.evaluations += evaluations
         for graph_id, seen in found.items():
-            mine = self._seen.setdefault(graph_id, _Seen())
+            mine = self._seen.setdefault(graph_id, Exercised())
             mine.nodes |= seen.nodes
             mine.edges |= seen.edges
             mine.outcomes |= seen.outcomes
@@ -346,7 +362,7 @@ class CoverageCollector:
         graphs: list[GraphCoverage] = []
         sums = [[0, 0] for _ in range(4)]
         for graph in self.provider.graphs.values():
-            seen = self._seen.get(graph.id) or _Seen()
+            seen = self._seen.get(graph.id) or Exercised()
             outcome_items, resolution_items = _universe(graph)
             nodes = graph.nodes
             edges = graph.definition.edges

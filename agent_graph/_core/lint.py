@@ -169,34 +169,37 @@ _RULE_LIST = (
 
 #: Every rule by code, in code order.
 RULES: Mapping[str, LintRule] = {rule.code: rule for rule in _RULE_LIST}
-_BY_NAME: Mapping[str, str] = {rule.name: rule.code for rule in _RULE_LIST}
 
 
-def _matching(token: str) -> list[str]:
+def _matching(token: str, rules: Mapping[str, LintRule] = RULES) -> list[str]:
     """The rule codes ``token`` names: a code, a code prefix (``AG1``, ``AG``) or a rule name."""
     word = token.strip()
-    if word in _BY_NAME:
-        return [_BY_NAME[word]]
+    names = {rule.name: rule.code for rule in rules.values()}
+    if word in names:
+        return [names[word]]
     upper = word.upper()
-    found = [code for code in RULES if code.startswith(upper)] if upper.startswith("AG") else []
+    found = [code for code in rules if code.startswith(upper)] if upper.startswith("AG") else []
     if not found:
+        first = next(iter(rules), "AG101")
         raise AgentGraphError(
             "lint-rule-unknown",
-            f"Unknown lint rule {word!r}{did_you_mean(word, [*RULES, *_BY_NAME])}: give a code (AG101), "
-            f"a code prefix (AG1) or a rule name; the rules: {listing(RULES, limit=len(RULES))}",
+            f"Unknown rule {word!r}{did_you_mean(word, [*rules, *names])}: give a code ({first}), "
+            f"a code prefix ({first[:-2]}) or a rule name; the rules: {listing(rules, limit=len(rules))}",
         )
     return found
 
 
 def selected_rules(
-    select: Iterable[str] | None = None, ignore: Iterable[str] | None = None
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    rules: Mapping[str, LintRule] = RULES,
 ) -> frozenset[str]:
     """The rule codes to run: ``select`` (default all) without ``ignore``; unknown names are ``lint-rule-unknown``."""
-    chosen: set[str] = set(RULES)
+    chosen: set[str] = set(rules)
     if select is not None:
-        chosen = {code for token in _tokens(select, "select") for code in _matching(token)}
+        chosen = {code for token in _tokens(select, "select") for code in _matching(token, rules)}
     for token in _tokens(ignore or (), "ignore"):
-        chosen.difference_update(_matching(token))
+        chosen.difference_update(_matching(token, rules))
     return frozenset(chosen)
 
 
@@ -294,7 +297,7 @@ def _spread(starts: Iterable[int], links: Sequence[Sequence[int]], count: int) -
     return seen
 
 
-def _components(forward: Sequence[Sequence[int]]) -> list[int]:
+def components(forward: Sequence[Sequence[int]]) -> list[int]:
     """The strongly connected component of each node (Tarjan's algorithm, iteratively)."""
     count = len(forward)
     index = [-1] * count
@@ -388,9 +391,7 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                 "add an edge from it (or from a node after it) towards a terminal node",
             )
     # The loops: strongly connected parts of the Graph, over every edge (only where a repeat edge closes one).
-    component = (
-        _components(forward) if graph.repeat_edges and ("AG103" in wanted or "AG105" in wanted) else []
-    )
+    component = components(forward) if graph.repeat_edges and ("AG103" in wanted or "AG105" in wanted) else []
     if "AG103" in wanted and graph.repeat_edges:
         exits: set[int] = set()  # components with an edge out of them or a terminal inside
         for node in nodes:
