@@ -103,6 +103,9 @@ if TYPE_CHECKING:
         host_action_read_receipt as host_action_read_receipt,
         validate_host_action_result as validate_host_action_result,
     )
+    from ._runtime.impact import (
+        impact as impact,
+    )
     from ._runtime.lint import (
         lint as lint,
     )
@@ -145,6 +148,9 @@ if TYPE_CHECKING:
     )
     from ._runtime.testing import (
         run_graph_tests as run_graph_tests,
+    )
+    from ._runtime.verify import (
+        verify as verify,
     )
     from .testing import (
         CoverageCollector as CoverageCollector,
@@ -209,6 +215,9 @@ _EXPORTS: dict[str, str] = {
     "load_provider": "_runtime.observed",
     "evaluate": "_runtime.observed",
     "route": "_runtime.observed",
+    # prove a Provider before it ships, and what a new version does to live Runs
+    "verify": "_runtime.verify",
+    "impact": "_runtime.impact",
     "Provider": "_core.provider",
     "Limits": "_load.reader",
     "FileSystem": "_load.fs",
