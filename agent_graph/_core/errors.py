@@ -54,6 +54,7 @@ ErrorCode = Literal[
     "file-exists",
     "file-lock-failed",
     "file-missing",
+    "file-path-conflict",
     "file-permission-denied",
     "file-read-failed",
     "file-too-large",

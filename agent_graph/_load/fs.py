@@ -95,6 +95,7 @@ class MemoryFileSystem:
     ) -> None:
         self._files: dict[str, bytes] = {}
         self._links: dict[str, str] = {}
+        self._dirs: set[str] | None = None  # the folders, made again after a change
         self.cwd = posixpath.normpath(cwd)
         for path, content in (files or {}).items():
             self.write(path, content)
@@ -105,16 +106,19 @@ class MemoryFileSystem:
         """Add or replace a file."""
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         self._files[self.absolute(path)] = data
+        self._dirs = None
 
     def link(self, path: str, target: str) -> None:
         """Add a symbolic link at ``path`` pointing to ``target``."""
         self._links[self.absolute(path)] = target
+        self._dirs = None
 
     def remove(self, path: str) -> None:
         """Remove a file or link (no error if absent)."""
         key = self.absolute(path)
         self._files.pop(key, None)
         self._links.pop(key, None)
+        self._dirs = None
 
     @property
     def files(self) -> dict[str, bytes]:
@@ -143,12 +147,15 @@ class MemoryFileSystem:
         return resolved
 
     def _directories(self) -> set[str]:
+        if self._dirs is not None:
+            return self._dirs
         dirs = {"/"}
         for path in list(self._files) + list(self._links):
             parent = posixpath.dirname(path)
             while parent not in dirs:
                 dirs.add(parent)
                 parent = posixpath.dirname(parent)
+        self._dirs = dirs
         return dirs
 
     def kind(self, path: str) -> EntryKind | None:
