@@ -42,7 +42,7 @@ import msgspec
 from .._core.canonical import canonical_json
 from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, did_you_mean, listing
 from .._core.model import Effect, Outcome, Runner, WorkingDirectory
-from .._syntax.emit import dump_yaml
+from .._syntax.emit import emit_yaml
 from .._syntax.parse import MAX_ALIAS_COUNT, MAX_DEPTH
 from .cache import CachedValue, LoadCache
 from .fs import MemoryFileSystem
@@ -1273,6 +1273,16 @@ class _SeededCache(LoadCache):
         """Nothing is kept."""
 
 
+def _not_json(path: str, error: Exception, sites: list[tuple[str, Site | None]]) -> AgentGraphError:
+    """``argument-invalid`` for a value that is not JSON data, at the declaration of what holds it."""
+    return _error(
+        "argument-invalid",
+        f"{path} cannot be written: a value in it is not JSON data (text, numbers, booleans, null, lists and "
+        f"mappings with text keys): {error}",
+        sites[0][1] if sites else None,
+    )
+
+
 def _digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
@@ -1435,13 +1445,18 @@ class _Render:
                 self.out.files[path] = origin.data
                 self.out.sites[path] = sites
                 return
-        if path.lower().endswith(".json"):
-            data = (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        else:
-            data = dump_yaml(value, flow_width=100, flow_keys=_FLOW_KEYS).encode("utf-8")
+        try:
+            if path.lower().endswith(".json"):
+                data = (json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
+                exact = _seedable(value)
+            else:
+                text, exact = emit_yaml(value, flow_width=100, flow_keys=_FLOW_KEYS)
+                data = text.encode("utf-8")
+        except (TypeError, ValueError, UnicodeEncodeError) as error:
+            raise _not_json(path, error, sites) from None
         self.out.files[path] = data
         self.out.sites[path] = sites
-        if _seedable(value):
+        if exact:
             self.out.seeds[f"False{_digest(data)}"] = value
 
     def emit_markdown(
@@ -1458,10 +1473,14 @@ class _Render:
                 self.out.files[path] = origin.data
                 self.out.sites[path] = sites
                 return
-        data = f"---\n{dump_yaml(header)}---\n{body}".encode()
+        try:
+            text, exact = emit_yaml(header)
+            data = f"---\n{text}---\n{body}".encode()
+        except (TypeError, ValueError, UnicodeEncodeError) as error:
+            raise _not_json(path, error, sites) from None
         self.out.files[path] = data
         self.out.sites[path] = sites
-        if seed and _seedable(header):
+        if seed and exact:
             self.out.seeds[f"True{_digest(data)}"] = header
 
     def put_file(self, made: File) -> str:

@@ -30,7 +30,7 @@ from .._core.canonical import js_number
 from .._core.errors import AgentGraphError
 from .parse import parse_yaml
 
-__all__ = ["dump_yaml", "yaml_scalar"]
+__all__ = ["dump_yaml", "emit_yaml", "yaml_scalar"]
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./^~(][A-Za-z0-9 _./^~()=+<>@%,:;!?*&'\"-]*")
 # Characters a YAML double-quoted scalar must escape beyond what JSON escapes.
@@ -40,6 +40,7 @@ _SIMPLE = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
 # YAML reads such text as the string itself unless it is one of the core schema's words.
 _SAFE_BLOCK = re.compile(r"[A-Za-z_/][A-Za-z0-9 _./(),;!?'+=<>@%&*~^-]*")
 _KEYWORDS = frozenset({"null", "true", "false"})
+_JS_SAFE = 2**53
 # Flow mapping keys the reader's fast path takes.
 _FLOW_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$./<>@+-]*")
 
@@ -100,12 +101,14 @@ def _kind(value: Any) -> int:
 class _Writer:
     """Scalars as text, remembered for one document (keys and values repeat across nodes)."""
 
-    __slots__ = ("block", "flow", "keys")
+    __slots__ = ("block", "exact", "flow", "keys")
 
     def __init__(self) -> None:
         self.block: dict[str, str] = {}
         self.flow: dict[str, str] = {}
         self.keys: dict[str, bool] = {}
+        #: Whether reading the text back gives the value exactly: no float, no integer beyond 2**53.
+        self.exact = True
 
     def scalar(self, value: Any) -> str:
         if type(value) is str:
@@ -113,7 +116,20 @@ class _Writer:
             if text is None:
                 text = self.block[value] = value if _is_plain(value) else _quoted(value)
             return text
+        self.check(value)
         return yaml_scalar(value)
+
+    def check(self, value: Any) -> None:
+        kind = type(value)
+        if kind is float or (kind is int and not -_JS_SAFE <= value <= _JS_SAFE):
+            self.exact = False
+
+    def key(self, key: Any) -> str:
+        """A mapping key: JavaScript puts keys that are array indices first, so such a key is not exact."""
+        text = str(key)
+        if text.isdigit() and (text == "0" or text[0] != "0"):
+            self.exact = False
+        return self.scalar(text)
 
     def flow_scalar(self, value: Any) -> str | None:
         """A scalar as an item of a flow collection, or None when it is not a scalar."""
@@ -123,7 +139,10 @@ class _Writer:
                 plain = _SIMPLE.fullmatch(value) and value.lower() not in _KEYWORDS
                 text = self.flow[value] = value if plain else _quoted(value)
             return text
-        return yaml_scalar(value) if _kind(value) == 0 else None
+        if _kind(value) != 0:
+            return None
+        self.check(value)
+        return yaml_scalar(value)
 
     def flow_list(self, items: list[Any] | tuple[Any, ...]) -> str | None:
         parts = []
@@ -137,7 +156,7 @@ class _Writer:
     def flow_mapping(self, mapping: Mapping[Any, Any]) -> str | None:
         parts = []
         for key, item in mapping.items():
-            if type(key) is not str:
+            if type(key) is not str or key.isdigit():
                 return None
             simple = self.keys.get(key)
             if simple is None:
@@ -162,6 +181,18 @@ def dump_yaml(value: Any, *, flow_width: int = 0, flow_keys: frozenset[str] = fr
     fits in that width, and so are the mappings (of scalars and such lists)
     that are items of a list written under one of ``flow_keys``.
     """
+    return emit_yaml(value, flow_width=flow_width, flow_keys=flow_keys)[0]
+
+
+def emit_yaml(
+    value: Any, *, flow_width: int = 0, flow_keys: frozenset[str] = frozenset()
+) -> tuple[str, bool]:
+    """:func:`dump_yaml`'s text, and whether reading it back gives ``value`` exactly.
+
+    Exactly: the same types and the same key order. Floats (``1.0`` reads back
+    as ``1``), integers beyond 2**53 and keys that are array indices (read
+    first, as JavaScript orders them) are not.
+    """
     writer = _Writer()
     lines: list[str] = []
     # Tasks: (value, indent, prefix of the first line or None, whether its mapping items may be flow).
@@ -180,7 +211,7 @@ def dump_yaml(value: Any, *, flow_width: int = 0, flow_keys: frozenset[str] = fr
         if kind == 1:
             for position, (key, item) in enumerate(node.items()):
                 prefix = first if position == 0 and first is not None else pad
-                head = f"{prefix}{writer.scalar(str(key))}:"
+                head = f"{prefix}{writer.key(key)}:"
                 item_kind = _kind(item)
                 if item_kind == 0:
                     pending.append((_Line(f"{head} {writer.scalar(item)}"), 0, None, False))
@@ -206,4 +237,4 @@ def dump_yaml(value: Any, *, flow_width: int = 0, flow_keys: frozenset[str] = fr
                         continue
                 pending.append((item, indent + 2, prefix, False))
         stack.extend(reversed(pending))
-    return "".join(line + "\n" for line in lines)
+    return "".join(line + "\n" for line in lines), writer.exact
