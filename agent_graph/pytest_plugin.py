@@ -16,9 +16,10 @@ total; ``--agent-graph-coverage-json=PATH`` also writes the report there. Covera
 pytest-xdist, each worker counts its own share: run the graph tests without
 ``-n`` to measure them).
 
-Fixtures: ``agent_graph_provider`` (the loaded Provider, once per session)
-and ``agent_graph_memory_fs`` (a :class:`MemoryProviderFileSystem` to build
-Providers from dicts without touching the disk). Nothing here is imported by
+Fixtures: ``agent_graph_provider`` (the loaded Provider, once per session),
+``agent_graph_memory_fs`` (a :class:`MemoryProviderFileSystem` to build
+Providers from dicts without touching the disk) and ``agent_graph_store`` (a
+fresh, empty Run store for one test, in memory; see :mod:`agent_graph.testing`). Nothing here is imported by
 the library itself; ``agent_graph`` is imported lazily so that installing the
 plugin costs other test suites nothing.
 """
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from ._core.errors import AgentGraphError
     from ._core.model import TestCase
     from ._core.provider import Provider
+    from ._runtime.run_store import BaseRunStore
 
 __all__ = ["INI_MANIFEST", "GraphTestFailure", "GraphTestFile", "GraphTestItem", "MemoryProviderFileSystem"]
 
@@ -371,3 +373,12 @@ def agent_graph_provider(request: pytest.FixtureRequest) -> Provider:
 def agent_graph_memory_fs() -> MemoryProviderFileSystem:
     """An empty in-memory file system for building Providers from dicts: ``fs.add(path, data)``, then ``fs.load()``."""
     return MemoryProviderFileSystem()
+
+
+@pytest.fixture
+def agent_graph_store() -> Iterator[BaseRunStore]:
+    """A fresh, empty Run store for one test (in memory), closed after it: ``agent_graph.testing.drive(…, store=…)``."""
+    from ._runtime.drive import fresh_store
+
+    with fresh_store() as store:
+        yield store

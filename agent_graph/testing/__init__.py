@@ -1,1 +1,69 @@
-"""Test suites agent-graph publishes for hosts: :mod:`agent_graph.testing.store_contract`."""
+"""What agent-graph gives a test suite: drive a Run with an agent function, assert, freeze what was seen.
+
+Everyday use::
+
+    import agent_graph.testing as agt
+
+    def diligent(step):                        # a host's agent policy, as a test stands for it
+        if step.evaluation.status_code == "waiting-user":
+            return agt.grant("report.publish")
+        return agt.record("completed", {"report": {"digest": "sha256:1"}})
+
+    trace = agt.drive(provider, "report", agent=diligent)
+    agt.assert_status(trace, "complete")
+    trace.write_tests("tests/driven")          # one agent-graph.test.v1 file per state it saw
+
+* :func:`drive` / :func:`drive_async` run a Run turn by turn on a Run store
+  (a fresh in-memory one by default) until a terminal status or a turn budget,
+  and answer the :class:`Trace`: each :class:`Turn`'s step, the agent's reply
+  (:func:`record`, :func:`grant`, :func:`observe`) and the status after.
+* :func:`assert_status` and :func:`assert_route` compare what the protocol
+  answers and say what differed, field by field.
+* :func:`provider_fixture` makes a pytest fixture of a builder, a Provider
+  folder or a manifest; the pytest plugin adds ``agent_graph_store``, a fresh
+  in-memory Run store per test.
+* :mod:`agent_graph.testing.store_contract`: the Run store contract as a
+  pytest suite, for a host's own store.
+
+Nothing here needs pytest except :func:`provider_fixture` and the store contract.
+"""
+
+from __future__ import annotations
+
+from .._runtime.drive import (
+    DriveOptions as DriveOptions,
+    Grant as Grant,
+    Observe as Observe,
+    Record as Record,
+    Reply as Reply,
+    Trace as Trace,
+    Turn as Turn,
+    drive as drive,
+    drive_async as drive_async,
+    fresh_store as fresh_store,
+    grant as grant,
+    observe as observe,
+    record as record,
+)
+from ._asserts import assert_route as assert_route, assert_status as assert_status
+from ._fixtures import load as load, provider_fixture as provider_fixture
+
+__all__ = [
+    "DriveOptions",
+    "Grant",
+    "Observe",
+    "Record",
+    "Reply",
+    "Trace",
+    "Turn",
+    "assert_route",
+    "assert_status",
+    "drive",
+    "drive_async",
+    "fresh_store",
+    "grant",
+    "load",
+    "observe",
+    "provider_fixture",
+    "record",
+]
