@@ -42,7 +42,7 @@ import msgspec
 from .._core.canonical import canonical_json
 from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, did_you_mean, listing
 from .._core.model import Effect, Outcome, Runner, WorkingDirectory
-from .._syntax.emit import emit_yaml
+from .._syntax.emit import YamlWriter
 from .._syntax.parse import MAX_ALIAS_COUNT, MAX_DEPTH
 from .cache import CachedValue, LoadCache
 from .fs import MemoryFileSystem
@@ -342,10 +342,13 @@ class ActionOptions(TypedDict, total=False):
     path: str
 
 
+_ACTION_OPTIONS = frozenset(ActionOptions.__annotations__)
+
+
 def _action(
     runner: Runner, effect: Effect, site: Site | None, options: ActionOptions, **fields: Any
 ) -> ActionDef:
-    unknown = set(options) - set(ActionOptions.__annotations__)
+    unknown = options.keys() - _ACTION_OPTIONS
     if unknown:
         raise _error("argument-invalid", f"An Action takes no option {', '.join(sorted(unknown))}", site)
     path = options.get("path")
@@ -670,13 +673,17 @@ class NodeOptions(FrameOptions, total=False):
     recommended: Sequence[Resource]
 
 
+_NODE_OPTIONS = frozenset(NodeOptions.__annotations__)
+_FRAME_OPTIONS = frozenset(FrameOptions.__annotations__)
+
+
 def _node_fields(options: Any, site: Site | None, allowed: type = NodeOptions) -> dict[str, Any]:
     """The fields of a node from its keyword options (``argument-invalid`` for one it does not take)."""
-    unknown = set(options) - set(allowed.__annotations__) - set(FrameOptions.__annotations__)
+    unknown = options.keys() - (_NODE_OPTIONS if allowed is NodeOptions else _FRAME_OPTIONS)
     if unknown:
         raise _error(
             "argument-invalid",
-            f"A node takes no option {', '.join(sorted(unknown))}{did_you_mean(min(unknown), NodeOptions.__annotations__)}",
+            f"{'An Action or Gate' if allowed is NodeOptions else 'A Subgraph or terminal'} node takes no option {', '.join(sorted(unknown))}{did_you_mean(min(unknown), NodeOptions.__annotations__)}",
             site,
         )
     fields: dict[str, Any] = {
@@ -1410,6 +1417,7 @@ class _Render:
         self.action_ids: dict[str, tuple[ActionDef, Site | None]] = {}
         self.resource_ids: dict[str, tuple[object, Site | None]] = {}
         self.file_refs: list[tuple[str, Site | None, str]] = []
+        self.yaml = YamlWriter()
 
     # ------------------------------------------------------------ writing one file
 
@@ -1450,7 +1458,7 @@ class _Render:
                 data = (json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
                 exact = _seedable(value)
             else:
-                text, exact = emit_yaml(value, flow_width=100, flow_keys=_FLOW_KEYS)
+                text, exact = self.yaml.emit(value, flow_width=100, flow_keys=_FLOW_KEYS)
                 data = text.encode("utf-8")
         except (TypeError, ValueError, UnicodeEncodeError) as error:
             raise _not_json(path, error, sites) from None
@@ -1474,7 +1482,7 @@ class _Render:
                 self.out.sites[path] = sites
                 return
         try:
-            text, exact = emit_yaml(header)
+            text, exact = self.yaml.emit(header)
             data = f"---\n{text}---\n{body}".encode()
         except (TypeError, ValueError, UnicodeEncodeError) as error:
             raise _not_json(path, error, sites) from None

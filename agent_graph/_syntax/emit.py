@@ -23,14 +23,14 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .._core.canonical import js_number
 from .._core.errors import AgentGraphError
 from .parse import parse_yaml
 
-__all__ = ["dump_yaml", "emit_yaml", "yaml_scalar"]
+__all__ = ["YamlWriter", "dump_yaml", "emit_yaml", "yaml_scalar"]
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./^~(][A-Za-z0-9 _./^~()=+<>@%,:;!?*&'\"-]*")
 # Characters a YAML double-quoted scalar must escape beyond what JSON escapes.
@@ -98,15 +98,16 @@ def _kind(value: Any) -> int:
     return 0
 
 
-class _Writer:
-    """Scalars as text, remembered for one document (keys and values repeat across nodes)."""
+class YamlWriter:
+    """Writes documents with :meth:`emit`, remembering scalars as text (keys and values repeat across nodes and files)."""
 
-    __slots__ = ("block", "exact", "flow", "keys")
+    __slots__ = ("block", "exact", "flow", "keys", "keys_text")
 
     def __init__(self) -> None:
         self.block: dict[str, str] = {}
         self.flow: dict[str, str] = {}
         self.keys: dict[str, bool] = {}
+        self.keys_text: dict[str, str] = {}
         #: Whether reading the text back gives the value exactly: no float, no integer beyond 2**53.
         self.exact = True
 
@@ -126,10 +127,17 @@ class _Writer:
 
     def key(self, key: Any) -> str:
         """A mapping key: JavaScript puts keys that are array indices first, so such a key is not exact."""
+        known = self.keys_text.get(key) if type(key) is str else None
+        if known is not None:
+            return known
         text = str(key)
         if text.isdigit() and (text == "0" or text[0] != "0"):
             self.exact = False
-        return self.scalar(text)
+            return self.scalar(text)
+        written = self.scalar(text)
+        if type(key) is str:
+            self.keys_text[key] = written
+        return written
 
     def flow_scalar(self, value: Any) -> str | None:
         """A scalar as an item of a flow collection, or None when it is not a scalar."""
@@ -169,9 +177,71 @@ class _Writer:
             parts.append(f"{key}: {text}")
         return "{ " + ", ".join(parts) + " }"
 
+    def emit(
+        self, value: Any, *, flow_width: int = 0, flow_keys: frozenset[str] = frozenset()
+    ) -> tuple[str, bool]:
+        """One document as :func:`emit_yaml` writes it."""
+        self.exact = True
+        kind = _kind(value)
+        if kind == 0:
+            return self.scalar(value) + "\n", self.exact
+        lines: list[str] = []
+        append = lines.append
+        stack = [_Frame(value, kind == 1, "", None, False)]
+        while stack:
+            frame = stack[-1]
+            entry: Any = next(frame.items, _END)
+            if entry is _END:
+                stack.pop()
+                continue
+            prefix = frame.first if frame.first is not None else frame.pad
+            frame.first = None
+            if frame.mapping:
+                key, item = entry
+                head = f"{prefix}{self.key(key)}:"
+                item_kind = _kind(item)
+                if item_kind == 0:
+                    append(f"{head} {self.scalar(item)}")
+                    continue
+                if flow_width and item_kind == 2:
+                    flow = self.flow_list(item)
+                    if flow is not None and len(head) + 1 + len(flow) <= flow_width:
+                        append(f"{head} {flow}")
+                        continue
+                append(head)
+                stack.append(_Frame(item, item_kind == 1, frame.pad + "  ", None, key in flow_keys))
+                continue
+            item = entry
+            prefix += "- "
+            item_kind = _kind(item)
+            if item_kind == 0:
+                append(prefix + self.scalar(item))
+                continue
+            if flow_width and (item_kind == 2 or frame.flow_items):
+                flow = self.flow_mapping(item) if item_kind == 1 else self.flow_list(item)
+                if flow is not None and len(prefix) + len(flow) <= flow_width:
+                    append(prefix + flow)
+                    continue
+            stack.append(_Frame(item, item_kind == 1, frame.pad + "  ", prefix, False))
+        lines.append("")
+        return "\n".join(lines), self.exact
 
-class _Line(str):
-    """An already formatted output line (a task marker for :func:`dump_yaml`)."""
+
+class _Frame:
+    """An open collection of :func:`emit_yaml`: its items still to write, its indentation, its first prefix."""
+
+    __slots__ = ("first", "flow_items", "items", "mapping", "pad")
+
+    def __init__(self, value: Any, mapping: bool, pad: str, first: str | None, flow_items: bool) -> None:
+        self.items: Iterator[Any] = iter(value.items()) if mapping else iter(value)
+        self.mapping = mapping
+        self.pad = pad
+        #: The prefix of the collection's first line (``- `` of the list item holding it), then None.
+        self.first = first
+        self.flow_items = flow_items
+
+
+_END = object()
 
 
 def dump_yaml(value: Any, *, flow_width: int = 0, flow_keys: frozenset[str] = frozenset()) -> str:
@@ -193,48 +263,4 @@ def emit_yaml(
     as ``1``), integers beyond 2**53 and keys that are array indices (read
     first, as JavaScript orders them) are not.
     """
-    writer = _Writer()
-    lines: list[str] = []
-    # Tasks: (value, indent, prefix of the first line or None, whether its mapping items may be flow).
-    stack: list[tuple[Any, int, str | None, bool]] = [(value, 0, None, False)]
-    while stack:
-        node, indent, first, flow_items = stack.pop()
-        if type(node) is _Line:
-            lines.append(node)
-            continue
-        kind = _kind(node)
-        pad = " " * indent
-        if kind == 0:
-            lines.append((first if first is not None else pad) + writer.scalar(node))
-            continue
-        pending: list[tuple[Any, int, str | None, bool]] = []
-        if kind == 1:
-            for position, (key, item) in enumerate(node.items()):
-                prefix = first if position == 0 and first is not None else pad
-                head = f"{prefix}{writer.key(key)}:"
-                item_kind = _kind(item)
-                if item_kind == 0:
-                    pending.append((_Line(f"{head} {writer.scalar(item)}"), 0, None, False))
-                    continue
-                if flow_width and item_kind == 2:
-                    flow = writer.flow_list(item)
-                    if flow is not None and len(head) + 1 + len(flow) <= flow_width:
-                        pending.append((_Line(f"{head} {flow}"), 0, None, False))
-                        continue
-                pending.append((_Line(head), 0, None, False))
-                pending.append((item, indent + 2, None, key in flow_keys))
-        else:
-            for position, item in enumerate(node):
-                prefix = (first if position == 0 and first is not None else pad) + "- "
-                item_kind = _kind(item)
-                if item_kind == 0:
-                    pending.append((_Line(prefix + writer.scalar(item)), 0, None, False))
-                    continue
-                if flow_width and (item_kind == 2 or flow_items):
-                    flow = writer.flow_mapping(item) if item_kind == 1 else writer.flow_list(item)
-                    if flow is not None and len(prefix) + len(flow) <= flow_width:
-                        pending.append((_Line(prefix + flow), 0, None, False))
-                        continue
-                pending.append((item, indent + 2, prefix, False))
-        stack.extend(reversed(pending))
-    return "".join(line + "\n" for line in lines), writer.exact
+    return YamlWriter().emit(value, flow_width=flow_width, flow_keys=flow_keys)
