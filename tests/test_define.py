@@ -523,3 +523,18 @@ def test_mypy_strict_refuses_a_misspelled_outcome_in_a_users_file(tmp_path: Path
     lines = _GOOD.count("\n")
     flagged = {int(line.split(":")[1]) for line in refused.stdout.splitlines() if ": error:" in line}
     assert flagged == set(range(lines + 1, lines + 1 + len(_BAD))), textwrap.indent(refused.stdout, "  ")
+
+
+def test_an_entry_skill_is_bound_to_its_graph_and_entry(tmp_path: Path) -> None:
+    p = agd.provider("demo")
+    g = p.graph("main")
+    g.action("work", agd.command("make", effect="write")).to(g.terminal("done"))
+    p.bind(agd.skill("demo", "Do the demo.", "\nEvaluate, route, record.\n"), g)
+    p.write(tmp_path)
+    binding = ag.resolve_skill_binding(str(tmp_path / "skills" / "demo" / "SKILL.md"))
+    assert (binding.graph, binding.entry, binding.provider) == ("main", "default", "demo")
+    p.bind(agd.skill("other", "Elsewhere."), "main", "review")  # marker: missing entry
+    with pytest.raises(ag.AgentGraphError) as raised:
+        p.load()
+    assert raised.value.code == "skill-entry-missing"
+    _located(raised.value, "# marker: missing entry")

@@ -1074,6 +1074,8 @@ class ProviderBuilder:
         self.graphs: dict[str, GraphBuilder] = {}
         self.codes: dict[str, Code] = {}
         self.extra_files: dict[str, File] = {}
+        #: Skills written whether or not an Action uses them (entry Skills bound with :meth:`bind`).
+        self.skills: list[Skill] = []
         self.manifest_path = "provider.yaml"
         self.catalog_path: str | None = None
         self._site = site
@@ -1093,6 +1095,32 @@ class ProviderBuilder:
         built = GraphBuilder(self, id, description, path, site)
         self.graphs[id] = built
         return built
+
+    def bind(self, skill: Skill, graph: GraphBuilder | str, entry: str = "default") -> Skill:
+        """Bind ``skill`` to ``graph``'s ``entry``: a thin entry Skill that names this Provider, written with it.
+
+        Its front matter gets ``metadata`` ``agent-graph: path:<the manifest, from the Skill's folder>``,
+        ``agent-graph.graph`` and ``agent-graph.entry``; ``agent-graph route --skill SKILL.md`` (or
+        ``load_provider("…/SKILL.md")``) then finds the Provider, Graph and entry from it.
+        """
+        site = _caller()
+        if not isinstance(skill, Skill):
+            raise _wrong_type("An entry Skill", "a Skill (agd.skill)", skill, site)
+        if isinstance(graph, GraphBuilder) and self.graphs.get(graph.id) is not graph:
+            raise _error(
+                "skill-graph-missing", f"Graph {graph.id} is not a Graph of Provider {self.id}", site
+            )
+        graph_id = graph.id if isinstance(graph, GraphBuilder) else graph
+        folder = posixpath.dirname(skill.path or f"skills/{skill.name}/SKILL.md")
+        manifest = posixpath.relpath(self.manifest_path, folder or ".")
+        skill.metadata = {
+            **(skill.metadata or {}),
+            "agent-graph": f"path:{manifest}",
+            "agent-graph.graph": graph_id,
+            "agent-graph.entry": entry,
+        }
+        self.skills.append(skill)
+        return skill
 
     def code(
         self,
@@ -1513,6 +1541,8 @@ class _Render:
             self.put_file(extra)
         catalog = self.catalog() if builder.codes or builder._catalog_origin is not None else None
         graph_paths = [self.graph(graph) for graph in builder.graphs.values()]
+        for bound in builder.skills:
+            self.bound_skill(bound)
         manifest = _drop_none(
             {
                 "schema": "agent-graph.provider.v1",
@@ -1541,6 +1571,28 @@ class _Render:
         files = self.out.files
         self.out.files = {path: files[path], **{k: v for k, v in files.items() if k != path}}
         return self.out
+
+    def bound_skill(self, made: Skill) -> None:
+        """An entry Skill: its Graph and entry must exist, as ``resolve_skill_binding`` will check."""
+        metadata = made.metadata or {}
+        graph = self.builder.graphs.get(str(metadata.get("agent-graph.graph")))
+        entry = str(metadata.get("agent-graph.entry"))
+        if graph is None:
+            raise _error(
+                "skill-graph-missing",
+                f"Skill {made.name} is bound to Graph {metadata.get('agent-graph.graph')}, which Provider "
+                f"{self.builder.id} does not have; its graphs: {listing(self.builder.graphs)}",
+                made._site,
+            )
+        entries = list(graph.entrypoints) or ["default"]
+        if entry not in entries:
+            raise _error(
+                "skill-entry-missing",
+                f"Skill {made.name} is bound to entry {entry} of Graph {graph.id}, which has the entries "
+                f"{listing(entries)}",
+                made._site,
+            )
+        self.skill(made)
 
     def catalog(self) -> str:
         builder = self.builder
