@@ -7,8 +7,6 @@ import filecmp
 import json
 import os
 import stat
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from agent_graph._load.define import _Render
 from agent_graph._syntax.parse import parse_front_matter, parse_structured
 
 from .conftest import REPO, VECTORS
+from .typecheck import mypy_strict
 
 EXAMPLES = sorted(p.parent for p in (REPO / "examples").glob("*/provider.yaml"))
 HERE = Path(__file__).resolve()
@@ -507,18 +506,9 @@ def test_mypy_strict_refuses_a_misspelled_outcome_in_a_users_file(tmp_path: Path
     good.write_text(_GOOD, encoding="utf-8")
     bad = tmp_path / "bad.py"
     bad.write_text(_GOOD + "".join(f"{line}  # {label}\n" for line, label in _BAD.items()), encoding="utf-8")
-    command = [
-        sys.executable,
-        "-m",
-        "mypy",
-        "--strict",
-        "--no-error-summary",
-        "--cache-dir",
-        str(tmp_path / "c"),
-    ]
-    clean = subprocess.run([*command, str(good)], capture_output=True, text=True, timeout=600, check=False)
+    clean = mypy_strict([str(good)], tmp_path / "c")
     assert clean.returncode == 0, clean.stdout + clean.stderr
-    refused = subprocess.run([*command, str(bad)], capture_output=True, text=True, timeout=600, check=False)
+    refused = mypy_strict([str(bad)], tmp_path / "c")
     assert refused.returncode == 1
     lines = _GOOD.count("\n")
     flagged = {int(line.split(":")[1]) for line in refused.stdout.splitlines() if ": error:" in line}

@@ -267,15 +267,21 @@ def skill(
     *,
     files: Mapping[str, str | bytes] | None = None,
     metadata: Mapping[str, Any] | None = None,
+    front_matter: Mapping[str, Any] | None = None,
     path: str | None = None,
 ) -> Skill:
-    """A Skill written to ``skills/<name>/SKILL.md`` (or ``path``); a route names it ``skill.<name>``."""
+    """A Skill written to ``skills/<name>/SKILL.md`` (or ``path``); a route names it ``skill.<name>``.
+
+    ``files`` are more files of its folder; ``front_matter`` more keys of its
+    front matter (``license``, ``allowed-tools`` …).
+    """
     site = _caller()
     contents = {k: v.encode("utf-8") if isinstance(v, str) else bytes(v) for k, v in (files or {}).items()}
     for relative in contents:
         _check_relative(relative, "A Skill file", site)
+    extra = dict(front_matter) if front_matter else None
     return Skill(
-        name, description, body, contents, dict(metadata) if metadata else None, path=path, _site=site
+        name, description, body, contents, dict(metadata) if metadata else None, extra, path=path, _site=site
     )
 
 
@@ -418,13 +424,24 @@ class Markdown(_Stored):
 
 
 def markdown(
-    id: str, kind: ResourceKind, body: str, *, media_type: str | None = None, path: str | None = None
+    id: str,
+    kind: ResourceKind,
+    body: str,
+    *,
+    media_type: str | None = None,
+    front_matter: Mapping[str, Any] | None = None,
+    path: str | None = None,
 ) -> Markdown:
-    """A Markdown resource with front matter, written to ``resources/<id>.md`` (or ``path``)."""
+    """A Markdown resource with front matter, written to ``resources/<id>.md`` (or ``path``).
+
+    ``front_matter`` holds more keys of the header (the loader reads ``id``,
+    ``kind`` and ``media-type`` and leaves the others alone).
+    """
     site = _caller()
     if not isinstance(body, str):
         raise _wrong_type("A Markdown resource's body", "text", body, site)
-    return Markdown(id, kind, body, media_type, path=path, _site=site)
+    extra = dict(front_matter) if front_matter else None
+    return Markdown(id, kind, body, media_type, extra, path=path, _site=site)
 
 
 @dataclasses.dataclass(eq=False)
