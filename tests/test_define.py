@@ -286,9 +286,9 @@ def _every_kind() -> agd.ProviderBuilder:
         ),
         proof=agd.exists("review.accepted"),
     )
-    call = g.subgraph("call", child, join="any")
-    done = g.terminal("done", join="any")
-    failed = g.terminal("failed", "failed")
+    call = g.subgraph("call", child, join="any", priority=2)
+    done = g.terminal("done", join="any", description="Done.")
+    failed = g.terminal("failed", "failed", requires_facts={"work.ok": False})
     work.to(work, kind="repeat", on="partial")
     work.to(review, kind="consumes").to(call, kind="gatedBy").to(done)
     g.edge(review, failed, on=["failed", "skipped"])

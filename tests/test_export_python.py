@@ -90,3 +90,12 @@ def test_the_exported_python_passes_mypy_strict(tmp_path: Path) -> None:
         files.append(str(target))
     done = mypy_strict(files, tmp_path / "c")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_construct_comes_back_byte_for_byte() -> None:
+    from .test_define import _every_kind
+
+    built = _every_kind()
+    files = built.files()
+    exported = _run(python_source(built.load())).files()
+    assert exported == {path: data for path, data in files.items() if path != "README.md"}  # not in the file set

@@ -679,7 +679,7 @@ class FrameOptions(TypedDict, total=False):
 
 
 class NodeOptions(FrameOptions, total=False):
-    """What an Action or Gate node may also have."""
+    """What an Action or a Gate node may also have (a Subgraph or a terminal node may not)."""
 
     #: The reason code (default ``route.<graph>.<node>``).
     reason: str
@@ -694,13 +694,19 @@ _NODE_OPTIONS = frozenset(NodeOptions.__annotations__)
 _FRAME_OPTIONS = frozenset(FrameOptions.__annotations__)
 
 
-def _node_fields(options: Any, site: Site | None, allowed: type = NodeOptions) -> dict[str, Any]:
-    """The fields of a node from its keyword options (``argument-invalid`` for one it does not take)."""
-    unknown = options.keys() - (_NODE_OPTIONS if allowed is NodeOptions else _FRAME_OPTIONS)
+def _node_fields(options: Any, site: Site | None, *, routed: bool = True) -> dict[str, Any]:
+    """The fields of a node from its keyword options (``argument-invalid`` for one it does not take).
+
+    ``routed``: an Action or a Gate node, which also takes :class:`NodeOptions`.
+    """
+    allowed = _NODE_OPTIONS if routed else _FRAME_OPTIONS
+    unknown = options.keys() - allowed
     if unknown:
+        which = "An Action or a Gate" if routed else "A Subgraph or a terminal"
         raise _error(
             "argument-invalid",
-            f"{'An Action or Gate' if allowed is NodeOptions else 'A Subgraph or terminal'} node takes no option {', '.join(sorted(unknown))}{did_you_mean(min(unknown), NodeOptions.__annotations__)}",
+            f"{which} node takes no option {', '.join(sorted(unknown))}{did_you_mean(min(unknown), allowed)}; "
+            f"its options: {', '.join(sorted(allowed))}",
             site,
         )
     fields: dict[str, Any] = {
@@ -710,7 +716,7 @@ def _node_fields(options: Any, site: Site | None, allowed: type = NodeOptions) -
         "requires_facts": _checks(options.get("requires_facts"), "requires_facts", site),
         "_site": site,
     }
-    if allowed is NodeOptions:
+    if routed:
         fields["reason"] = options.get("reason")
         fields["proof"] = _checks(options.get("proof"), "proof", site)
         fields["required"] = _resources_arg(options.get("required"), "required", site)
@@ -725,6 +731,7 @@ class _NodeBase:
     description: str | None = None
     priority: int | None = None
     join: Join | None = None
+    reason: str | None = None
     requires_facts: list[Check] | None = None
     proof: list[Check] | None = None
     required: list[Resource] | None = None
@@ -757,8 +764,7 @@ class _Source(_NodeBase):
 class ActionNode(_Source):
     """An Action node: ``action`` runs when the node is pending and reached."""
 
-    action: ActionDef = dataclasses.field(default=cast(ActionDef, None), repr=False)
-    reason: str | None = None
+    action: ActionDef = dataclasses.field(kw_only=True, repr=False)
     kind: Literal["action"] = "action"
 
 
@@ -766,8 +772,7 @@ class ActionNode(_Source):
 class GateNode(_Source):
     """A Gate node: the user (or a session holding a delegatable authority) decides."""
 
-    gate: GateDef = dataclasses.field(default=cast(GateDef, None))
-    reason: str | None = None
+    gate: GateDef = dataclasses.field(kw_only=True)
     inspection: ActionDef | None = None
     resolution: ActionDef | None = None
     delegated: Delegated | None = None
@@ -789,7 +794,7 @@ class GateNode(_Source):
 class SubgraphNode(_Source):
     """A Subgraph node: runs ``target``'s ``entry``; its outcome is the one that Graph ends with."""
 
-    target: GraphBuilder | str = ""
+    target: GraphBuilder | str = dataclasses.field(kw_only=True)
     entry: str = "default"
     kind: Literal["subgraph"] = "subgraph"
 
@@ -936,7 +941,7 @@ class GraphBuilder:
             )
         if not isinstance(graph, (GraphBuilder, str)):
             raise _wrong_type(f"The graph of node {id}", "a Graph of this Provider or its ID", graph, site)
-        fields = _node_fields(options, site, FrameOptions)
+        fields = _node_fields(options, site, routed=False)
         return self._add(SubgraphNode(id, self, **fields, target=graph, entry=entry))
 
     def terminal(
@@ -944,14 +949,14 @@ class GraphBuilder:
     ) -> TerminalNode:
         """A terminal node: reaching it ends the Graph with ``outcome``."""
         site = _caller()
-        return self._add(TerminalNode(id, self, **_node_fields(options, site, FrameOptions), outcome=outcome))
+        return self._add(TerminalNode(id, self, **_node_fields(options, site, routed=False), outcome=outcome))
 
     def node(self, id: str) -> Node:
-        """The node ``id`` (``explain-node-missing`` with the closest ID when there is none)."""
+        """The node ``id`` (``argument-invalid``, with the closest ID, when there is none)."""
         found = self.nodes.get(id)
         if found is None:
             raise _error(
-                "explain-node-missing",
+                "argument-invalid",
                 f"Graph {self.id} has no node {id}{did_you_mean(id, self.nodes)}; its nodes: {listing(self.nodes)}",
                 _caller(),
             )
@@ -1163,7 +1168,16 @@ class ProviderBuilder:
         site = _caller()
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         made = File(path, data, executable, site)
-        self.extra_files[path] = made
+        previous = self.extra_files.get(made.path)
+        if previous is not None:
+            where = f" (declared at {previous._site})" if previous._site else ""
+            raise _error(
+                "file-path-conflict",
+                f"Provider {self.id} already has the file {path}{where}; change its content with "
+                f"provider.extra_files[{path!r}].content = …",
+                site,
+            )
+        self.extra_files[made.path] = made
         return made
 
     # ------------------------------------------------------------ the files

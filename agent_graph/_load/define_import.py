@@ -253,6 +253,7 @@ class _Importer:
             "description": raw.get("description"),
             "priority": raw.get("priority"),
             "join": raw.get("join"),
+            "reason": raw.get("reasonCode"),
             "requires_facts": _checks(raw.get("requiresFacts")),
             "proof": _checks(raw.get("satisfiedBy")),
         }
@@ -262,9 +263,7 @@ class _Importer:
             common["recommended"] = self.resource_list(resources.get("recommended"))
         kind = raw["kind"]
         if kind == "action":
-            return ActionNode(
-                raw["id"], graph, **common, action=self.action(raw["action"]), reason=raw.get("reasonCode")
-            )
+            return ActionNode(raw["id"], graph, **common, action=self.action(raw["action"]))
         if kind == "gate":
             spec = raw["gate"]
             policy = raw.get("delegated")
@@ -287,7 +286,6 @@ class _Importer:
                 graph,
                 **common,
                 gate=GateDef(spec["id"], spec["prompt"], spec.get("authority"), spec.get("delegatable")),
-                reason=raw.get("reasonCode"),
                 inspection=self.action(inspection) if inspection is not None else None,
                 resolution=self.action(resolution) if resolution is not None else None,
                 delegated=delegated,

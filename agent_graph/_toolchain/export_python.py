@@ -366,12 +366,11 @@ class _Writer:
                 "join": repr(node.join) if node.join is not None else None,
                 "requires_facts": self.checks(node.requires_facts),
             }
-            if isinstance(node, (ActionNode, GateNode)):
-                default = f"route.{graph.id}.{node.id}"
-                common["reason"] = repr(node.reason) if node.reason not in (None, default) else None
-                common["proof"] = self.checks(node.proof)
-                common["required"] = self.resources(node.required)
-                common["recommended"] = self.resources(node.recommended)
+            default = f"route.{graph.id}.{node.id}" if isinstance(node, (ActionNode, GateNode)) else None
+            common["reason"] = repr(node.reason) if node.reason not in (None, default) else None
+            common["proof"] = self.checks(node.proof)
+            common["required"] = self.resources(node.required)
+            common["recommended"] = self.resources(node.recommended)
             name = self.name(node, node.id)
             if isinstance(node, ActionNode):
                 line = self.call(f"{g}.action", [repr(node.id), self.action(node.action)], common)
