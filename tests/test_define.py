@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
 
 import agent_graph as ag
 import agent_graph.define as agd
@@ -20,6 +21,7 @@ from agent_graph._load.define import _Render
 from agent_graph._syntax.parse import parse_front_matter, parse_structured
 
 from .conftest import REPO, VECTORS
+from .strategies import load_files, scenarios
 from .typecheck import mypy_strict
 
 EXAMPLES = sorted(p.parent for p in (REPO / "examples").glob("*/provider.yaml"))
@@ -528,3 +530,28 @@ def test_an_entry_skill_is_bound_to_its_graph_and_entry(tmp_path: Path) -> None:
         p.load()
     assert raised.value.code == "skill-entry-missing"
     _located(raised.value, "# marker: missing entry")
+
+
+@settings(max_examples=40, deadline=None)
+@given(scenarios(hostile=False))
+def test_any_provider_rebuilt_from_its_objects_answers_the_same(
+    scenario: tuple[dict[str, str | bytes], dict[str, Any], dict[str, Any], list[str], str],
+) -> None:
+    """Generated Providers and states: from_provider, written fresh, and the exported Python agree."""
+    from agent_graph._toolchain.export_python import python_source
+
+    files, facts, outcomes, authorities, entry = scenario
+    provider = load_files(files)
+    fresh = agd.from_provider(provider).load(root=provider.root, fresh=True)
+    namespace: dict[str, Any] = {}
+    exec(compile(python_source(provider), "exported.py", "exec"), namespace)
+    exported = namespace["p"].load(root=provider.root)
+    state = {"facts": facts, "outcomes": outcomes, "authorities": authorities}
+    for graph in provider.graphs:
+        answers = []
+        for loaded in (provider, fresh, exported):
+            try:
+                answers.append(_evaluation(ag.evaluate(loaded, graph, entry, **state)))
+            except ag.AgentGraphError as error:
+                answers.append({"error": error.code})
+        assert answers[0] == answers[1] == answers[2]

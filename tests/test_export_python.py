@@ -98,4 +98,6 @@ def test_every_construct_comes_back_byte_for_byte() -> None:
     built = _every_kind()
     files = built.files()
     exported = _run(python_source(built.load())).files()
-    assert exported == {path: data for path, data in files.items() if path != "README.md"}  # not in the file set
+    assert exported == {
+        path: data for path, data in files.items() if path != "README.md"
+    }  # not in the file set
