@@ -555,3 +555,22 @@ def test_any_provider_rebuilt_from_its_objects_answers_the_same(
             except ag.AgentGraphError as error:
                 answers.append({"error": error.code})
         assert answers[0] == answers[1] == answers[2]
+
+
+def test_nothing_is_written_outside_the_folder(tmp_path: Path) -> None:
+    p = agd.provider("demo")
+    g = p.graph("main")
+    work = agd.command("make", effect="write")
+    g.action("work", work).to(g.terminal("done"))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "actions").symlink_to(outside)
+    with pytest.raises(ag.AgentGraphError) as raised:
+        p.write(tmp_path / "out")
+    assert raised.value.code == "path-symlink-outside-provider"
+    assert list(outside.iterdir()) == [] and sorted(x.name for x in (tmp_path / "out").iterdir()) == ["actions"]
+    work.path = "../escape.yaml"  # a path changed after the declaration is checked again
+    with pytest.raises(ag.AgentGraphError) as raised:
+        p.files()
+    assert raised.value.code == "path-outside-provider"

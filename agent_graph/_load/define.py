@@ -45,7 +45,7 @@ from .._core.model import Effect, Outcome, Runner, WorkingDirectory
 from .._syntax.emit import YamlWriter
 from .._syntax.parse import MAX_ALIAS_COUNT, MAX_DEPTH
 from .cache import CachedValue, LoadCache
-from .fs import MemoryFileSystem
+from .fs import MemoryFileSystem, inside
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -1221,8 +1221,14 @@ class ProviderBuilder:
         base = os.path.abspath(os.fspath(folder))
         written: list[str] = []
         with FileChanges(label="Writing the Provider") as changes:
+            real_base = os.path.realpath(base)
             for relative, data in rendered.files.items():
                 target = os.path.join(base, *relative.split("/"))
+                if not inside(os.path.realpath(os.path.dirname(target)), real_base):
+                    raise AgentGraphError(
+                        "path-symlink-outside-provider",
+                        f"Cannot write {relative}: its folder leads out of {base} through a symbolic link",
+                    )
                 try:
                     current = _read_existing(target)
                 except OSError as error:
@@ -1482,6 +1488,7 @@ class _Render:
 
     def claim(self, path: str, owner: object, site: Site | None) -> bool:
         """Reserve ``path`` for ``owner``; False when ``owner`` already has it (written once)."""
+        _check_relative(path, "A path of the Provider", site)
         taken = self.owners.get(path)
         if taken is not None:
             if taken[0] is owner:
