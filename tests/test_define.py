@@ -574,3 +574,16 @@ def test_nothing_is_written_outside_the_folder(tmp_path: Path) -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
         p.files()
     assert raised.value.code == "path-outside-provider"
+
+
+def test_the_loaded_provider_shares_nothing_mutable_with_the_builder() -> None:
+    inputs = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    p = agd.provider("demo")
+    g = p.graph("main")
+    g.action("work", agd.host("acme.work", effect="write", input_schema=inputs)).to(g.terminal("done"))
+    provider = p.load()
+    inputs["properties"]["n"]["type"] = "string"  # the user's dict changes after the load
+    ag.validate_action_input(provider, "work", {"n": 1})
+    with pytest.raises(ag.AgentGraphError) as raised:
+        ag.validate_action_input(provider, "work", {"n": "one"})
+    assert raised.value.code == "action-input-invalid"

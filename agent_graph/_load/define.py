@@ -1452,6 +1452,14 @@ def _without_place(message: str, relative: str) -> str:
 _FLOW_KEYS = frozenset({"edges", "satisfiedBy", "requiresFacts"})
 
 
+def _copied(value: Any, site: Site | None) -> Any:
+    """A copy of JSON data the user gave, so that the loaded Provider never shares a mutable part with it."""
+    try:
+        return msgspec.msgpack.decode(msgspec.msgpack.encode(value))
+    except (TypeError, ValueError, OverflowError, msgspec.DecodeError) as error:
+        raise _error("argument-invalid", f"A value is not JSON data: {error}", site) from None
+
+
 def _snapshot(value: Any) -> str:
     """What is compared to decide whether an object read from a file changed: its value's canonical JSON."""
     try:
@@ -1859,7 +1867,7 @@ class _Render:
         path = schema.path or (origin.path if origin is not None else f"schemas/{stem}.schema.json")
         self.claim(path, schema, schema._site)
         self.paths[id(schema)] = path
-        self.emit(path, dict(schema.value), schema, [("", schema._site)])
+        self.emit(path, _copied(schema.value, schema._site), schema, [("", schema._site)])
         return path
 
     def skill(self, made: Skill) -> str:
@@ -1877,10 +1885,10 @@ class _Render:
         if made.description or "description" in extras:
             header["description"] = made.description
         if made.metadata is not None:
-            header["metadata"] = made.metadata
+            header["metadata"] = _copied(made.metadata, made._site)
         for key, item in extras.items():
             if key not in ("name", "description", "metadata"):
-                header[key] = item
+                header[key] = _copied(item, made._site)
         self.emit_markdown(path, header, made.body, made, made._site, seed=False)
         folder = posixpath.dirname(path)
         for relative, data in made.files.items():
@@ -1920,7 +1928,7 @@ class _Render:
                 header["mediaType" if "mediaType" in extras else "media-type"] = resource.media_type
             for key, item in extras.items():
                 if key not in ("id", "kind", "media-type", "mediaType"):
-                    header[key] = item
+                    header[key] = _copied(item, resource._site)
             self.emit_markdown(path, header, resource.body, resource, site, seed=True)
             return path
         value: dict[str, Any]
@@ -1958,7 +1966,7 @@ class _Render:
                 "kind": resource.kind,
                 "mediaType": resource.media_type,
                 "materializer": self.action(resource.materializer, f"{resource.id}.materializer", site),
-                "input": {"schema": identity, "value": resource.input},
+                "input": {"schema": identity, "value": _copied(resource.input, site)},
             }
         value["description"] = resource.description
         self.emit(path, _drop_none(value), resource, [("", site)])
