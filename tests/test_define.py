@@ -577,13 +577,20 @@ def test_nothing_is_written_outside_the_folder(tmp_path: Path) -> None:
 
 
 def test_the_loaded_provider_shares_nothing_mutable_with_the_builder() -> None:
-    inputs = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    value: dict[str, Any] = {"incident": "INC-1", "tags": ["a"]}
+    request = {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "acme.request/v1", "type": "object"}
+    timeline = agd.host_action_resource(
+        "context.timeline",
+        agd.host("acme.timeline", effect="read", input_schema=request, output_schema={"$id": "acme.out/v1"}),
+        value,
+    )
     p = agd.provider("demo")
     g = p.graph("main")
-    g.action("work", agd.host("acme.work", effect="write", input_schema=inputs)).to(g.terminal("done"))
+    g.action("work", agd.command("make", effect="write"), required=[timeline]).to(g.terminal("done"))
     provider = p.load()
-    inputs["properties"]["n"]["type"] = "string"  # the user's dict changes after the load
-    ag.validate_action_input(provider, "work", {"n": 1})
-    with pytest.raises(ag.AgentGraphError) as raised:
-        ag.validate_action_input(provider, "work", {"n": "one"})
-    assert raised.value.code == "action-input-invalid"
+    value["tags"].append("changed")  # the user's data changes after the load
+    request["type"] = "array"
+    route = ag.route(provider, "main")
+    location = route.resources.required[0]
+    assert isinstance(location, ag.HostActionLocation)
+    assert location.materialize.input.value == {"incident": "INC-1", "tags": ["a"]}
