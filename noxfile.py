@@ -17,7 +17,7 @@ OLDEST = ["msgspec==0.18.6", "ruamel.yaml==0.18.0", "fastjsonschema==2.22.1"]
 OLDEST_EXTRAS = ["mcp==2.0.0"]
 LINTED = ("agent_graph", "tests", "benchmarks", "fuzz", "noxfile.py")
 
-nox.options.sessions = ["tests", "slow", "lint", "typecheck", "layers"]
+nox.options.sessions = ["tests", "slow", "lint", "typecheck", "layers", "schemas", "dist"]
 nox.options.reuse_existing_virtualenvs = True
 
 
@@ -87,6 +87,14 @@ def layers(session: nox.Session) -> None:
 
 
 @nox.session
+def dist(session: nox.Session) -> None:
+    """Build the wheel and the sdist and check what they hold (every schema, ``py.typed``, the replay
+    assets, the generated validators) and must not (tests, virtual environments, caches)."""
+    session.install("hatchling>=1.18")
+    session.run("python", "-m", "tests.dist_check")
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """The benchmark suite; rewrites docs/performance.md."""
     session.install("-e", ".[postgres]")
@@ -109,11 +117,13 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def schemas(session: nox.Session) -> None:
-    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates)
-    and that docs/errors.md matches the registry of error codes."""
+    """Check that the generated schema validators match the shipped schemas (``-- --write`` regenerates),
+    that docs/errors.md matches the registry of error codes and that the type checkers' view of
+    ``agent_graph`` matches its table of public names."""
     session.install("-e", ".")
     if "--write" in session.posargs:
         session.run("python", "-m", "agent_graph._toolchain.schemagen")
     else:
         session.run("python", "-m", "agent_graph._toolchain.schemagen", "--check")
     session.run("python", "-m", "agent_graph._toolchain.errordoc", "--check")
+    session.run("python", "-m", "agent_graph._toolchain.publicnames", "--check")

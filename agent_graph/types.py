@@ -1,12 +1,11 @@
-"""The wire types of the protocol: msgspec Structs and the literal types of their fields.
+"""The types of what agent-graph reads and answers: the protocol's wire types and our own results.
 
 ``import agent_graph.types as agt`` for annotations and ``isinstance`` checks of
 everything the library reads and answers: Graphs, Actions, resources, locations,
-routes, Runs, bundles, tests and their parts. The everyday API — load,
-evaluate, route, the Run stores, errors and the main result types
-(:class:`Evaluation`, :class:`Route`, :class:`Step`, :class:`Run`, locations …) —
-stays on ``agent_graph`` itself; the other types were importable from there
-before and still are for one release, with a ``DeprecationWarning``.
+routes, Runs and their heads and events, bundles, tests, coverage, explanations,
+replays and lint findings, and their parts. The everyday API — load, evaluate,
+route, the Run stores, errors and the main results (:class:`Evaluation`,
+:class:`Route`, :class:`Step`, :class:`Run`) — is on ``agent_graph`` itself.
 
 Every Struct is frozen; ``msgspec.json.encode`` writes its wire JSON (camelCase
 keys, absent fields omitted, the protocol's field order).
@@ -18,9 +17,17 @@ from ._core.errors import (
     Diagnostic as Diagnostic,
     Severity as Severity,
 )
+from ._core.graph_coverage import (
+    CoverageCount as CoverageCount,
+    CoverageMissing as CoverageMissing,
+    CoverageReport as CoverageReport,
+    CoverageTotals as CoverageTotals,
+    GraphCoverage as GraphCoverage,
+)
 from ._core.ir import (
     CompiledGraph as CompiledGraph,
 )
+from ._core.lint import Finding as Finding
 from ._core.model import (
     OUTCOMES as OUTCOMES,
     Action as Action,
@@ -78,6 +85,7 @@ from ._core.model import (
     RouteSummary as RouteSummary,
     Run as Run,
     RunEvent as RunEvent,
+    RunHead as RunHead,
     Runner as Runner,
     RunSummary as RunSummary,
     SkillBinding as SkillBinding,
@@ -94,6 +102,16 @@ from ._core.provider import (
     LoadedResource as LoadedResource,
     NodeRoute as NodeRoute,
 )
+from ._core.replay import ReplayStep as ReplayStep, StateChange as StateChange
+from ._core.why import (
+    CandidateExplanation as CandidateExplanation,
+    CheckExplanation as CheckExplanation,
+    EdgeExplanation as EdgeExplanation,
+    Explanation as Explanation,
+    FrameExplanation as FrameExplanation,
+    GateExplanation as GateExplanation,
+    NodeExplanation as NodeExplanation,
+)
 
 __all__ = [
     "OUTCOMES",
@@ -104,28 +122,40 @@ __all__ = [
     "BundleEntry",
     "BundleFile",
     "BundleProvider",
+    "CandidateExplanation",
     "Catalogs",
+    "CheckExplanation",
     "CodeCatalog",
     "CodeCatalogEntry",
     "CodeLocation",
     "CommandStep",
     "Compatibility",
     "CompiledGraph",
+    "CoverageCount",
+    "CoverageMissing",
+    "CoverageReport",
+    "CoverageTotals",
     "Delegated",
     "Diagnostic",
     "Edge",
+    "EdgeExplanation",
     "Effect",
     "ErrorBody",
     "ErrorEnvelope",
     "Evaluation",
+    "Explanation",
     "FactCheck",
     "FileLocation",
     "FileResource",
+    "Finding",
+    "FrameExplanation",
     "Gate",
     "GateActionPlan",
+    "GateExplanation",
     "Graph",
     "GraphActionLocation",
     "GraphActionResource",
+    "GraphCoverage",
     "HandlerStep",
     "HostActionInput",
     "HostActionLocation",
@@ -140,6 +170,7 @@ __all__ = [
     "LocationReadState",
     "MaterializeRef",
     "Node",
+    "NodeExplanation",
     "NodeResources",
     "NodeRoute",
     "Outcome",
@@ -149,6 +180,7 @@ __all__ = [
     "ReadReceipt",
     "ReadReceipts",
     "ReadState",
+    "ReplayStep",
     "ResourceLocation",
     "Route",
     "RouteAction",
@@ -157,10 +189,12 @@ __all__ = [
     "RouteSummary",
     "Run",
     "RunEvent",
+    "RunHead",
     "RunSummary",
     "Runner",
     "Severity",
     "SkillBinding",
+    "StateChange",
     "StatusCode",
     "Step",
     "TestCase",

@@ -194,7 +194,7 @@ def _long_run_file(provider: Any, folder: Path, events: int) -> Path:
 
     import agent_graph as ag
     from agent_graph._core.model import RunEvent
-    from agent_graph._runtime.run_store import encode_run
+    from agent_graph._runtime.run_codec import encode_run
 
     path = folder / f"long-{events}-{time.monotonic_ns()}.json"
     scratch = ag.open_store(str(folder / "scratch"))

@@ -931,7 +931,7 @@ def test_a_refused_run_write_leaves_no_lock_file(run_file: Path) -> None:
 
 
 def test_a_64_mib_run_is_refused(run_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_graph._runtime import run_store as _runs
+    from agent_graph._runtime import run_codec as _runs
 
     sparse(run_file)
     refused(["run", "status", "--state", "run.json"], run_file.parent, "parse-failed", run_file.parent.parent)

@@ -205,7 +205,10 @@ def test_there_are_no_import_cycles() -> None:
 
 
 def test_public_names_are_listed_once_and_agree_with_the_type_checkers_view() -> None:
-    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    from agent_graph._toolchain import publicnames
+
+    source = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
     typed: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
@@ -213,15 +216,45 @@ def test_public_names_are_listed_once_and_agree_with_the_type_checkers_view() ->
                 assert isinstance(statement, ast.ImportFrom)
                 for alias in statement.names:
                     assert alias.asname == alias.name, f"{alias.name} must be re-exported as itself"
+                    assert alias.name not in typed, f"{alias.name} is re-exported twice"
                     typed[alias.name] = statement.module or ""
     exports = agent_graph._EXPORTS
     deprecated = {name: module for name, (module, _) in agent_graph._DEPRECATED.items()}
-    assert typed == {**exports, **deprecated} and not set(exports) & set(deprecated)
-    assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", "types", *exports])
+    submodules = {name: "" for name in agent_graph._SUBMODULES}
+    assert typed == {**exports, **deprecated, **submodules}
+    assert not set(exports) & set(deprecated) and not set(submodules) & (set(exports) | set(deprecated))
+    assert publicnames.tables(source) == (exports, agent_graph._DEPRECATED, agent_graph._SUBMODULES)
+    assert publicnames.rewritten(source) == source, "run python -m agent_graph._toolchain.publicnames"
+    current = sorted(
+        name for name, module in exports.items() if not module.startswith(("types", "toolchain", "testing"))
+    )
+    assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", *submodules, *current])
+    assert len(agent_graph.__all__) <= 62
     for name in agent_graph.__all__:
         assert getattr(agent_graph, name) is not None
-    types = importlib.import_module("agent_graph.types")
-    assert set(agent_graph._MOVED_TO_TYPES) <= set(types.__all__)
+    for name, module in exports.items():  # a moved name is where its table entry says
+        if not module.startswith("_"):
+            assert module in submodules and name in importlib.import_module(f"agent_graph.{module}").__all__
+
+
+def test_the_public_names_check_finds_a_stale_block_and_rewrites_it(tmp_path: Path) -> None:
+    from agent_graph._toolchain import publicnames
+
+    source = (PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    target = tmp_path / "__init__.py"
+    target.write_text(source.replace("        evaluate as evaluate,\n", ""), encoding="utf-8")
+    assert publicnames.main(["--check", "--path", str(target)]) == 1
+    assert publicnames.main(["--path", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == source
+    assert publicnames.main(["--check"]) == 0
+    added = source.replace(
+        '    "evaluate": "_runtime.observed",\n',
+        '    "evaluate": "_runtime.observed",\n    "Edge": "types",\n',
+    )
+    target.write_text(added, encoding="utf-8")
+    assert publicnames.main(["--check", "--path", str(target)]) == 1
+    assert publicnames.main(["--path", str(target)]) == 0
+    assert "        Edge as Edge,\n" in target.read_text(encoding="utf-8")
 
 
 def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -276,3 +309,24 @@ def test_the_command_modules_are_imported_plainly() -> None:
     assert (runtime, toolchain, mcp, lint, replay) == cli_main.COMMAND_MODULES
     for module in ("agent_graph._cli.runtime", "agent_graph._cli.toolchain"):
         assert "agent_graph._cli.main" not in {target for target, _ in _imports(module, MODULES[module])}
+
+
+def test_the_docs_name_the_layers_the_contracts_check() -> None:
+    """docs/architecture.md, CONTRIBUTING.md and README.md count and name the layers import-linter checks."""
+    import re
+
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")  # (tomllib: 3.11 and later)
+    listed = re.search(r'type = "layers"\nlayers = \[(.*?)\]', pyproject, re.S)
+    assert listed is not None
+    layers = [
+        layer.removeprefix("agent_graph.") for layer in reversed(re.findall(r'"([^"]+)"', listed.group(1)))
+    ]
+    private = [layer for layer in layers if layer.startswith("_")]
+    assert tuple(private) == LAYERS
+    words = {6: "six", 7: "seven", 8: "eight"}
+    for name in ("docs/architecture.md", "CONTRIBUTING.md", "README.md"):
+        text = (PACKAGE.parent / name).read_text(encoding="utf-8")
+        assert f"{words[len(LAYERS)]} layers" in text, name
+        assert not re.search(r"\b(six|eight) layers\b", text), name
+        for layer in LAYERS:
+            assert f"`{layer}`" in text, (name, layer)

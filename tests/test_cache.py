@@ -12,7 +12,7 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._core.errors import AgentGraphError
-from agent_graph._load import cache as _cache, loader as _loader
+from agent_graph._load import cache as _cache, reader as _reader
 from agent_graph._load.cache import LoadCache, default_directory, open_cache
 from agent_graph._load.loader import load_provider
 
@@ -68,11 +68,11 @@ class _Counting:
         self.validated = 0
         self.inputs = 0
         parse, header, validate = (
-            _loader.parse_structured,
-            _loader.parse_front_matter,
-            _loader._schema.validate,
+            _reader.parse_structured,
+            _reader.parse_front_matter,
+            _reader._schema.validate,
         )
-        validate_input = _loader._schema.validate_with_schema
+        validate_input = _reader._schema.validate_with_schema
 
         def counting_parse(*args: Any, **kwargs: Any) -> Any:
             self.parsed += 1
@@ -90,10 +90,10 @@ class _Counting:
             self.inputs += 1
             return validate_input(*args, **kwargs)
 
-        monkeypatch.setattr(_loader._schema, "validate_with_schema", counting_input)
-        monkeypatch.setattr(_loader, "parse_structured", counting_parse)
-        monkeypatch.setattr(_loader, "parse_front_matter", counting_header)
-        monkeypatch.setattr(_loader._schema, "validate", counting_validate)
+        monkeypatch.setattr(_reader._schema, "validate_with_schema", counting_input)
+        monkeypatch.setattr(_reader, "parse_structured", counting_parse)
+        monkeypatch.setattr(_reader, "parse_front_matter", counting_header)
+        monkeypatch.setattr(_reader._schema, "validate", counting_validate)
 
     def reset(self) -> None:
         self.parsed = self.headers = self.validated = self.inputs = 0

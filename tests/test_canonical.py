@@ -373,7 +373,7 @@ def test_both_writers_agree_and_text_parses_back(value: Any) -> None:
 def test_the_three_texts_share_one_writer_and_take_any_depth() -> None:
     """Canonical JSON, plain JSON text and the schema's equality key walk 50,000 levels without recursion."""
     from agent_graph._core.plain import json_text
-    from agent_graph._syntax.schema import _canonical
+    from agent_graph._syntax.violations import canonical_text as _canonical
 
     deep: Any = {"b": 1.0, "a": "\ud800"}
     for _ in range(50_000):

@@ -17,14 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._cli import main as _cli
-from agent_graph._core.evaluate import (
-    normalize_authorities,
-    normalize_outcomes,
-    plain_facts,
-    settled_outcomes,
-)
+from agent_graph._core.evaluate import settled_outcomes
 from agent_graph._core.graph_coverage import CoverageCollector, coverage_table, falls_short
+from agent_graph._core.normalize import normalize_authorities, normalize_outcomes, plain_facts
 from agent_graph._toolchain.diagram import render_diagram
 from agent_graph._toolchain.scaffold import init_provider
 
@@ -57,7 +54,7 @@ def _review() -> ag.Provider:
     )
 
 
-def _graph(report: ag.CoverageReport, graph: str = "main") -> ag.GraphCoverage:
+def _graph(report: agt.CoverageReport, graph: str = "main") -> agt.GraphCoverage:
     return next(g for g in report.graphs if g.graph == graph)
 
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 
 import agent_graph as ag
 import agent_graph.define as agd
+import agent_graph.types as agtypes
 from agent_graph._load.define import _Render
 from agent_graph._syntax.parse import parse_front_matter, parse_structured
 
@@ -481,6 +482,7 @@ def test_a_file_named_by_path_must_be_declared() -> None:
 _GOOD = """
 import agent_graph as ag
 import agent_graph.define as agd
+import agent_graph.types as agtypes
 
 p = agd.provider("acme/typed")
 g = p.graph("main")
@@ -592,5 +594,5 @@ def test_the_loaded_provider_shares_nothing_mutable_with_the_builder() -> None:
     request["type"] = "array"
     route = ag.route(provider, "main")
     location = route.resources.required[0]
-    assert isinstance(location, ag.HostActionLocation)
+    assert isinstance(location, agtypes.HostActionLocation)
     assert location.materialize.input.value == {"incident": "INC-1", "tags": ["a"]}

@@ -13,7 +13,8 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._cli import main as _cli
-from agent_graph._core.evaluate import evaluate_with_candidates, normalize_authorities, normalize_outcomes
+from agent_graph._core.evaluate import evaluate_with_candidates
+from agent_graph._core.normalize import normalize_authorities, normalize_outcomes
 from agent_graph._toolchain.diagram import DiagramState, render_diagram, settle_frame
 
 from .conftest import VECTORS

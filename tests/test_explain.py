@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._cli.main import main
 from agent_graph._syntax import explain
 from agent_graph._syntax.schema import validate
@@ -68,8 +69,8 @@ def _load_error(files: dict[str, Any]) -> ag.AgentGraphError:
     return raised.value
 
 
-def _by_code(error: ag.AgentGraphError) -> dict[str, list[ag.Diagnostic]]:
-    found: dict[str, list[ag.Diagnostic]] = {}
+def _by_code(error: ag.AgentGraphError) -> dict[str, list[agt.Diagnostic]]:
+    found: dict[str, list[agt.Diagnostic]] = {}
     for diagnostic in error.diagnostics:
         found.setdefault(diagnostic.code, []).append(diagnostic)
     return found
@@ -190,7 +191,7 @@ def test_an_identity_in_a_document_without_source_names_the_document() -> None:
 
 
 def test_str_of_an_error_shows_the_first_diagnostics() -> None:
-    diagnostics = [ag.Diagnostic(code=f"c{i}", severity="error", message=f"problem {i}") for i in range(5)]
+    diagnostics = [agt.Diagnostic(code=f"c{i}", severity="error", message=f"problem {i}") for i in range(5)]
     text = str(ag.AgentGraphError("schema-invalid", "x does not match", diagnostics))
     assert text.splitlines() == [
         "schema-invalid: x does not match",

@@ -17,13 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._cli import main as _cli
-from agent_graph._core.evaluate import (
-    normalize_authorities,
-    normalize_outcomes,
-    plain_facts,
-    settled_outcomes,
-)
+from agent_graph._core.evaluate import settled_outcomes
+from agent_graph._core.normalize import normalize_authorities, normalize_outcomes, plain_facts
 from agent_graph._core.why import explain, explanation_text
 from agent_graph._runtime.testing import read_test_case
 from agent_graph._toolchain.diagram import DiagramState, render_diagram
@@ -33,7 +30,7 @@ from . import providers as P, strategies as S
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def _node(explanation: ag.Explanation, node: str, frame: int = 0) -> ag.NodeExplanation:
+def _node(explanation: agt.Explanation, node: str, frame: int = 0) -> agt.NodeExplanation:
     found = [n for n in explanation.frames[frame].nodes if n.node == node]
     assert len(found) == 1, (node, explanation.frames[frame].nodes)
     return found[0]

@@ -32,7 +32,7 @@ from agent_graph._core.canonical import (
     digest_value,
 )
 from agent_graph._core.errors import AgentGraphError
-from agent_graph._core.evaluate import make_route_id
+from agent_graph._core.identity import make_route_id
 from agent_graph._syntax.parse import (
     _NO_MATCH,
     _SIMPLE_UNSAFE,
@@ -773,17 +773,17 @@ def test_answers_with_a_detail_are_not_shared_and_the_memo_stays_small() -> None
 def test_route_ids_made_per_frame_match_make_route_id() -> None:
     from types import SimpleNamespace
 
-    from agent_graph._core.evaluate import _route_ids
+    from agent_graph._core.identity import route_ids
 
     revision = "sha256:" + "cd" * 32
     names = ("n1", 'q"uote', "é\u2028", "\udc00")
     nodes: Any = [SimpleNamespace(id=node_id) for node_id in names]
     for call_path in ((), ("main/call", "child/next")):
         for _ in range(2):  # the second time, the text around the node ID comes from the cache
-            assert _route_ids(revision, "graph", call_path, nodes) == [
+            assert route_ids(revision, "graph", call_path, nodes) == [
                 make_route_id(revision, "graph", node_id, call_path) for node_id in names
             ]
-    assert _route_ids("\ud800", "graph", (), nodes[:1]) == [make_route_id("\ud800", "graph", "n1", ())]
+    assert route_ids("\ud800", "graph", (), nodes[:1]) == [make_route_id("\ud800", "graph", "n1", ())]
 
 
 @pytest.mark.parametrize("count", [10, 200, 5000])

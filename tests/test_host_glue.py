@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
+import agent_graph.toolchain as agtool
 from agent_graph._core.model import FileLocation, GraphActionLocation, HostActionLocation
 from tests.test_host_action import (
     FILES as HOST_FILES,
@@ -329,7 +330,7 @@ def test_a_bundle_is_built_from_a_provider_in_memory(tmp_path: Path, disk_reads:
     root = tmp_path / "p"
     provider, _ = _memory_provider(root)
     disk_reads.clear()
-    bundle = ag.build_bundle(provider, str(tmp_path / "out"))
+    bundle = agtool.build_bundle(provider, str(tmp_path / "out"))
     rebuilt = ag.load_provider(str(tmp_path / "out" / "manifest.json"))
     assert rebuilt.graphs["main"].digest == provider.graphs["main"].digest and bundle.files
     assert [path for path in disk_reads if path.startswith(str(root))] == []

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
+import agent_graph.testing as agtest
 
 ROOT = Path(__file__).resolve().parents[1]
 WEEKLY = ROOT / "examples" / "weekly-report"
@@ -381,8 +382,7 @@ def test_a_path_the_file_system_cannot_encode_is_path_invalid(
     with ag.open_store(_url(kind, tmp_path, request)) as store:
         ref = store.start(None, provider, "report").id
         assert code_of(lambda: store.export(ref, str(tmp_path / "\ud800.json"))) == "path-invalid"
-        with pytest.warns(DeprecationWarning):
-            assert code_of(lambda: store.set_authorities(ref, 3)) == "argument-invalid"
+        assert code_of(lambda: store.update_authorities(ref, replace=3)) == "authorities-invalid"  # type: ignore[arg-type]
         assert code_of(lambda: store.list(graph=3)) == "argument-invalid"
         if kind == "folder":
             assert code_of(lambda: store.checkpoint(ref, "\ud800")) in {"path-invalid", "argument-invalid"}
@@ -396,11 +396,11 @@ def test_a_path_the_file_system_cannot_encode_is_path_invalid(
 def test_coverage_refuses_what_is_not_a_provider_a_collector_or_a_trace(
     provider: ag.Provider, value: Any
 ) -> None:
-    assert code_of(lambda: ag.CoverageCollector(value)) == "argument-invalid"
+    assert code_of(lambda: agtest.CoverageCollector(value)) == "argument-invalid"
     tests = str(WEEKLY / "tests")
     if value is not None:
         assert code_of(lambda: ag.run_graph_tests(provider, tests, coverage=value)) == "argument-invalid"
-    collector = ag.CoverageCollector(provider)
+    collector = agtest.CoverageCollector(provider)
     if isinstance(value, list) and not value:
         collector.record(value)  # an empty trace is one evaluation that reached nothing
         assert collector.evaluations == 1
@@ -446,7 +446,7 @@ def test_a_fail_under_that_is_not_a_percent_is_refused_before_any_test_runs(
 def test_falls_short_refuses_what_is_not_a_percent(provider: ag.Provider, percent: Any) -> None:
     from agent_graph._core.graph_coverage import falls_short
 
-    report = ag.CoverageCollector(provider).report()
+    report = agtest.CoverageCollector(provider).report()
     assert code_of(lambda: falls_short(report, percent)) == "argument-invalid"
     assert falls_short(report, 0) is False and falls_short(report, 100) is True
 

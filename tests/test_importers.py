@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
+import agent_graph.toolchain as agtool
 from agent_graph._cli import main as _cli
 from agent_graph._toolchain.importers import import_scripts, import_skill, import_workflow, runtime_for
 from agent_graph._toolchain.scaffold import init_provider
@@ -402,4 +403,4 @@ def test_imports_record_source_paths_relative_to_the_provider(provider_root: Pat
     assert "`../scripts/go.sh` → `scripts/go/01-go.sh`" in report
     assert "Imported workflow `../" in report
     # and so the Provider still builds: no reached file holds the source folder's absolute path
-    ag.build_bundle(ag.load_provider(str(provider_root / "provider.yaml")), str(tmp_path / "bundle"))
+    agtool.build_bundle(ag.load_provider(str(provider_root / "provider.yaml")), str(tmp_path / "bundle"))

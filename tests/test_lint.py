@@ -44,7 +44,7 @@ def _lint(
     ignore: list[str] | None = None,
     codes: Mapping[str, str] | None = None,
     standard: bool = True,
-) -> list[ag.Finding]:
+) -> list[agt.Finding]:
     files = files_for(graphs, extra=extra, codes=codes, standard=standard)
     fs = ag.MemoryFileSystem(files)
     provider = ag.load_provider(f"{ROOT}/provider.yaml", fs=fs)
@@ -68,7 +68,7 @@ def _test_case(
     }
 
 
-def _codes(findings: list[ag.Finding]) -> list[tuple[str, str | None]]:
+def _codes(findings: list[agt.Finding]) -> list[tuple[str, str | None]]:
     return [(f.code, f.node or f.edge) for f in findings]
 
 

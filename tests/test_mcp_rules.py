@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 import agent_graph as ag
-from agent_graph._core.evaluate import _MISSING, lookup_fact
+from agent_graph._core.facts import MISSING, lookup_fact
 from agent_graph._mcp.render import render_step
 from agent_graph._mcp.tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
 from agent_graph._runtime.gate_policy import GateGuard, _touches
@@ -44,8 +44,8 @@ def test_an_update_the_guard_lets_through_never_changes_a_gate_fact(
         return
     before = lookup_fact(current, path)
     after = lookup_fact(deep_merge(current, update), path)
-    assert (before is _MISSING) == (after is _MISSING)
-    if before is not _MISSING:
+    assert (before is MISSING) == (after is MISSING)
+    if before is not MISSING:
         assert after == before and type(after) is type(before)
 
 

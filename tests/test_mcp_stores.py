@@ -39,6 +39,8 @@ def _url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
         return str(request.getfixturevalue("postgres_url"))
     if kind == "sqlite":
         return "sqlite:///" + str(tmp_path / "runs.db")
+    if kind == "memory":
+        return "memory://"
     return str(tmp_path / "runs")
 
 
@@ -52,7 +54,7 @@ def test_weekly_report_to_the_terminal_on_postgresql(tmp_path: Path, postgres_ur
     assert "Traceback" not in (tmp_path / "server-stderr.txt").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("kind", ["folder", "sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", ["folder", "sqlite", "postgresql", "memory"])
 def test_concurrent_calls_each_land_once_and_a_stale_record_is_refused(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

@@ -33,7 +33,8 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 import agent_graph as ag
-from agent_graph._core.evaluate import evaluate_with_candidates, facts_match
+from agent_graph._core.evaluate import evaluate_with_candidates
+from agent_graph._core.facts import facts_match
 from agent_graph._core.ir import EQUALS, EXISTS
 from agent_graph._runtime.host_action import validate_host_action_result
 from agent_graph._runtime.runs import FileRunStore

@@ -3,14 +3,15 @@
 A host that writes ``ag.Route`` or ``agt.RunEvent`` in its annotations (and
 ``mypy --strict`` over them) needs the name; these tests walk the annotations
 of every public function and every exported class and fail on a type defined
-in the package but not exported under its own name. The wire types that moved
-to ``agent_graph.types`` are still importable from the top for one release, with
-a ``DeprecationWarning``.
+in the package but not exported under its own name (on ``agent_graph`` or one of
+its public submodules). The names that moved to a submodule are still
+importable from the top for one release, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 import typing
 from typing import Any
@@ -24,7 +25,12 @@ import agent_graph.types as agt
 from .providers import action_node, build, edge, gate_node, graph_doc, terminal_node
 
 PUBLIC = {name: getattr(ag, name) for name in ag.__all__}
-TYPES = {name: getattr(agt, name) for name in agt.__all__}
+#: The names of the public submodules (``agent_graph.types``, ``.errors``, ``.toolchain``, ``.testing``).
+TYPES = {
+    name: getattr(module, name)
+    for module in (getattr(ag, submodule) for submodule in ag._SUBMODULES)
+    for name in module.__all__
+}
 FUNCTIONS = {name: value for name, value in PUBLIC.items() if inspect.isfunction(value)}
 CLASSES = {name: value for name, value in PUBLIC.items() if isinstance(value, type)}
 
@@ -73,10 +79,12 @@ def test_every_public_name_resolves() -> None:
 def test_every_type_reachable_from_the_public_api_is_exported() -> None:
     seen: set[type] = set()
     stack: list[tuple[str, type]] = []
-    for name, function in FUNCTIONS.items():
+    functions = {**FUNCTIONS, **{name: value for name, value in TYPES.items() if inspect.isfunction(value)}}
+    for name, function in functions.items():
         for hint in _hints(function).values():
             stack.extend((name, cls) for cls in _types_in(hint) if _ours(cls))
     stack.extend((name, cls) for name, cls in CLASSES.items() if _ours(cls))
+    stack.extend((name, cls) for name, cls in TYPES.items() if isinstance(cls, type) and _ours(cls))
     missing: dict[str, str] = {}
     while stack:
         where, cls = stack.pop()
@@ -110,12 +118,12 @@ def test_plan_steps_route_parts_and_locations_are_the_exported_classes() -> None
     )
     route = ag.route(provider, "main", workspace="/ws")
     assert isinstance(route, ag.Route)
-    assert isinstance(route.command_plan[0], ag.CommandStep)
+    assert isinstance(route.command_plan[0], agt.CommandStep)
     assert isinstance(route.action, agt.RouteAction)
     assert isinstance(route.resources, agt.RouteResources)
     assert isinstance(route.after_action, agt.AfterAction)
     for location in route.resources.required:
-        assert isinstance(location, (ag.FileLocation, ag.GraphActionLocation, ag.HostActionLocation))
+        assert isinstance(location, (agt.FileLocation, agt.GraphActionLocation, agt.HostActionLocation))
         assert location.read_state in ("current", "read-required")
     gate_route = ag.route(provider, "main", outcomes={"main/a": "completed"}, workspace="/ws")
     assert isinstance(gate_route.gate, agt.RouteGate)
@@ -142,38 +150,47 @@ def test_route_fields_that_are_always_present_are_not_optional() -> None:
     ]
     for name in always:
         assert type(None) not in typing.get_args(hints[name]), name
-    for cls in (ag.FileLocation, ag.GraphActionLocation, ag.HostActionLocation):
+    for cls in (agt.FileLocation, agt.GraphActionLocation, agt.HostActionLocation):
         location_hints = typing.get_type_hints(cls)
         assert type(None) not in typing.get_args(location_hints["read_state"]), cls
-    for cls in (ag.GraphActionLocation, ag.HostActionLocation):
+    for cls in (agt.GraphActionLocation, agt.HostActionLocation):
         assert typing.get_type_hints(cls)["revision"] is str, cls
 
 
-def test_the_moved_wire_types_still_import_from_the_top_for_one_release_with_a_warning() -> None:
+def test_the_names_that_moved_still_import_from_the_top_for_one_release_with_a_warning() -> None:
     import warnings
 
-    for name in ag._MOVED_TO_TYPES:
-        assert name in agt.__all__ and name not in ag.__all__ and name in dir(agt)
+    moved = {name: module for name, module in ag._EXPORTS.items() if not module.startswith("_")}
+    assert {"Bundle", "Diagnostic", "RunHead", "build_bundle", "CoverageCollector"} <= set(moved)
+    for name, module in moved.items():
+        home = importlib.import_module(f"agent_graph.{module}")
+        assert name in home.__all__ and name not in ag.__all__ and name not in dir(ag)
         with pytest.warns(
-            DeprecationWarning, match=rf"agent_graph\.{name} is deprecated.*agent_graph\.types"
+            DeprecationWarning, match=rf"agent_graph\.{name} is deprecated.*agent_graph\.{module}"
         ):
             value = getattr(ag, name)
-        assert value is getattr(agt, name)
+        assert value is getattr(home, name)
     with pytest.warns(DeprecationWarning, match="agent_graph.types"):
-        from agent_graph import Edge
-    assert Edge is agt.Edge
-    with pytest.warns(DeprecationWarning, match="FileRunStore"):
-        assert ag.RunStore is ag.FileRunStore
-    with pytest.warns(DeprecationWarning, match="next_step"):
-        assert callable(ag.run_evaluation_input)
-    from agent_graph._load import loader
-
-    with pytest.warns(DeprecationWarning, match="agent_graph.Limits"):
-        assert loader.LoadLimits is ag.Limits
+        from agent_graph import RunHead
+    assert RunHead is agt.RunHead
+    assert not hasattr(
+        ag, "RunStore"
+    )  # deprecated for a release (FileRunStore is the same class), then removed
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the everyday names and the types module never warn
+        warnings.simplefilter("error")  # the everyday names and the public modules never warn
         for name in ag.__all__:
             getattr(ag, name)
         assert ag.types is agt
+
+
+def test_the_names_deprecated_before_are_gone() -> None:
+    from agent_graph._load import loader
+
+    for name in ("Edge", "Node", "Graph", "RouteAction", "OUTCOMES", "Severity", "run_evaluation_input"):
+        with pytest.raises(AttributeError, match=name):
+            getattr(ag, name)
+    assert agt.Edge is not None and agt.OUTCOMES  # the wire types stay in agent_graph.types
+    with pytest.raises(AttributeError):
+        loader.LoadLimits  # noqa: B018
     with pytest.raises(AttributeError):
         ag.NoSuchName  # noqa: B018

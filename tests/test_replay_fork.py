@@ -23,12 +23,14 @@ def weekly() -> ag.Provider:
     return ag.load_provider(str(WEEKLY))
 
 
-@pytest.fixture(params=("file", "sqlite", "postgres"))
+@pytest.fixture(params=("file", "sqlite", "postgres", "memory"))
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ag.BaseRunStore]:
     if request.param == "file":
         url = str(tmp_path / "runs")
     elif request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'runs.db'}"
+    elif request.param == "memory":
+        url = "memory://"
     else:
         url = request.getfixturevalue("postgres_url")
     with ag.open_store(url, clock=Clock(), new_id=Ids()) as opened:

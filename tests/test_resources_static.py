@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 
 ROOT = "/p"
 
@@ -245,7 +246,7 @@ def test_host_action_result_is_checked_against_the_output_schema_read_at_load() 
     provider = _load(_files())  # loaded from memory: nothing to read from disk afterwards
     route = ag.route(provider, "main", workspace="/ws")
     location = route.resources.recommended[0]
-    assert isinstance(location, ag.HostActionLocation)
+    assert isinstance(location, agt.HostActionLocation)
 
     def result(inline: Any) -> dict[str, Any]:
         return {

@@ -9,7 +9,7 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._core.model import RunEvent
-from agent_graph._runtime.run_store import encode_run
+from agent_graph._runtime.run_codec import encode_run
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"

@@ -23,7 +23,7 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._cli.main import main
-from agent_graph._runtime.run_store import MAX_LOCK_TIMEOUT, check_run_writable, checked_run_bytes, decode_run
+from agent_graph._runtime.run_codec import MAX_LOCK_TIMEOUT, check_run_writable, checked_run_bytes, decode_run
 from agent_graph._runtime.runs import FileRunStore, run_lock
 
 from .load_fixtures import base_documents, write_tree

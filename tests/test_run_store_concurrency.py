@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -214,7 +215,7 @@ def test_a_write_whose_connection_drops_before_commit_is_retried_once_and_lands_
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute(_SLOW_EVENTS)
         answer, killed = _record_while_killed(store, "cut/n0")
-        assert killed and isinstance(answer, ag.RunHead)
+        assert killed and isinstance(answer, agt.RunHead)
         run = store.load("victim")
         assert answer.events == 2 and [e.sequence for e in run.events] == [1, 2]
         assert [e.node for e in run.events[1:]] == ["cut/n0"]

@@ -28,8 +28,8 @@ from agent_graph._runtime.run_changes import (
     new_run,
     record_change,
 )
-from agent_graph._runtime.run_store import settle
-from agent_graph._runtime.runs_sql import HeadMemo
+from agent_graph._runtime.run_codec import settle
+from agent_graph._runtime.run_operations import HeadMemo
 from tests.raw_sql import Sql
 
 WEEKLY = Path(__file__).resolve().parents[1] / "examples" / "weekly-report" / "provider.yaml"

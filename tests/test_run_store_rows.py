@@ -426,10 +426,9 @@ def test_writes_and_next_step_read_the_head_only_never_the_history(db_url: str, 
 def test_a_run_stops_growing_before_its_file_would_be_too_large_to_read(
     url: str, weekly: ag.Provider, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_graph._runtime import run_store, runs
+    from agent_graph._runtime import run_codec
 
-    monkeypatch.setattr(run_store, "MAX_RUN_BYTES", 40_000)
-    monkeypatch.setattr(runs, "MAX_RUN_BYTES", 40_000)
+    monkeypatch.setattr(run_codec, "MAX_RUN_BYTES", 40_000)
     with ag.open_store(url) as store:
         run = store.start(None, weekly, "report")
         codes = []

@@ -1,4 +1,4 @@
-"""The Run store contract, run against every store: files, SQLite and PostgreSQL (a real server).
+"""The Run store contract, run against every store: files, SQLite, PostgreSQL (a real server) and memory.
 
 Each test gets a fresh store of each kind. What they check is the contract of
 docs/host-integration.md: the same operations, event numbering 1..n, refusals
@@ -19,11 +19,12 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._runtime.runs import FileRunStore, read_run_file
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
-KINDS = ("file", "sqlite", "postgres")
+KINDS = ("file", "sqlite", "postgres", "memory")
 
 
 class FakeClock:
@@ -70,6 +71,8 @@ def kind(request: pytest.FixtureRequest, tmp_path: Path) -> Kind:
         return Kind("file", str(tmp_path / "runs"))
     if request.param == "sqlite":
         return Kind("sqlite", f"sqlite:///{tmp_path / 'runs.db'}")  # tmp_path is absolute: sqlite:////tmp/…
+    if request.param == "memory":
+        return Kind("memory", "memory://")  # every open is a new, empty store
     return Kind("postgres", request.getfixturevalue("postgres_url"))
 
 
@@ -332,15 +335,12 @@ def test_authorities_are_replaced_added_and_removed(
     assert store.update_authorities(ref, replace=[]).authorities == ()
 
 
-def test_set_authorities_is_deprecated_for_update_authorities_replace(
+def test_update_authorities_replace_is_the_one_way_to_set_them(
     store: ag.BaseRunStore, kind: Kind, weekly: ag.Provider
 ) -> None:
     ref = started(store, kind, weekly, authorities=["x"])
-    with pytest.warns(
-        DeprecationWarning, match=r"set_authorities is deprecated .* update_authorities"
-    ) as caught:
-        head = store.set_authorities(ref, ["b", "a", "b"])
-    assert caught[0].filename == __file__  # the warning names the caller's line
+    assert not hasattr(store, "set_authorities")  # deprecated for a release, then removed
+    head = store.update_authorities(ref, replace=["b", "a", "b"])
     assert head.authorities == ("a", "b") and store.load(ref).authorities == ("a", "b")
 
 
@@ -381,7 +381,7 @@ def test_list_filters_by_provider_graph_and_last_update(
     store.record(first, "report/draft", "partial")
     runs = store.list()
     assert [(r.id, r.events) for r in runs] == [("run-2", 1), ("run-1", 2)]  # oldest update first
-    assert all(isinstance(r, ag.RunSummary) for r in runs)
+    assert all(isinstance(r, agt.RunSummary) for r in runs)
     assert [r.id for r in store.list(provider=weekly)] == ["run-1"]
     assert [r.id for r in store.list(provider="other/provider", graph="report")] == ["run-2"]
     assert store.list(graph="nope") == []
@@ -450,4 +450,7 @@ def test_a_store_can_be_reopened_and_keeps_its_runs(kind: Kind, weekly: ag.Provi
         store.record(ref, "report/draft", "partial")
         run = store.load(ref)
     with kind.open() as store:
-        assert store.load(ref) == run
+        if kind.name == "memory":  # keeps nothing beyond the store object: a new store is empty
+            assert store.list() == [] and code_of(lambda: store.load(ref)) == "run-missing"
+        else:
+            assert store.load(ref) == run

@@ -138,13 +138,14 @@ def test_the_async_postgres_store_outlives_its_connections_being_killed(
     asyncio.run(scenario())
 
 
-def test_set_authorities_of_the_async_face_is_deprecated_too(tmp_path: Path, weekly: ag.Provider) -> None:
+def test_the_async_face_replaces_authorities_with_update_authorities(
+    tmp_path: Path, weekly: ag.Provider
+) -> None:
     async def scenario() -> None:
         async with await ag.open_async_store(f"sqlite:///{tmp_path / 'runs.db'}") as store:
             run = await store.start(None, weekly, "report", authorities=["x"])
-            with pytest.warns(DeprecationWarning, match=r"set_authorities is deprecated") as caught:
-                head = await store.set_authorities(run.id, ["q", "b"])
-            assert caught[0].filename == __file__
+            assert not hasattr(store, "set_authorities")
+            head = await store.update_authorities(run.id, replace=["q", "b"])
             assert head.authorities == ("b", "q") and (await store.head(run.id)).authorities == ("b", "q")
 
     asyncio.run(scenario())

@@ -16,12 +16,12 @@ from typing import Any
 import msgspec
 import pytest
 
-import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._core.errors import AgentGraphError
 from agent_graph._runtime.runs import FileRunStore, format_timestamp, run_evaluation_input, run_lock
 
 REPO = Path(__file__).resolve().parents[1]
-RUN_SCHEMA_FILE = REPO / "agent_graph" / "_syntax" / "schemas" / "run.schema.json"
+RUN_SCHEMA_FILE = REPO / "schemas" / "run.schema.json"
 START = datetime(2026, 1, 31, 9, 30, 0, 123456, tzinfo=timezone.utc)
 PROVIDER = "tests/runs"
 
@@ -146,7 +146,7 @@ def test_record_keeps_latest_outcome_and_every_event(started: Path, store: FileR
     store.record(str(started), "main/n1", "partial", detail={"missing": ["x"]})
     head = store.record(str(started), "main/n1", "completed")
     run = store.load(str(started))
-    assert head == ag.RunHead(**{f: getattr(run, f) for f in ag.RunHead.__struct_fields__ if f != "events"},
+    assert head == agt.RunHead(**{f: getattr(run, f) for f in agt.RunHead.__struct_fields__ if f != "events"},
                               events=len(run.events))  # fmt: skip
     data = read(started)
     assert data["outcomes"] == {"main/n1": {"outcome": "completed", "recordedAt": "2026-01-31T09:30:02.123Z"}}

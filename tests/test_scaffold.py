@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -144,6 +145,57 @@ def test_init_files_are_schema_valid_yaml() -> None:
         ("tests/02-done.yaml", "test-case"),
     ):
         _schema.validate(schema, parse_yaml(files[relative]), relative)
+
+
+def test_init_names_each_yaml_files_schema_for_editors_and_the_loader_reads_the_same_values(
+    tmp_path: Path,
+) -> None:
+    from agent_graph._syntax.schema import schema_document
+
+    schemas = {
+        "agent-graph.provider.v1": "provider",
+        "agent-graph.graph.v1": "graph",
+        "agent-graph.action.v1": "action",
+        "agent-graph.code-catalog.v1": "code-catalog",
+        "agent-graph.test.v1": "test-case",
+    }
+    files = init_files("demo")
+    plain = {}
+    for path, text in files.items():
+        if not path.endswith(".yaml"):
+            assert "yaml-language-server" not in text
+            plain[path] = text
+            continue
+        first, rest = text.split("\n", 1)
+        name = schemas[parse_yaml(text)["schema"]]
+        assert first == f"# yaml-language-server: $schema={schema_document(name)['$id']}"
+        assert first.endswith(f"/{name}.schema.json")
+        assert parse_yaml(rest) == parse_yaml(text)  # a comment: the same value
+        plain[path] = rest
+    with_line = ag.load_provider(init_provider(str(tmp_path / "with"), "demo"))
+    for path, text in plain.items():
+        target = tmp_path / "without" / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    without = ag.load_provider(str(tmp_path / "without" / "provider.yaml"))
+    assert with_line.raw_manifest == without.raw_manifest
+    assert [msgspec.to_builtins(g.definition) for g in with_line.graphs.values()] == [
+        msgspec.to_builtins(g.definition) for g in without.graphs.values()
+    ]
+    assert with_line.codes == without.codes
+    assert {p.rpartition("/with/")[2] for p in with_line.files} == {
+        p.rpartition("/without/")[2] for p in without.files
+    }
+    # what differs is what the files' bytes imply: their digests, so the Provider's and the revisions
+    assert with_line.digest != without.digest
+    state = {"facts": {}, "outcomes": {}, "authorities": []}
+    before, after = ag.evaluate(with_line, "main", **state), ag.evaluate(without, "main", **state)
+    assert before.revision != after.revision
+    assert (before.status_code, before.primary_route and before.primary_route.node) == (
+        after.status_code,
+        after.primary_route and after.primary_route.node,
+    )
+    assert run_graph_tests(with_line, str(tmp_path / "with" / "tests"))[0].passed
 
 
 def test_cli_init(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -565,10 +565,7 @@ def test_generated_patterns_end_at_the_very_end() -> None:
 
 def test_schema_names_are_sorted_and_match_the_folder() -> None:
     assert list(SCHEMA_NAMES) == sorted(SCHEMA_NAMES)
-    on_disk = sorted(
-        p.name[: -len(".schema.json")]
-        for p in (REPO / "agent_graph" / "_syntax" / "schemas").glob("*.schema.json")
-    )
+    on_disk = sorted(p.name[: -len(".schema.json")] for p in (REPO / "schemas").glob("*.schema.json"))
     assert on_disk == list(SCHEMA_NAMES)
     for name in SCHEMA_NAMES:
         assert schema_path(name).is_file()

@@ -15,6 +15,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._syntax import schema as _schema
 
 from .load_fixtures import MANIFEST, ROOT, Documents, base_documents, memory_fs, write_tree
@@ -57,7 +58,7 @@ def documents_with(skill: str) -> Documents:
     return documents
 
 
-def resolve(skill: str, registry: dict[str, str] | None = None) -> ag.SkillBinding:
+def resolve(skill: str, registry: dict[str, str] | None = None) -> agt.SkillBinding:
     return ag.resolve_skill_binding(SKILL_PATH, registry, fs=memory_fs(documents_with(skill)))
 
 

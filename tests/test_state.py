@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+import agent_graph.types as agt
 from agent_graph._core.evaluate import evaluate_with_candidates
 
 from .load_fixtures import base_documents, memory_fs
@@ -25,7 +26,7 @@ NESTED = build(
 )
 
 
-def codes(diagnostics: tuple[ag.Diagnostic, ...]) -> list[str]:
+def codes(diagnostics: tuple[agt.Diagnostic, ...]) -> list[str]:
     return [d.code for d in diagnostics]
 
 

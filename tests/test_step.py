@@ -19,13 +19,13 @@ PROVIDER = ag.load_provider(str(ROOT / "examples" / "weekly-report" / "provider.
 def _count_revisions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the evaluator's revision computations (the real function still runs)."""
     calls = [0]
-    real = _evaluate._revision
+    real = _evaluate.evaluation_revision
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_evaluate, "_revision", counted)
+    monkeypatch.setattr(_evaluate, "evaluation_revision", counted)
     return calls
 
 

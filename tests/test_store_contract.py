@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,29 @@ class TestSqliteStore(RunStoreContract):
     def open_run_store(self, request: pytest.FixtureRequest, tmp_path: Path) -> object:
         opener = ag.open_store if request.param == "sync" else ag.open_async_store
         return functools.partial(opener, f"sqlite:///{tmp_path / 'runs.db'}")
+
+
+class TestMemoryStore(RunStoreContract):
+    """``memory://`` keeps its Runs in one object: the opener answers that same store at every call."""
+
+    @pytest.fixture(params=("sync", "async"))
+    def open_run_store(self, request: pytest.FixtureRequest) -> object:
+        opened: list[Any] = []
+        if request.param == "sync":
+
+            def blocking(**options: Any) -> Any:
+                if not opened:
+                    opened.append(ag.open_store("memory://", **options))
+                return opened[0]
+
+            return blocking
+
+        async def awaited(**options: Any) -> Any:
+            if not opened:
+                opened.append(await ag.open_async_store("memory://", **options))
+            return opened[0]
+
+        return awaited
 
 
 class TestPostgresStore(RunStoreContract):

@@ -63,7 +63,9 @@ def _diligent(provider: ag.Provider) -> Any:
 
 
 def _store_kinds(tmp_path: Path) -> Iterator[tuple[str, ag.BaseRunStore | None]]:
-    yield "in memory", None
+    yield "default", None  # drive's own fresh memory:// store
+    with ag.open_store("memory://") as memory:
+        yield "memory", memory
     with ag.open_store(f"sqlite:///{tmp_path / 'runs.db'}") as store:
         yield "sqlite", store
 

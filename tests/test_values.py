@@ -23,6 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
+import agent_graph.toolchain as agtool
+import agent_graph.types as agt
 from agent_graph._core.evaluate import evaluate_with_candidates
 from agent_graph._core.plain import plain_json
 from agent_graph._runtime.run_changes import DETAIL_MAX_DEPTH, FACTS_MAX_DEPTH
@@ -191,7 +193,7 @@ NOT_JSON: dict[str, Any] = {
     "a Decimal": decimal.Decimal("1.5"),
     "an object": object(),
     "a complex number": 1j,
-    "a Struct": ag.Diagnostic(code="x", severity="info", message="m"),
+    "a Struct": agt.Diagnostic(code="x", severity="info", message="m"),
 }
 NOT_JSON_KEYS: dict[str, Any] = {
     "an int key": 1,
@@ -312,7 +314,7 @@ def test_non_json_facts_are_json_invalid_everywhere(
     for call in (
         lambda: ag.evaluate(provider, "main", facts=facts),
         lambda: ag.route(provider, "main", facts=facts, workspace=str(tmp_path)),
-        lambda: ag.render_diagram(provider, "main", state=_diagram_state(facts)),
+        lambda: agtool.render_diagram(provider, "main", state=_diagram_state(facts)),
     ):
         with pytest.raises(ag.AgentGraphError) as caught:
             call()
@@ -333,10 +335,10 @@ def test_outcome_keys_that_are_not_strings_are_json_invalid(provider: ag.Provide
 
 
 def test_the_diagram_overlay_reads_plain_facts(provider: ag.Provider) -> None:
-    plain = ag.render_diagram(provider, "main", state=_diagram_state({"report": {"digest": "sha256:1"}}))
+    plain = agtool.render_diagram(provider, "main", state=_diagram_state({"report": {"digest": "sha256:1"}}))
     lying = LyingDict()
     dict.__setitem__(lying, "digest", LyingStr("sha256:1"))
-    assert ag.render_diagram(provider, LyingStr("main"), state=_diagram_state({"report": lying})) == plain
+    assert agtool.render_diagram(provider, LyingStr("main"), state=_diagram_state({"report": lying})) == plain
 
 
 # ---------------------------------------------------------------- the Run store
@@ -465,9 +467,9 @@ def test_run_values_are_stored_plain(run_path: Path) -> None:
 def test_a_run_too_large_for_its_reader_is_not_written(
     run_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent_graph._runtime import run_store
+    from agent_graph._runtime import run_codec
 
-    monkeypatch.setattr(run_store, "MAX_RUN_BYTES", run_path.stat().st_size + 50)
+    monkeypatch.setattr(run_codec, "MAX_RUN_BYTES", run_path.stat().st_size + 50)
     _refused(
         "run-too-large",
         run_path.parent,

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
+import agent_graph.toolchain as agtool
 from agent_graph._load.cache import CachedValue, LoadCache
 from agent_graph._toolchain.importers import import_scripts, import_skill, import_workflow
 from agent_graph._toolchain.scaffold import check_written_source, init_provider
@@ -240,7 +241,7 @@ def test_a_migration_that_fails_half_way_takes_back_what_it_wrote(
     before = snapshot(root)
     fail_on_fsync(monkeypatch, fail_at)
     with pytest.raises(ag.AgentGraphError) as caught:
-        ag.migrate_provider(str(root / "provider.yaml"))
+        agtool.migrate_provider(str(root / "provider.yaml"))
     assert caught.value.code == "disk-full"
     assert snapshot(root) == before
 

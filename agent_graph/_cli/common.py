@@ -29,6 +29,7 @@ __all__ = [
     "Handler",
     "Parser",
     "add_evaluation_options",
+    "add_store_options",
     "check_entry",
     "evaluation_input",
     "json_argument",
@@ -38,7 +39,14 @@ __all__ = [
     "outcomes_argument",
     "run_file_error",
     "select_graph",
+    "store_options",
 ]
+
+#: What ``--store`` names, for the help of every command that takes it.
+STORE_HELP = (
+    "a Run store: a folder, sqlite:///runs.db, sqlite:////abs/runs.db, postgresql://…, memory:// "
+    "or the URL of an installed store (entry points agent_graph.stores)"
+)
 
 Handler = Callable[[argparse.Namespace, "Context"], tuple[Any, list[str]]]
 
@@ -175,12 +183,44 @@ def run_file_error(error: AgentGraphError) -> AgentGraphError:
 
 def load_run_state(path: str, provider_id: str) -> Any:
     """Read a Run file for evaluation input (``file-read-failed``, ``schema-invalid``, ``run-provider-mismatch``)."""
-    from .._runtime.runs import RunStore
+    from .._runtime.runs import FileRunStore
 
     try:
-        return RunStore().load(path, provider_id)
+        return FileRunStore().load(path, provider_id)
     except AgentGraphError as error:
         raise run_file_error(error) from None
+
+
+def add_store_options(parser: argparse.ArgumentParser, store_help: str = STORE_HELP) -> None:
+    """``--store URL`` and ``--store-option KEY=VALUE`` (repeatable), read by :func:`store_options`."""
+    parser.add_argument("--store", help=store_help)
+    parser.add_argument(
+        "--store-option",
+        dest="store_option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="an option of the store (repeatable), passed to open_store: a JSON value (pool_size=8, "
+        "retries=2, lock_timeout=5) or else text",
+    )
+
+
+def store_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--store-option KEY=VALUE`` options: each VALUE read as JSON when it is JSON, else as text."""
+    options: dict[str, Any] = {}
+    for given in getattr(args, "store_option", None) or ():
+        key, separator, text = given.partition("=")
+        key = key.strip()
+        if not separator or not key.isidentifier():
+            raise AgentGraphError(
+                "argument-invalid", f"--store-option {given!r:.80} must be KEY=VALUE (pool_size=8, say)"
+            )
+        if key in options:
+            raise AgentGraphError("argument-invalid", f"--store-option {key} is given twice")
+        try:
+            options[key] = json.loads(text)
+        except ValueError:
+            options[key] = text
+    return options
 
 
 def load_run(args: argparse.Namespace, provider_id: str) -> Any:
@@ -197,7 +237,7 @@ def load_run(args: argparse.Namespace, provider_id: str) -> Any:
     if not ref:
         raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
     # An empty --store is not the current folder: open_store refuses it (store-url-invalid).
-    with open_store("." if url is None else url) as store:
+    with open_store("." if url is None else url, **store_options(args)) as store:
         return store.load(ref, provider_id)
 
 
@@ -260,9 +300,7 @@ def check_entry(provider: Provider, graph: str, entry: str) -> None:
 def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--entry", help="graph entrypoint (default: default)")
     parser.add_argument("--state", help="a Run file (agent-graph.run.v1) to evaluate")
-    parser.add_argument(
-        "--store", help="a Run store (sqlite:///runs.db, postgresql://…, a folder) holding --run"
-    )
+    add_store_options(parser, STORE_HELP + ", holding --run")
     parser.add_argument("--run", help="the Run to evaluate in --store")
     parser.add_argument("--facts", help="facts as a JSON object or @file")
     parser.add_argument("--outcomes", help="outcomes (state key → outcome) as a JSON object or @file")

@@ -1,7 +1,8 @@
 """The ``agent-graph mcp`` command: a Model Context Protocol server on standard input and output.
 
 ``_cli.main.build_parser`` calls :func:`add_commands`. The command loads the
-Provider (``--manifest`` or ``--skill``), opens the Run store (``--store``),
+Provider (``--manifest`` or ``--skill``), opens the Run store (``--store``, with
+``--store-option KEY=VALUE`` passed to it),
 and serves until the client closes the connection; it answers nothing on
 standard output itself, which belongs to the protocol. Failures before serving
 (a Provider that does not load, a store that does not open, the SDK missing)
@@ -29,6 +30,7 @@ from typing import Any
 
 from .._core.errors import AgentGraphError
 from .._mcp.serve import INSTALL, check_sdk, serve
+from .common import STORE_HELP, add_store_options, store_options
 
 __all__ = ["add_commands"]
 
@@ -53,10 +55,11 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             raise AgentGraphError("workspace-missing", f"The workspace folder does not exist: {workspace}")
         if args.store is None or args.materialize_cache is None:
             scratch = tempfile.mkdtemp(prefix="agent-graph-mcp-")
+        options = store_options(args)
         if args.store is not None:
             url = args.store
-            # The URL is checked, and the folder the user named for the Runs made, before serving.
-            with open_store(url) as store:
+            # The URL and options are checked, and the folder the user named for the Runs made, before serving.
+            with open_store(url, **options) as store:
                 if isinstance(store, FileRunStore) and store.root is not None:
                     make_directories(store.root)  # a file in the way is path-not-directory
         else:
@@ -78,6 +81,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             entry=binding[3] if binding else None,
             stop_signals=True,
             store_url=url,
+            store_options=options,
         )
     except _Terminated:
         pass  # SIGTERM before serving (loading, opening the store): stop as cleanly as the server does
@@ -121,11 +125,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
             "prompt per graph entry. Needs " + INSTALL + "."
         ),
     )
-    parser.add_argument(
-        "--store",
-        help="Run store: a folder, sqlite:///runs.db, sqlite:////abs/runs.db or postgresql://… "
-        "(default: a temporary folder removed at exit)",
-    )
+    add_store_options(parser, STORE_HELP + " (default: a temporary folder removed at exit)")
     parser.add_argument(
         "--authority",
         nargs="+",

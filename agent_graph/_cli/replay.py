@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from .._core.errors import AgentGraphError
-from .common import Context, load_run
+from .common import STORE_HELP, Context, add_store_options, load_run
 
 __all__ = ["add_commands"]
 
@@ -53,9 +53,7 @@ def add_commands(commands: Any, groups: Any) -> None:
     """Register ``replay`` on the top-level sub-command parser."""
     replay = commands.add_parser("replay", help="write a Run's replay page (one self-contained HTML file)")
     replay.add_argument("--state", help="the Run file to replay")
-    replay.add_argument(
-        "--store", help="a Run store (sqlite:///runs.db, postgresql://…, a folder) holding --run"
-    )
+    add_store_options(replay, STORE_HELP + ", holding --run")
     replay.add_argument("--run", help="the Run to replay in --store")
     replay.add_argument("--out", required=True, help="the HTML file to write (replaced if it exists)")
     replay.add_argument(

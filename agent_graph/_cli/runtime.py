@@ -25,7 +25,17 @@ from typing import Any
 
 from .._core.errors import AgentGraphError
 from .._runtime.run_changes import evaluate_run
-from .common import Parser, check_entry, json_argument, object_argument, run_file_error, select_graph
+from .common import (
+    STORE_HELP,
+    Parser,
+    add_store_options,
+    check_entry,
+    json_argument,
+    object_argument,
+    run_file_error,
+    select_graph,
+    store_options,
+)
 
 __all__ = ["add_commands"]
 
@@ -41,15 +51,16 @@ def _open(args: argparse.Namespace, *, need_run: bool = True, folder: bool = Fal
         raise AgentGraphError(
             "argument-invalid", "Give either --state PATH or --store URL with --run ID, not both"
         )
+    options = {"lock_timeout": args.lock_timeout, **store_options(args)}
     if state is not None:
-        return open_store(None, lock_timeout=args.lock_timeout), state
+        return open_store(None, **options), state
     if url is None and (ref is not None or folder):
         url = "."
     if url is None:
         raise AgentGraphError("argument-invalid", "Name the Run: --state PATH, or --store URL with --run ID")
     if need_run and ref is None:
         raise AgentGraphError("argument-invalid", f"--store {url} needs --run ID to name the Run")
-    return open_store(url, lock_timeout=args.lock_timeout), ref
+    return open_store(url, **options), ref
 
 
 def _where(args: argparse.Namespace, run: Any, store: Any) -> dict[str, str]:
@@ -384,10 +395,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
         run_help: str = "the Run's ID (its path in a folder)",
     ) -> None:
         parser.add_argument("--state", help=state_help)
-        parser.add_argument(
-            "--store",
-            help="a Run store: sqlite:///runs.db, sqlite:////abs/runs.db, postgresql://… or a folder",
-        )
+        add_store_options(parser)
         parser.add_argument("--run", help=run_help)
         parser.add_argument(
             "--lock-timeout",
@@ -467,7 +475,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     events.set_defaults(handler=_reference_codes(cmd_run_events))
 
     listing = run_commands.add_parser("list", help="list the Runs of a store (default: the current folder)")
-    listing.add_argument("--store", help="a Run store URL or folder (default: the current folder)")
+    add_store_options(listing, STORE_HELP + " (default: the current folder)")
     listing.add_argument("--provider", help="only Runs of this Provider ID")
     listing.add_argument("--graph", help="only Runs of this Graph ID")
     listing.add_argument(
@@ -490,7 +498,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
         "import", help="store the Run of an agent-graph.run.v1 file under its own ID"
     )
     imported.add_argument("file", help="the Run file")
-    imported.add_argument("--store", help="a Run store URL or folder (default: the current folder)")
+    add_store_options(imported, STORE_HELP + " (default: the current folder)")
     imported.add_argument(
         "--lock-timeout", dest="lock_timeout", type=float, default=30.0, help=argparse.SUPPRESS
     )

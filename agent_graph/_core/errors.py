@@ -1,38 +1,82 @@
-"""The one exception type of agent-graph and the diagnostic record it carries.
+"""The exception of agent-graph, its families, and the diagnostic record it carries.
 
 Every failure the protocol names surfaces as :class:`AgentGraphError` with a
-stable ``code``; hosts branch on the code, never on the message. This module
-knows nothing of files, graphs or the command line.
+stable ``code``; hosts branch on the code, never on the message. Each code
+belongs to at most one *family*, a subclass a host can catch
+(``except RevisionStale:``): raising sites write ``AgentGraphError(code, …)``
+and get the family of the code (:data:`FAMILIES`, the one table of them).
+This module knows nothing of files, graphs or the command line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, get_args
 
 import msgspec
 
 Severity = Literal["info", "warning", "error"]
 
-#: Every code an :class:`AgentGraphError` may carry, one per line (adding a code is adding its line).
-#: ``AgentGraphError``'s ``code`` is typed with it, so ``mypy`` refuses a misspelt code;
-#: docs/errors.md is generated from it (``python -m agent_graph._toolchain.errordoc``) and a test
-#: keeps the two in step.
-ErrorCode = Literal[
-    "absolute-path-forbidden",
-    "action-file-unpackaged",
-    "action-id-duplicate",
+#: Every code an :class:`AgentGraphError` may carry, one per line, in the ``Literal`` of its family
+#: (adding a code is adding its line there, or to :data:`NoFamilyCode`). ``AgentGraphError``'s
+#: ``code`` is typed with their union, :data:`ErrorCode`, so ``mypy`` refuses a misspelt code;
+#: :data:`FAMILIES` and docs/errors.md are generated from them (``python -m
+#: agent_graph._toolchain.errordoc``) and a test keeps the two in step.
+
+InputInvalidCode = Literal[
     "action-input-invalid",
-    "action-missing",
     "argument-invalid",
     "authorities-invalid",
-    "build-absolute-path-leak",
-    "build-lock-timeout",
-    "build-output-exists",
-    "build-output-overlaps-source",
-    "build-output-path-conflict",
-    "build-source-changed",
-    "build-verification-failed",
+    "coverage-provider-mismatch",
+    "diagram-format-invalid",
+    "format-invalid",
+    "graph-selection-missing",
+    "id-invalid",
+    "import-empty",
+    "input-too-deep",
+    "input-too-large",
+    "json-invalid",
+    "json-object-required",
+    "json-too-deep",
+    "materializer-env-invalid",
+    "outcome-invalid",
+    "registry-invalid",
+    "resource-location-invalid",
+    "resource-receipts-invalid",
+    "resource-receipts-provider-mismatch",
+    "revision-invalid",
+    "route-arguments-invalid",
+    "run-node-invalid",
+    "schema-type-unknown",
+    "state-key-unknown",
+    "store-url-invalid",
+    "workflow-cycle",
+    "workflow-dependency-missing",
+    "workflow-invalid",
+    "workflow-step-duplicate",
+    "workflow-step-id-collision",
+    "workflow-step-id-reserved",
+]
+
+NotFoundCode = Literal[
+    "action-missing",
+    "code-missing",
+    "entry-missing",
+    "explain-node-missing",
+    "graph-missing",
+    "lint-rule-unknown",
+    "prompt-missing",
+    "resource-missing",
+    "run-missing",
+    "test-cases-empty",
+    "test-path-missing",
+    "tool-unknown",
+    "workspace-missing",
+]
+
+ProviderInvalidCode = Literal[
+    "absolute-path-forbidden",
+    "action-id-duplicate",
     "bundle-catalog-mismatch",
     "bundle-dependencies-mismatch",
     "bundle-digest-mismatch",
@@ -44,29 +88,14 @@ ErrorCode = Literal[
     "bundle-provider-unlisted",
     "code-catalog-code-duplicate",
     "code-document-dynamic",
-    "code-missing",
-    "coverage-provider-mismatch",
-    "diagram-format-invalid",
-    "disk-full",
-    "entry-missing",
-    "explain-node-missing",
     "file-encoding-invalid",
-    "file-exists",
-    "file-lock-failed",
-    "file-missing",
     "file-path-conflict",
-    "file-permission-denied",
-    "file-read-failed",
     "file-too-large",
-    "file-write-failed",
-    "format-invalid",
     "frontmatter-invalid",
     "frontmatter-missing",
     "gate-delegated-inspection-missing",
     "gate-delegated-policy-invalid",
-    "gate-fact-refused",
     "gate-inspection-effect-invalid",
-    "gate-outcome-refused",
     "gate-resolution-effect-invalid",
     "graph-edge-duplicate",
     "graph-edge-node-missing",
@@ -74,125 +103,145 @@ ErrorCode = Literal[
     "graph-flow-cycle",
     "graph-gated-by-source-invalid",
     "graph-id-duplicate",
-    "graph-missing",
     "graph-node-duplicate",
     "graph-recursion",
     "graph-repeat-target-invalid",
-    "graph-selection-missing",
     "graph-terminal-edge-invalid",
     "graph-terminal-missing",
     "graph-too-large",
-    "host-action-handler-mismatch",
-    "host-action-handler-missing",
-    "host-action-input-digest-mismatch",
     "host-action-input-invalid",
     "host-action-input-schema-mismatch",
-    "host-action-output-exactly-one",
-    "host-action-output-inline-invalid",
-    "host-action-output-schema-mismatch",
-    "host-action-result-invalid",
     "host-action-schema-identity-invalid",
-    "id-invalid",
-    "import-empty",
-    "import-source-overlaps-target",
-    "import-target-exists",
-    "input-too-deep",
-    "input-too-large",
-    "internal-error",
-    "interrupted",
-    "json-invalid",
-    "json-object-required",
-    "json-too-deep",
-    "lint-rule-unknown",
     "materializer-effect-invalid",
-    "materializer-env-invalid",
-    "materializer-error-limit",
-    "materializer-failed",
-    "materializer-output-invalid",
-    "materializer-output-limit",
     "materializer-runner-invalid",
-    "materializer-timeout",
-    "materializer-unsupported",
-    "mcp-unavailable",
     "migration-descriptor-invalid",
-    "os-error",
-    "outcome-invalid",
-    "output-unreadable",
     "parse-failed",
-    "path-invalid",
-    "path-is-directory",
-    "path-loop",
-    "path-missing",
-    "path-not-directory",
     "path-outside-provider",
     "path-symlink-outside-provider",
-    "path-too-long",
-    "prompt-missing",
     "provider-id-mismatch",
-    "provider-target-exists",
     "provider-too-large",
     "provider-unresolved",
-    "registry-invalid",
-    "replay-layout-failed",
-    "replay-layout-unavailable",
-    "resource-digest-mismatch",
     "resource-id-duplicate",
     "resource-kind-invalid",
-    "resource-location-invalid",
     "resource-metadata-invalid",
-    "resource-missing",
-    "resource-not-on-route",
-    "resource-read-timeout",
-    "resource-receipts-invalid",
-    "resource-receipts-provider-mismatch",
     "resource-schema-legacy",
-    "resource-static",
-    "revision-invalid",
-    "route-arguments-invalid",
     "route-reason-code-kind-invalid",
     "route-reason-code-missing",
-    "route-revision-stale",
-    "route-stale",
-    "route-unavailable",
-    "run-fork-unrecorded",
-    "run-invalid",
-    "run-lock-timeout",
-    "run-missing",
-    "run-node-invalid",
-    "run-provider-mismatch",
-    "run-ref-outside-store",
-    "run-revision-stale",
-    "run-store-closed",
-    "run-store-failed",
-    "run-store-schema-invalid",
-    "run-store-schema-newer",
-    "run-store-unavailable",
-    "run-target-exists",
-    "run-too-large",
     "schema-document-invalid",
     "schema-invalid",
     "schema-pattern-too-costly",
     "schema-pattern-unsupported",
-    "schema-type-unknown",
     "skill-binding-missing",
     "skill-entry-missing",
     "skill-graph-missing",
     "skill-locator-absolute",
     "skill-locator-invalid",
-    "state-key-unknown",
-    "store-url-invalid",
     "subgraph-entry-missing",
     "subgraph-missing",
-    "test-cases-empty",
-    "test-path-missing",
-    "tool-unknown",
-    "workflow-cycle",
-    "workflow-dependency-missing",
-    "workflow-invalid",
-    "workflow-step-duplicate",
-    "workflow-step-id-collision",
-    "workflow-step-id-reserved",
-    "workspace-missing",
+]
+
+RevisionStaleCode = Literal[
+    "build-source-changed",
+    "resource-digest-mismatch",
+    "route-revision-stale",
+    "route-stale",
+    "run-revision-stale",
+]
+
+StoreUnavailableCode = Literal[
+    "file-lock-failed",
+    "run-lock-timeout",
+    "run-store-closed",
+    "run-store-failed",
+    "run-store-schema-invalid",
+    "run-store-schema-newer",
+    "run-store-unavailable",
+]
+
+RunInvalidCode = Literal[
+    "run-fork-unrecorded",
+    "run-invalid",
+    "run-provider-mismatch",
+    "run-ref-outside-store",
+    "run-target-exists",
+    "run-too-large",
+]
+
+RefusedCode = Literal[
+    "gate-fact-refused",
+    "gate-outcome-refused",
+    "resource-not-on-route",
+    "resource-static",
+    "route-unavailable",
+]
+
+MaterializeFailedCode = Literal[
+    "host-action-handler-mismatch",
+    "host-action-handler-missing",
+    "host-action-input-digest-mismatch",
+    "host-action-output-exactly-one",
+    "host-action-output-inline-invalid",
+    "host-action-output-schema-mismatch",
+    "host-action-result-invalid",
+    "materializer-error-limit",
+    "materializer-failed",
+    "materializer-output-invalid",
+    "materializer-output-limit",
+    "materializer-timeout",
+    "materializer-unsupported",
+    "resource-read-timeout",
+]
+
+FileAccessFailedCode = Literal[
+    "disk-full",
+    "file-exists",
+    "file-missing",
+    "file-permission-denied",
+    "file-read-failed",
+    "file-write-failed",
+    "os-error",
+    "path-invalid",
+    "path-is-directory",
+    "path-loop",
+    "path-missing",
+    "path-not-directory",
+    "path-too-long",
+]
+
+#: Codes of no family: failures of the process itself and the toolchain's refusals of what it
+#: would write, which a host does not branch on (they raise a plain :class:`AgentGraphError`).
+
+NoFamilyCode = Literal[
+    "action-file-unpackaged",
+    "build-absolute-path-leak",
+    "build-lock-timeout",
+    "build-output-exists",
+    "build-output-overlaps-source",
+    "build-output-path-conflict",
+    "build-verification-failed",
+    "import-source-overlaps-target",
+    "import-target-exists",
+    "internal-error",
+    "interrupted",
+    "mcp-unavailable",
+    "output-unreadable",
+    "provider-target-exists",
+    "replay-layout-failed",
+    "replay-layout-unavailable",
+]
+
+#: Every code: the union of the codes of each family and of none.
+ErrorCode = Literal[
+    InputInvalidCode,
+    NotFoundCode,
+    ProviderInvalidCode,
+    RevisionStaleCode,
+    StoreUnavailableCode,
+    RunInvalidCode,
+    RefusedCode,
+    MaterializeFailedCode,
+    FileAccessFailedCode,
+    NoFamilyCode,
 ]
 
 #: How many diagnostics ``str(AgentGraphError)`` shows before summing up the rest.
@@ -221,17 +270,41 @@ class Diagnostic(msgspec.Struct, frozen=True, omit_defaults=True, rename="camel"
         return out
 
 
+_E = TypeVar("_E", bound="AgentGraphError")
+
+
 class AgentGraphError(Exception):
     """A failure with a protocol error code.
 
     ``code`` is stable (``file-missing``, ``schema-invalid``, ``route-stale`` …);
     ``diagnostics`` holds one :class:`Diagnostic` per finding where the failure
     has several (schema violations, for example).
+
+    ``AgentGraphError(code, …)`` is an instance of the code's family (see
+    :data:`FAMILIES`; a code of no family stays an ``AgentGraphError``), so that
+    ``except RevisionStale:`` catches every raise of a stale-revision code. A
+    family named directly (``RevisionStale(code, …)``) takes its own codes and
+    codes of no family. Pickling and copying keep the class, the code, the
+    message, the diagnostics and any other attribute.
     """
 
     code: ErrorCode
     message: str
     diagnostics: tuple[Diagnostic, ...]
+
+    def __new__(
+        cls: type[_E],
+        code: ErrorCode,
+        message: str,
+        diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = (),
+    ) -> _E:
+        family = _FAMILY_OF.get(code) if isinstance(code, str) else None
+        if cls is AgentGraphError:
+            if family is not None:
+                cls = family  # type: ignore[assignment]
+        elif family is not None and family is not cls and cls in FAMILIES:
+            raise TypeError(f"{code} is a code of {family.__name__}, not of {cls.__name__}")
+        return super().__new__(cls)
 
     def __init__(
         self, code: ErrorCode, message: str, diagnostics: tuple[Diagnostic, ...] | list[Diagnostic] = ()
@@ -240,6 +313,10 @@ class AgentGraphError(Exception):
         self.code = code
         self.message = message
         self.diagnostics = tuple(diagnostics)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt by its class from code, message and diagnostics; other attributes (``referrer``) follow."""
+        return type(self), (self.code, self.message, self.diagnostics), self.__dict__
 
     def __str__(self) -> str:
         """``code: message``, then the first diagnostics one per line (a traceback shows what is wrong)."""
@@ -253,7 +330,7 @@ class AgentGraphError(Exception):
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"AgentGraphError({self.code!r}, {self.message!r})"
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
 
     def to_envelope(self) -> dict[str, Any]:
         """The ``agent-graph.error.v1`` envelope the command line prints."""
@@ -266,6 +343,85 @@ class AgentGraphError(Exception):
                 "diagnostics": [d.to_json() for d in self.diagnostics],
             },
         }
+
+
+# ---------------------------------------------------------------- families
+
+
+class InputInvalid(AgentGraphError):
+    """The call's own input is refused: an argument, a JSON value, an outcome, an ID or a URL that the
+    protocol does not accept. Fix the call; trying again as it is fails again."""
+
+
+class NotFound(AgentGraphError):
+    """Something the call names is not there: a Graph, an entry, an Action, a resource, a Run, a catalog
+    code, a node, a lint rule, a tool or prompt, a graph test, a workspace."""
+
+
+class ProviderInvalid(AgentGraphError):
+    """A Provider (or a file it is built from: a bundle, a Skill binding, a code catalog, a graph test)
+    breaks a rule of the protocol and does not load: a file that does not parse or fails its schema,
+    a broken reference, a duplicate ID, a Gate or materializer rule, a limit. The diagnostics say where."""
+
+
+class RevisionStale(AgentGraphError):
+    """What the call relied on changed since it was read: a Run's head moved on, an evaluation's revision
+    is no longer the state's, a file changed since the Provider was loaded. Read again (``next_step``,
+    ``evaluate``, ``load_provider``) and decide again."""
+
+
+class StoreUnavailable(AgentGraphError):
+    """The Run store cannot do what was asked: it is unreachable, failed, closed, locked past the
+    deadline, or of a shape or schema version this release does not use. Nothing was written; a
+    transient cause (a lock, a lost connection) may pass on a later try."""
+
+
+class RunInvalid(AgentGraphError):
+    """A Run cannot be used as asked: what is stored is not a valid ``agent-graph.run.v1``, it belongs to
+    another Provider, it is over the size limit, a fork names an event that was not recorded, a
+    reference leaves the store, or an import would replace a Run the store holds."""
+
+
+class Refused(AgentGraphError):
+    """A rule of the protocol refuses the act itself: the Gate trust policy refuses a Fact or outcome an
+    agent wrote, a resource is not on the route, a route is not offered, a static resource is not
+    materialized."""
+
+
+class MaterializeFailed(AgentGraphError):
+    """A dynamic resource could not be produced: its materializer or host-action handler failed, timed
+    out, is missing or unsupported here, or answered with output out of bounds or not matching."""
+
+
+class FileAccessFailed(AgentGraphError):
+    """The operating system refused a file operation: a missing file or folder, no permission, a full
+    disk, a path too long or looping, a file that exists, a read or write that failed."""
+
+
+#: The one table of families: each family and its codes (the ``Literal`` its codes are written in).
+#: A code is in at most one family; those of :data:`NoFamilyCode` raise a plain :class:`AgentGraphError`.
+#: docs/errors.md shows each code's family.
+FAMILIES: dict[type[AgentGraphError], tuple[ErrorCode, ...]] = {
+    InputInvalid: get_args(InputInvalidCode),
+    NotFound: get_args(NotFoundCode),
+    ProviderInvalid: get_args(ProviderInvalidCode),
+    RevisionStale: get_args(RevisionStaleCode),
+    StoreUnavailable: get_args(StoreUnavailableCode),
+    RunInvalid: get_args(RunInvalidCode),
+    Refused: get_args(RefusedCode),
+    MaterializeFailed: get_args(MaterializeFailedCode),
+    FileAccessFailed: get_args(FileAccessFailedCode),
+}
+
+#: Code → its family, from :data:`FAMILIES` (read by ``AgentGraphError.__new__``).
+_FAMILY_OF: dict[str, type[AgentGraphError]] = {
+    member: family for family, members in FAMILIES.items() for member in members
+}
+
+
+def family_of(code: str) -> type[AgentGraphError]:
+    """The class ``AgentGraphError(code, …)`` is an instance of: the code's family, else ``AgentGraphError``."""
+    return _FAMILY_OF.get(code, AgentGraphError)
 
 
 def shown(value: object, limit: int = 200) -> str:

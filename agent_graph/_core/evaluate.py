@@ -9,333 +9,24 @@ Nothing here reads files, the clock or the environment.
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import math
 import operator
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-from .cache import EvaluationCache
-from .canonical import canonical_bytes_exact, digest_value, utf16_key
+from .canonical import utf16_key
 from .errors import AgentGraphError, Diagnostic, shown
-from .ir import (
-    ABSENT,
-    EQUALS,
-    EXISTS,
-    CompiledGraph,
-    CompiledNode,
-    FactTest,
-    missing_subgraph_message,
-    requires_message,
-)
+from .facts import MISSING, facts_match, lookup_fact, scalar_equals
+from .identity import evaluation_revision, route_ids
+from .ir import ABSENT, EQUALS, CompiledGraph, CompiledNode, missing_subgraph_message, requires_message
 from .model import Evaluation, RouteSummary
+from .normalize import normalize_authorities, normalize_facts, normalize_outcomes
 from .plain import plain_json, plain_string
 from .provider import Provider
-from .revision_text import revision_bytes_fast, revision_state
 
 MAX_ALTERNATIVE_ROUTES = 3
-
-
-class _Missing:
-    """An absent fact. ``get`` gives itself back, so a chain of ``.get`` calls down a path stays absent."""
-
-    __slots__ = ()
-
-    def get(self, key: object, _default: object = None) -> _Missing:
-        return self
-
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING: Any = _Missing()
-_TWO_53 = 2**53
-
-
-# ------------------------------------------------------------------ facts
-
-
-def _is_index(segment: str) -> bool:
-    return segment.isdigit() and segment.isascii() and (segment == "0" or segment[0] != "0")
-
-
-def lookup_fact(facts: Mapping[str, Any], segments: Sequence[str]) -> Any:
-    """The value at a dotted path, or ``_MISSING``. Only own keys count; a scalar in the way is absent."""
-    current: Any = facts
-    for segment in segments:
-        kind = type(current)
-        if kind is dict or (kind is not list and isinstance(current, Mapping)):
-            current = current.get(segment, _MISSING)
-            if current is _MISSING:
-                return _MISSING
-        elif kind is list or isinstance(current, (list, tuple)):
-            if not _is_index(segment):
-                return _MISSING
-            position = int(segment)
-            if position >= len(current):
-                return _MISSING
-            current = current[position]
-        else:
-            return _MISSING
-    return current
-
-
-def _as_double(value: int | float) -> float | int:
-    if isinstance(value, int) and (value > _TWO_53 or value < -_TWO_53):
-        try:
-            return float(value)
-        except OverflowError:
-            return math.inf if value > 0 else -math.inf
-    return value
-
-
-def scalar_equals(left: Any, right: Any) -> bool:
-    """Strict equality of JSON scalars as JavaScript's ``Object.is`` sees them.
-
-    Numbers compare by value (``1 == 1.0``) but booleans never equal numbers,
-    ``0`` and ``-0`` differ, and NaN equals NaN.
-    """
-    if isinstance(left, bool) or isinstance(right, bool):
-        return isinstance(left, bool) and isinstance(right, bool) and left is right
-    if left is None or right is None:
-        return left is None and right is None
-    if isinstance(left, str) or isinstance(right, str):
-        return isinstance(left, str) and isinstance(right, str) and left == right
-    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
-        a = _as_double(left)
-        b = _as_double(right)
-        if a != a:  # NaN
-            return b != b
-        if a == 0 and b == 0:
-            return math.copysign(1.0, a) == math.copysign(1.0, b)
-        return a == b
-    return False
-
-
-def facts_match(facts: Mapping[str, Any], tests: Sequence[FactTest] | None) -> bool:
-    """True when every check passes (an absent list passes).
-
-    Each test looks its path up (:func:`lookup_fact`), then ``exists`` passes
-    when a value is there, ``absent`` when none is, and ``equals`` when one is
-    and :func:`scalar_equals` holds. Plain dicts along the path, and ``equals``
-    between two strings or two booleans, are written out inline (the hot path).
-    """
-    if tests is None:
-        return True
-    for test in tests:
-        value: Any = facts
-        for segment in test.segments:
-            if type(value) is dict:
-                value = value.get(segment, _MISSING)
-                if value is _MISSING:
-                    break
-            else:
-                value = lookup_fact(value, (segment,))
-                if value is _MISSING:
-                    break
-        mode = test.mode
-        if mode == EXISTS:
-            if value is _MISSING:
-                return False
-        elif mode == ABSENT:
-            if value is not _MISSING:
-                return False
-        elif value is _MISSING:
-            return False
-        else:
-            expected = test.value
-            kind = type(value)
-            if kind is type(expected) and (kind is str or kind is bool):
-                if value != expected:
-                    return False
-            elif not scalar_equals(value, expected):
-                return False
-    return True
-
-
-# ------------------------------------------------------------------ input
-
-
-def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
-    """De-duplicated and sorted by code units, as the reference sorts them (exact ``str`` items)."""
-    if authorities is None:
-        return []
-    if (
-        type(authorities) is list
-        and all(type(item) is str for item in authorities)
-        and "".join(authorities).isascii()  # code units and code points agree
-    ):
-        return sorted(set(authorities))
-    if isinstance(authorities, (str, bytes)) or not isinstance(authorities, Iterable):
-        raise AgentGraphError("authorities-invalid", "authorities must be a list of strings")
-    unique = set()
-    for item in authorities:
-        if not isinstance(item, str):
-            raise AgentGraphError("authorities-invalid", f"Authority must be a string: {shown(item)}")
-        unique.add(item if type(item) is str else str.__str__(item))
-    return sorted(unique, key=utf16_key)
-
-
-def _outcome_string(key: Any, value: Any) -> str:
-    if not isinstance(value, str):
-        raise AgentGraphError("outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}")
-    return value if type(value) is str else str.__str__(value)
-
-
-def _record_outcome(record: Mapping[Any, Any]) -> Any:
-    """The ``outcome`` of a record object, read from its stored items (a key of a ``str`` subclass counts by its text)."""
-    if type(record) is dict:
-        return record.get("outcome", _MISSING)
-    found: Any = _MISSING
-    for key, value in dict.items(record) if isinstance(record, dict) else list(record.items()):
-        if isinstance(key, str) and str.__str__(key) == "outcome":
-            found = value
-    return found
-
-
-def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
-    """State key → outcome string; records ``{outcome, recordedAt, detail?}`` keep only ``outcome``.
-
-    Keys and outcomes come out as exact ``str`` (a subclass is copied through
-    ``str.__str__``, so its own ``__eq__`` or ``__hash__`` never takes part);
-    a key that is not a string is ``json-invalid``.
-    """
-    if outcomes is None:
-        return {}
-    if type(outcomes) is not dict and not isinstance(outcomes, Mapping):
-        raise AgentGraphError("json-object-required", "outcomes must be a JSON object")
-    result: dict[str, Any] = {}
-    items = dict.items(outcomes) if isinstance(outcomes, dict) else outcomes.items()
-    for key, value in items:
-        if type(key) is not str:
-            if not isinstance(key, str):
-                raise AgentGraphError("json-invalid", f"Outcome keys must be strings, not {shown(key)}")
-            key = str.__str__(key)
-        kind = type(value)
-        if kind is str:
-            result[key] = value
-        elif kind is dict:
-            recorded = value.get("outcome", _MISSING)
-            if recorded is not _MISSING:
-                result[key] = recorded if type(recorded) is str else _outcome_string(key, recorded)
-        elif isinstance(value, str):
-            result[key] = str.__str__(value)
-        elif isinstance(value, Mapping):
-            recorded = _record_outcome(value)
-            if recorded is not _MISSING:
-                result[key] = _outcome_string(key, recorded)
-        else:
-            outcome = getattr(value, "outcome", _MISSING)
-            if outcome is _MISSING:
-                raise AgentGraphError(
-                    "outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}"
-                )
-            result[key] = _outcome_string(key, outcome)
-    return result
-
-
-def normalize_facts(facts: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The Facts object as given (a Mapping that is not a dict is copied once); see :func:`plain_facts`."""
-    if facts is None:
-        return {}
-    if type(facts) is dict:
-        return facts
-    if not isinstance(facts, Mapping):
-        raise AgentGraphError("json-object-required", "facts must be a JSON object")
-    if isinstance(facts, dict):
-        return facts
-    return dict(facts.items())
-
-
-def plain_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
-    """Facts as plain JSON (``json-invalid`` otherwise): exact built-in types, any depth up to a million levels."""
-    plain: dict[str, Any] = plain_json(facts, "Facts", too_deep="json-invalid")
-    return plain
-
-
-def _revision(
-    graph: CompiledGraph,
-    entry: Any,
-    facts: Mapping[str, Any],
-    outcomes: dict[str, Any],
-    authorities: list[str],
-    memo: EvaluationCache,
-) -> tuple[str, bool, Mapping[str, Any]]:
-    """``digest_value({provider: graphDigest, graphId, entry, facts, outcomes, authorities})``.
-
-    Also whether the revision determines the state (see
-    :func:`~.canonical.canonical_bytes_exact`), and the Facts to check: they
-    have exact built-in types only, the given ones when the fast path walked
-    them, else a plain copy (:func:`plain_facts`), so that the same revision
-    always gives the same answer. Facts that are not plain JSON data (a set,
-    bytes, a non-string key, a cycle) are ``json-invalid``.
-    """
-    fast = revision_bytes_fast(graph.digest, graph.id, entry, facts, outcomes, authorities, memo)
-    if fast is not None:
-        return "sha256:" + hashlib.sha256(fast[0]).hexdigest(), True, fast[1]
-    checked = plain_facts(facts)
-    state = revision_state(graph.digest, graph.id, entry, checked, outcomes, authorities)
-    try:
-        text, exact = canonical_bytes_exact(state)
-    except (TypeError, ValueError) as error:
-        raise AgentGraphError("json-invalid", f"Evaluation input is not plain JSON data: {error}") from None
-    return "sha256:" + hashlib.sha256(text).hexdigest(), exact, checked
-
-
-class _RouteToken(msgspec.Struct):
-    """What a route ID digests, with its fields in canonical key order (callPath, graph, node, revision)."""
-
-    call_path: list[str] = msgspec.field(name="callPath")
-    graph: str
-    node: str
-    revision: str
-
-
-_ROUTE_TOKEN = msgspec.json.Encoder()
-
-
-def _route_ids(
-    revision: str, graph: str, call_path: tuple[str, ...], nodes: Iterable[CompiledNode]
-) -> list[str]:
-    """``make_route_id`` of each node of one frame: the token's text around the node ID is written once."""
-    encode = _ROUTE_TOKEN.encode
-    try:
-        head = b'{"callPath":' + encode(call_path) + b',"graph":' + encode(graph) + b',"node":'
-        tail = b',"revision":' + encode(revision) + b"}"
-    except UnicodeEncodeError:  # a lone surrogate: the general path
-        return [make_route_id(revision, graph, node.id, call_path) for node in nodes]
-    sha256 = hashlib.sha256
-    ids = []
-    for node in nodes:
-        try:
-            text = head + encode(node.id) + tail
-        except UnicodeEncodeError:
-            ids.append(make_route_id(revision, graph, node.id, call_path))
-            continue
-        ids.append("route:" + sha256(text).hexdigest()[:20])
-    return ids
-
-
-def make_route_id(revision: str, graph: str, node: str, call_path: Sequence[str]) -> str:
-    """``"route:" + first 20 hex digits of digest_value({revision, graph, node, callPath})``.
-
-    Every field is a string (or a list of them), so msgspec writes the canonical
-    text of the token directly; a lone surrogate takes the general path.
-    """
-    try:
-        text = _ROUTE_TOKEN.encode(_RouteToken(list(call_path), graph, node, revision))
-    except UnicodeEncodeError:
-        token = digest_value(
-            {"revision": revision, "graph": graph, "node": node, "callPath": list(call_path)}
-        )
-        return "route:" + token[7:27]
-    return "route:" + hashlib.sha256(text).hexdigest()[:20]
-
-
-# ------------------------------------------------------------------ frames
 
 
 class Candidate(msgspec.Struct):
@@ -584,20 +275,23 @@ def _frame(
     (a) settles the nodes the last pass reached, in reached order, and counts,
         per flow target, the incoming edges whose source now has an accepted
         outcome (``match_count``); a target whose count reaches what its join
-        needs is *ready*;
-    (b) looks only at repeat edges with an end that changed (in file order; a
-        re-armed node's edges earlier in the file wait for the next pass);
+        needs is *ready*. A Subgraph node's child frame runs first
+        (:func:`_open_child`; this generator yields it to :func:`_run_frames`
+        unless it answers at once, and :func:`_child_outcome` reads its answer);
+    (b) looks only at repeat edges with an end that changed (:func:`_repeat`);
     (c) reaches the ready nodes that still meet their join, in node order. A
         node can only become reachable when its count grows, so no other node
         needs a look.
 
-    This loop is the evaluator's hot path, so the common node (one fact check
-    on a path of plain dicts) is tested inline rather than through a call.
+    Then the outcomes of the reached terminals (:func:`_terminal_outcomes`) and
+    steps 3–5 (:func:`finish_frame`). This loop is the evaluator's hot path: the
+    common node (one fact check on a path of plain dicts) is tested inline
+    rather than through a call, a pass costs no call of its own unless a repeat
+    edge changed, and the frame's state stays in local variables.
     """
     nodes = graph.nodes
     count = len(nodes)
     join_need = graph.join_need
-    repeat_edges = graph.repeat_edges
     outcome: list[Any] = [None] * count
     reached = bytearray(count)
     reached[entry_index] = 1
@@ -624,50 +318,19 @@ def _frame(
             node = nodes[index]
             new: Any
             if node.requires is not None and not facts_match(facts, node.requires):
-                new = "blocked"
-                diagnostics.append(
-                    Diagnostic(
-                        code="required-fact-missing",
-                        severity="error",
-                        message=requires_message(graph.id, node.id),
-                        path=graph.path,
-                    )
-                )
+                new = _blocked(graph, node, diagnostics)
                 if why is not None:
                     why[index] = WHY_REQUIRES
             elif node.is_subgraph:
-                child = ctx.graphs.get(node.child_graph or "")
+                child = _open_child(ctx, graph, node, call_path, stack, diagnostics)
                 if child is None:
                     new = "failed"
-                    diagnostics.append(
-                        Diagnostic(
-                            code="subgraph-missing",
-                            severity="error",
-                            message=missing_subgraph_message(node.child_graph),
-                        )
-                    )
                     if why is not None:
                         why[index] = WHY_SUBGRAPH_MISSING
                 else:
-                    result = _open_frame(
-                        ctx,
-                        child,
-                        node.child_entry or "",
-                        (*call_path, f"{graph.id}/{node.id}"),
-                        (*stack, graph.id),
-                    )
-                    if type(result) is not _Frame:
-                        result = yield result
-                    if result.status == "complete":
-                        new = result.outcome or "pending"
-                    else:
-                        unfinished.append(result)
-                        if result.status == "error":
-                            new = "failed"
-                        elif result.status == "waiting-user":
-                            new = "waiting-user"
-                        else:
-                            new = "pending"
+                    if type(child) is not _Frame:
+                        child = yield child
+                    new = _child_outcome(child, unfinished)
                     if why is not None:
                         why[index] = WHY_CHILD
             else:
@@ -677,8 +340,8 @@ def _frame(
                     value: Any = facts
                     for segment in segments:
                         if type(value) is dict:
-                            value = value.get(segment, _MISSING)
-                        elif value is _MISSING:
+                            value = value.get(segment, MISSING)
+                        elif value is MISSING:
                             break
                         else:
                             value = lookup_fact(value, (segment,))
@@ -686,9 +349,9 @@ def _frame(
                         if type(value) is plain:  # a str or bool against the same type
                             met = value == expected
                         else:
-                            met = value is not _MISSING and scalar_equals(value, expected)
+                            met = value is not MISSING and scalar_equals(value, expected)
                     else:
-                        met = (value is _MISSING) == (mode == ABSENT)
+                        met = (value is MISSING) == (mode == ABSENT)
                 else:
                     met = node.satisfied is not None and facts_match(facts, node.satisfied)
                 if met:
@@ -725,52 +388,11 @@ def _frame(
                 dirty.update(node.repeat_in)
         # (b) repeat edges in file order; only those with an end that changed can act.
         if dirty:
-            queued = dirty
-            dirty = set()
-            heap = list(queued)
-            heapq.heapify(heap)
-            while heap:
-                edge_index = heapq.heappop(heap)
-                queued.discard(edge_index)
-                source, target, accepted = repeat_edges[edge_index]
-                source_outcome = outcome[source]
-                if not reached[source] or source_outcome is None or source_outcome not in accepted:
-                    continue
-                effect = False
-                if not reached[target]:
-                    reached[target] = 1
-                    reached_order.append(target)
-                    effect = True
-                node = nodes[target]
-                old = outcome[target]
-                if old != "pending":  # re-arm: keep the match counts of its flow targets, and offer it
-                    outcome[target] = "pending"
-                    if rearmed is not None:
-                        rearmed.append((edge_index, old))
-                    for flow_target, flow_accepted in node.flow_out:
-                        before = old is not None and old in flow_accepted
-                        after = "pending" in flow_accepted
-                        if before != after:
-                            if after:
-                                match_count[flow_target] += 1
-                                if match_count[flow_target] == join_need[flow_target]:
-                                    ready.append(flow_target)
-                            else:
-                                match_count[flow_target] -= 1
-                    if old != "waiting-user" and not node.is_terminal and not node.is_subgraph:
-                        offered.append(
-                            node
-                        )  # not offered before: its outcome was neither pending nor waiting-user
-                    effect = True
-                if effect:
-                    for other in (*node.repeat_out, *node.repeat_in):
-                        if other > edge_index:
-                            if other not in queued:
-                                queued.add(other)
-                                heapq.heappush(heap, other)
-                        else:
-                            dirty.add(other)
-        # (c) reach the ready nodes that still meet their join, in node order.
+            dirty = _repeat(
+                graph, dirty, outcome, reached, reached_order, match_count, ready, offered, rearmed
+            )
+        # (c) reach the ready nodes that still meet their join, in node order: a node can only
+        # become reachable when its match count grows, so no other node needs a look.
         unsettled = []
         if ready:
             if len(ready) > 1:
@@ -781,18 +403,133 @@ def _frame(
                     unsettled.append(target)
             reached_order += unsettled
             ready = []
-    terminals: set[Any] = set()  # step 4 looks at the outcomes of the reached terminals
-    for index in graph.terminals:
-        if reached[index] and outcome[index] is not None:
-            terminals.add(outcome[index])
     if ctx.settled is not None and ctx.settled_path == call_path:
         ctx.settled.update((nodes[index].id, outcome[index]) for index in reached_order)
     answer = finish_frame(
-        ctx, graph, entry, call_path, state_key_prefix, diagnostics, offered, terminals, unfinished
+        ctx,
+        graph,
+        entry,
+        call_path,
+        state_key_prefix,
+        diagnostics,
+        offered,
+        _terminal_outcomes(graph, reached, outcome),
+        unfinished,
     )
     if ctx.trace is not None and why is not None and rearmed is not None:
         ctx.trace.append(FrameTrace(graph, entry, call_path, reached_order, outcome, why, rearmed, answer))
     return answer
+
+
+def _blocked(graph: CompiledGraph, node: CompiledNode, diagnostics: list[Diagnostic]) -> str:
+    """Step (a) for a node whose ``requires`` fail: ``blocked``, with ``required-fact-missing``."""
+    message = requires_message(graph.id, node.id)
+    diagnostics.append(
+        Diagnostic(code="required-fact-missing", severity="error", message=message, path=graph.path)
+    )
+    return "blocked"
+
+
+def _open_child(
+    ctx: _Context,
+    graph: CompiledGraph,
+    node: CompiledNode,
+    call_path: tuple[str, ...],
+    stack: tuple[str, ...],
+    diagnostics: list[Diagnostic],
+) -> _Run | _Frame | None:
+    """Step (a) for a Subgraph node: its child frame (see :func:`_open_frame`); None, with
+    ``subgraph-missing``, when its Graph is not in the Provider."""
+    child = ctx.graphs.get(node.child_graph or "")
+    if child is None:
+        message = missing_subgraph_message(node.child_graph)
+        diagnostics.append(Diagnostic(code="subgraph-missing", severity="error", message=message))
+        return None
+    child_path = (*call_path, f"{graph.id}/{node.id}")
+    return _open_frame(ctx, child, node.child_entry or "", child_path, (*stack, graph.id))
+
+
+def _child_outcome(child: _Frame, unfinished: list[_Frame]) -> Any:
+    """A Subgraph node's outcome from its child's answer; a child that did not complete joins ``unfinished``."""
+    if child.status == "complete":
+        return child.outcome or "pending"
+    unfinished.append(child)
+    if child.status == "error":
+        return "failed"
+    return "waiting-user" if child.status == "waiting-user" else "pending"
+
+
+def _repeat(
+    graph: CompiledGraph,
+    queued: set[int],
+    outcome: list[Any],
+    reached: bytearray,
+    reached_order: list[int],
+    match_count: list[int],
+    ready: list[int],
+    offered: list[CompiledNode],
+    rearmed: list[tuple[int, Any]] | None,
+) -> set[int]:
+    """Step (b): the repeat edges ``queued`` (an end changed), in file order; each may re-arm its target.
+
+    A re-armed node is reached if it was not, set back to ``pending`` (keeping
+    the match counts of its flow targets right, and adding to ``ready`` a target
+    whose join it now meets) and offered again. Its repeat edges later in the
+    file are looked at in this pass; the earlier ones are returned, for the next.
+    """
+    nodes, repeat_edges, join_need = graph.nodes, graph.repeat_edges, graph.join_need
+    dirty: set[int] = set()
+    heap = list(queued)
+    heapq.heapify(heap)
+    while heap:
+        edge_index = heapq.heappop(heap)
+        queued.discard(edge_index)
+        source, target, accepted = repeat_edges[edge_index]
+        source_outcome = outcome[source]
+        if not reached[source] or source_outcome is None or source_outcome not in accepted:
+            continue
+        effect = False
+        if not reached[target]:
+            reached[target] = 1
+            reached_order.append(target)
+            effect = True
+        node = nodes[target]
+        old = outcome[target]
+        if old != "pending":  # re-arm: keep the match counts of its flow targets, and offer it
+            outcome[target] = "pending"
+            if rearmed is not None:
+                rearmed.append((edge_index, old))
+            for flow_target, flow_accepted in node.flow_out:
+                before = old is not None and old in flow_accepted
+                after = "pending" in flow_accepted
+                if before != after:
+                    if after:
+                        match_count[flow_target] += 1
+                        if match_count[flow_target] == join_need[flow_target]:
+                            ready.append(flow_target)
+                    else:
+                        match_count[flow_target] -= 1
+            if old != "waiting-user" and not node.is_terminal and not node.is_subgraph:
+                offered.append(node)  # not offered before: its outcome was neither pending nor waiting-user
+            effect = True
+        if effect:
+            for other in (*node.repeat_out, *node.repeat_in):
+                if other > edge_index:
+                    if other not in queued:
+                        queued.add(other)
+                        heapq.heappush(heap, other)
+                else:
+                    dirty.add(other)
+    return dirty
+
+
+def _terminal_outcomes(graph: CompiledGraph, reached: bytearray, outcome: list[Any]) -> set[Any]:
+    """The outcomes of the reached terminals (what step 4 looks at)."""
+    terminals: set[Any] = set()
+    for index in graph.terminals:
+        if reached[index] and outcome[index] is not None:
+            terminals.add(outcome[index])
+    return terminals
 
 
 def finish_frame(
@@ -831,30 +568,7 @@ def finish_frame(
             )
         )
         return _Frame("error", None, [], diagnostics)
-    candidates: list[Candidate] = []
-    if offered:
-        authorities = ctx.authorities
-        for route_id, node in zip(
-            _route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True
-        ):
-            if node.is_action:
-                status, availability, resolution = "actionable", "immediate", None
-            elif node.delegated_to is not None and node.delegated_to in authorities:
-                status, availability, resolution = "actionable", "immediate", "session-authority"
-            else:
-                status, availability, resolution = "waiting-user", "requires-user", "user"
-            candidates.append(
-                Candidate(
-                    route_id,
-                    graph,
-                    node,
-                    call_path,
-                    state_key_prefix + node.id,
-                    status,
-                    availability,
-                    resolution,
-                )
-            )
+    candidates = _candidates(ctx, graph, call_path, state_key_prefix, offered) if offered else []
     for child in unfinished:
         candidates.extend(child.candidates)
     if len(candidates) > 1:
@@ -871,6 +585,35 @@ def finish_frame(
             )
         )
     return _Frame("blocked", None, [], diagnostics)
+
+
+def _candidates(
+    ctx: _Context,
+    graph: CompiledGraph,
+    call_path: tuple[str, ...],
+    state_key_prefix: str,
+    offered: list[CompiledNode],
+) -> list[Candidate]:
+    """Step 3: a candidate per offered Action and Gate, with its route ID and how it is offered.
+
+    An Action is actionable at once; a Gate delegated to a session authority
+    the host holds is too (resolved by ``session-authority``); any other Gate
+    waits for the user.
+    """
+    authorities = ctx.authorities
+    candidates = []
+    for route_id, node in zip(route_ids(ctx.revision, graph.id, call_path, offered), offered, strict=True):
+        if node.is_action:
+            status, availability, resolution = "actionable", "immediate", None
+        elif node.delegated_to is not None and node.delegated_to in authorities:
+            status, availability, resolution = "actionable", "immediate", "session-authority"
+        else:
+            status, availability, resolution = "waiting-user", "requires-user", "user"
+        candidate = Candidate(
+            route_id, graph, node, call_path, state_key_prefix + node.id, status, availability, resolution
+        )
+        candidates.append(candidate)
+    return candidates
 
 
 def settled_outcomes(
@@ -942,7 +685,7 @@ def evaluate_with_candidates(
     outcome_values = normalize_outcomes(outcomes)
     authority_list = normalize_authorities(authorities)
     cache = provider.cache
-    revision, exact, fact_values = _revision(
+    revision, exact, fact_values = evaluation_revision(
         graph, entry, normalize_facts(facts), outcome_values, authority_list, cache
     )
     if exact and trace is None:

@@ -22,7 +22,6 @@ import msgspec
 
 from .errors import AgentGraphError, shown
 from .evaluate import (
-    _MISSING,
     WHY_CHILD,
     WHY_RECORDED,
     WHY_REQUIRES,
@@ -32,14 +31,11 @@ from .evaluate import (
     Candidate,
     FrameTrace,
     evaluate_with_candidates,
-    facts_match,
-    lookup_fact,
-    normalize_authorities,
-    normalize_facts,
-    normalize_outcomes,
 )
+from .facts import MISSING, facts_match, lookup_fact
 from .ir import ABSENT, EXISTS, CompiledGraph, CompiledNode, FactTest
 from .model import Evaluation
+from .normalize import normalize_authorities, normalize_facts, normalize_outcomes
 from .plain import plain_json
 from .provider import Provider
 from .state import state_key_problem
@@ -177,7 +173,7 @@ class Explanation(_Struct, frozen=True, kw_only=True):
 
 def _check(facts: Mapping[str, Any], test: FactTest) -> CheckExplanation:
     value = lookup_fact(facts, test.segments)
-    present = value is not _MISSING
+    present = value is not MISSING
     passed = facts_match(facts, (test,))
     path = ".".join(test.segments)
     found = plain_json(value, "fact") if present else msgspec.UNSET

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from .._core.provider import Provider
-    from .loader import Limits
+    from .reader import Limits
 
 __all__ = [
     "ActionDef",

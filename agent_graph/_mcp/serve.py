@@ -104,12 +104,14 @@ def serve(
     read_timeout: float = 60.0,
     stop_signals: bool = False,
     store_url: str | None = None,
+    store_options: Mapping[str, Any] | None = None,
 ) -> None:
     """:func:`serve_mcp`, and with ``stop_signals`` SIGTERM and SIGINT stop it cleanly (the ``mcp`` command).
 
     With ``store_url`` (and ``store`` None) the server opens that Run store's
-    async face in its own event loop (``open_async_store``) and closes it when it
-    stops: a slow write then never holds up the server's other requests.
+    async face in its own event loop (``open_async_store``, given
+    ``store_options``) and closes it when it stops: a slow write then never
+    holds up the server's other requests.
     """
     check_sdk()
     if isinstance(read_timeout, bool) or not isinstance(read_timeout, (int, float)) or not read_timeout > 0:
@@ -148,9 +150,9 @@ def serve(
     if store_url is not None:
         from .._runtime.stores import open_async_store
 
-        url = store_url
+        url, options = store_url, dict(store_options or {})
 
         async def opener() -> AsyncRunStore:
-            return await open_async_store(url)
+            return await open_async_store(url, **options)
 
     serve_stdio(service, version=__version__, stop_signals=stop_signals, open_store=opener)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
-import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
@@ -324,21 +323,10 @@ AsyncAgent = Callable[[Step], "Reply | Awaitable[Reply | None] | None"]
 
 @contextlib.contextmanager
 def fresh_store() -> Iterator[BaseRunStore]:
-    """A new, empty Run store that lives as long as the block (in memory where the library has one)."""
+    """A new, empty Run store in memory (``memory://``) that lives as long as the block."""
     from .stores import open_store
 
-    try:
-        store = open_store("memory://")
-    except AgentGraphError as error:
-        if error.code != "store-url-invalid":
-            raise
-        with (
-            tempfile.TemporaryDirectory(prefix="agent-graph-runs-") as folder,
-            open_store(f"sqlite:///{os.path.join(folder, 'runs.db')}") as store,
-        ):
-            yield store
-        return
-    with store:
+    with open_store("memory://") as store:
         yield store
 
 
@@ -412,14 +400,10 @@ def drive(
 
 @contextlib.asynccontextmanager
 async def _fresh_async_store() -> AsyncIterator[AsyncRunStore]:
-    from .run_store_async import ThreadedAsyncRunStore
+    from .stores import open_async_store
 
-    with fresh_store() as store:
-        threaded = ThreadedAsyncRunStore(store)
-        try:
-            yield threaded
-        finally:
-            await threaded.aclose()
+    async with await open_async_store("memory://") as store:
+        yield store
 
 
 async def drive_async(

@@ -3,7 +3,9 @@
 Run files (``<run>.lock`` sidecars) and ``build`` (a lock on the output's
 parent folder itself) take turns through here: ``fcntl.flock`` on POSIX,
 ``msvcrt.locking`` on Windows. The wait is bounded by the caller's timeout;
-the operating system releases a lock when its process dies.
+the operating system releases a lock when its process dies. The deadline is
+read from the caller's monotonic clock (a store's injected one), so a host's
+or a test's clock reaches it.
 """
 
 from __future__ import annotations
@@ -58,17 +60,24 @@ def _unlock(handle: int) -> None:
 
 
 @contextlib.contextmanager
-def held_lock(handle: int, seconds: float, timed_out: Callable[[], AgentGraphError]) -> Iterator[None]:
+def held_lock(
+    handle: int,
+    seconds: float,
+    timed_out: Callable[[], AgentGraphError],
+    monotonic: Callable[[], float] | None = None,
+) -> Iterator[None]:
     """Hold an exclusive OS lock on the open ``handle`` for the block.
 
-    Waits at most ``seconds`` (polling with a short backoff), then raises
+    Waits at most ``seconds`` as ``monotonic`` counts them (default:
+    :func:`time.monotonic`), polling with a short backoff, then raises
     ``timed_out()``. The lock is released when the block ends, and by the
     operating system if the process dies; the handle stays open (the caller's).
     """
-    deadline = time.monotonic() + seconds
+    clock = monotonic or time.monotonic
+    deadline = clock() + seconds
     pause = 0.001
     while not _try_lock(handle):
-        if time.monotonic() >= deadline:
+        if clock() >= deadline:
             raise timed_out()
         time.sleep(pause)
         pause = min(pause * 2, 0.005)

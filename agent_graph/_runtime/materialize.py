@@ -350,7 +350,7 @@ def materialize_resource(
     revision = str.__str__(revision)
     if sys.platform == "win32":  # pragma: no cover - POSIX process groups are required
         raise AgentGraphError("materializer-unsupported", "Materialization needs POSIX process groups")
-    from .run_store import checked_timeout
+    from .run_codec import checked_timeout
 
     timeout = checked_timeout(timeout, "The materializer timeout", maximum=MAX_TIMEOUT, zero=False)
     max_output_bytes = _byte_limit(max_output_bytes, "max_output_bytes")

@@ -32,8 +32,9 @@ import msgspec
 
 from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
-from .._core.evaluate import evaluate, normalize_authorities
+from .._core.evaluate import evaluate
 from .._core.model import OUTCOMES, Evaluation, OutcomeRecord, Run, RunEvent, RunHead
+from .._core.normalize import normalize_authorities
 from .._core.plain import plain_json, plain_string
 from .._core.provider import Provider
 from .._syntax.parse import MAX_DEPTH

@@ -1,20 +1,21 @@
 """The async face of every Run store: the same operations, contract and codes, as coroutines.
 
 Agent runtimes run on an event loop; a store call must not stall it.
-:class:`AsyncRunStore` drives the very operations of
-:class:`~agent_graph._runtime.run_store.RunStoreLogic` (argument checks, Run
-transitions, revision guard, evaluation, routing) and awaits each storage
-primitive:
+:class:`AsyncRunStore` runs the very operations of the blocking face
+(:class:`~agent_graph._runtime.run_operations.RunStoreOperations`: argument
+checks, Run transitions, revision guard, evaluation, routing) and awaits each
+storage call on an :class:`~agent_graph._runtime.run_storage.AsyncRunStorage`:
 
 * PostgreSQL (:class:`~agent_graph._runtime.runs_postgres_async.AsyncPostgresRunStore`)
   is asynchronous all the way down, on psycopg's ``AsyncConnectionPool``;
-* the file store and SQLite (:class:`ThreadedAsyncRunStore`) run each
-  primitive of their blocking store on a small pool of worker threads owned by
-  the store, so the event loop never waits for a file lock or the disk.
+* a blocking storage (files, SQLite, a host's own) runs on a small pool of
+  worker threads owned by the store (:class:`ThreadedStorage`,
+  :class:`ThreadedAsyncRunStore`), so the event loop never waits for a file
+  lock or the disk.
 
 Evaluation and routing stay synchronous: they take microseconds. A
-cancelled call whose primitive already runs in a worker thread finishes that
-primitive (a write lands whole or not at all, as always).
+cancelled call whose storage call already runs in a worker thread finishes
+that call (a write lands whole or not at all, as always).
 """
 
 from __future__ import annotations
@@ -22,51 +23,59 @@ from __future__ import annotations
 import asyncio
 import builtins
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
+from .._core.errors import AgentGraphError
 from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
 from .._core.provider import Provider
 from .._core.receipts import Receipts
-from .run_store import (
-    BaseRunStore,
-    Call,
-    Operation,
-    ProviderRef,
-    RunStoreLogic,
-    T,
-    authority_list,
-    warn_set_authorities,
-)
+from . import run_storage as seam
+from .run_operations import IdFactory, Operation, ProviderRef, RunStoreOperations
+from .run_store import BaseRunStore
 from .telemetry import store_operation
 
-__all__ = ["AsyncRunStore", "ThreadedAsyncRunStore"]
+__all__ = ["AsyncRunStore", "ThreadedAsyncRunStore", "ThreadedStorage"]
+
+T = TypeVar("T")
 
 #: Worker threads of a thread-backed async store.
 WORKERS = 4
 
 
-class AsyncRunStore(RunStoreLogic):
-    """A Run store whose operations are coroutines; the same contract as :class:`BaseRunStore`.
+class AsyncRunStore(RunStoreOperations):
+    """A Run store whose operations are coroutines, over an :class:`~agent_graph.storage.AsyncRunStorage`.
 
-    Use ``async with await ag.open_async_store(url) as store:`` (or ``await
-    store.aclose()``). Every method answers what the blocking store's method
-    of the same name answers, and raises the same codes.
+    The same contract as :class:`~agent_graph.BaseRunStore`: every method
+    answers what the blocking store's method of the same name answers, and
+    raises the same codes. Use ``async with await ag.open_async_store(url) as
+    store:`` (or ``await store.aclose()``).
     """
 
-    async def _primitive(self, call: Call) -> Any:
-        raise NotImplementedError
+    def __init__(
+        self,
+        storage: seam.AsyncRunStorage,
+        *,
+        clock: seam.Clock | None = None,
+        new_id: IdFactory | None = None,
+    ) -> None:
+        self._setup(storage, clock, new_id)
+        self.storage = storage
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.storage!r}>"
 
     async def _adrive(self, operation: Operation[T]) -> T:
+        """Run an operation, awaiting each storage call it asks for on this store's storage."""
+        storage = self.storage
         answer: Any = None
         try:
             while True:
-                call = operation.send(answer)
-                answer = await self._primitive(call)
+                answer = await operation.send(answer).acall(storage)
         except StopIteration as done:
             result: T = done.value
             return result
@@ -74,7 +83,8 @@ class AsyncRunStore(RunStoreLogic):
             operation.close()
 
     async def aclose(self) -> None:
-        """Release what the store holds (connections, worker threads)."""
+        """Close the storage (connections, worker threads); the store cannot be used afterwards."""
+        await self.storage.aclose()
 
     async def __aenter__(self) -> AsyncRunStore:
         return self
@@ -87,19 +97,19 @@ class AsyncRunStore(RunStoreLogic):
     @store_operation("load")
     async def load(self, ref: str, provider: ProviderRef = None) -> Run:
         """The whole Run, checked (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
-        return await self._adrive(self._op_load(ref, provider))
+        return await self._adrive(self.op_load(ref, provider))
 
     @store_operation("head")
     async def head(self, ref: str, provider: ProviderRef = None) -> RunHead:
         """The Run's head: its state and number of events, read without its history."""
-        return await self._adrive(self._op_head(ref, provider))
+        return await self._adrive(self.op_head(ref, provider))
 
     @store_operation("events")
     async def events(
         self, ref: str, provider: ProviderRef = None, *, after: int = 0, limit: int | None = None
     ) -> tuple[RunEvent, ...]:
         """The Run's events numbered after ``after``, at most ``limit`` of them (default 1,000)."""
-        return await self._adrive(self._op_events(ref, provider, after, limit))
+        return await self._adrive(self.op_events(ref, provider, after, limit))
 
     @store_operation("list")
     async def list(
@@ -111,7 +121,7 @@ class AsyncRunStore(RunStoreLogic):
         updated_before: datetime | str | None = None,
     ) -> builtins.list[RunSummary]:
         """Summaries of the stored Runs, oldest update first (the filters of :meth:`BaseRunStore.list`)."""
-        return await self._adrive(self._op_list(provider, graph, updated_after, updated_before))
+        return await self._adrive(self.op_list(provider, graph, updated_after, updated_before))
 
     @store_operation("next_step")
     async def next_step(
@@ -123,7 +133,7 @@ class AsyncRunStore(RunStoreLogic):
         route_id: str | None = None,
     ) -> Step:
         """Read the Run's head, evaluate it and route at that revision: the step to take now."""
-        return await self._adrive(self._op_next_step(ref, provider, receipts, route_id))
+        return await self._adrive(self.op_next_step(ref, provider, receipts, route_id))
 
     # ------------------------------------------------------------ writing
 
@@ -140,7 +150,7 @@ class AsyncRunStore(RunStoreLogic):
         authorities: Iterable[str] | None = None,
     ) -> Run:
         """Create a new Run with event 1 ``run.started``; its ``id`` addresses it from then on."""
-        return await self._adrive(self._op_start(ref, provider, graph, entry, workspace, facts, authorities))
+        return await self._adrive(self.op_start(ref, provider, graph, entry, workspace, facts, authorities))
 
     @store_operation("record")
     async def record(
@@ -156,9 +166,7 @@ class AsyncRunStore(RunStoreLogic):
         deep: bool = False,
     ) -> RunHead:
         """Record an outcome (guarded by ``revision`` inside the lock or transaction); the new head."""
-        return await self._adrive(
-            self._op_record(ref, node, outcome, detail, provider, revision, facts, deep)
-        )
+        return await self._adrive(self.op_record(ref, node, outcome, detail, provider, revision, facts, deep))
 
     @store_operation("update_facts")
     async def update_facts(
@@ -171,7 +179,7 @@ class AsyncRunStore(RunStoreLogic):
         provider: ProviderRef = None,
     ) -> RunHead:
         """Merge (or ``deep``-merge, or ``replace``) the Run's Facts; the new head."""
-        return await self._adrive(self._op_update_facts(ref, facts, replace, deep, provider))
+        return await self._adrive(self.op_update_facts(ref, facts, replace, deep, provider))
 
     @store_operation("update_authorities")
     async def update_authorities(
@@ -184,34 +192,27 @@ class AsyncRunStore(RunStoreLogic):
         provider: ProviderRef = None,
     ) -> RunHead:
         """Replace, then add and remove session authorities; the new head."""
-        return await self._adrive(self._op_update_authorities(ref, replace, add, remove, provider))
-
-    async def set_authorities(
-        self, ref: str, authorities: Iterable[str], *, provider: ProviderRef = None
-    ) -> RunHead:
-        """Deprecated: ``await update_authorities(ref, replace=authorities)`` does the same."""
-        warn_set_authorities(type(self).__name__)
-        return await self.update_authorities(ref, replace=authority_list(authorities), provider=provider)
+        return await self._adrive(self.op_update_authorities(ref, replace, add, remove, provider))
 
     @store_operation("checkpoint")
     async def checkpoint(self, ref: str, target: str, *, provider: ProviderRef = None) -> Run:
         """Keep a copy of the Run without authorities under ``target``; the checkpoint."""
-        return await self._adrive(self._op_checkpoint(ref, target, provider))
+        return await self._adrive(self.op_checkpoint(ref, target, provider))
 
     @store_operation("resume")
     async def resume(self, checkpoint: str, target: str | None, *, provider: ProviderRef = None) -> Run:
         """Start a new Run from a checkpoint (authorities cleared, ``run.resumed`` appended)."""
-        return await self._adrive(self._op_resume(checkpoint, target, provider))
+        return await self._adrive(self.op_resume(checkpoint, target, provider))
 
     @store_operation("export")
     async def export(self, ref: str, path: str, *, provider: ProviderRef = None) -> Run:
         """Write the Run to a new ``agent-graph.run.v1`` file ``path``."""
-        return await self._adrive(self._op_export(ref, path, provider))
+        return await self._adrive(self.op_export(ref, path, provider))
 
     @store_operation("import_run")
     async def import_run(self, path: str, *, provider: ProviderRef = None) -> Run:
         """Store the Run of an ``agent-graph.run.v1`` file under its own Run ID."""
-        return await self._adrive(self._op_import(path, provider))
+        return await self._adrive(self.op_import(path, provider))
 
     @store_operation("fork")
     async def fork(
@@ -224,60 +225,101 @@ class AsyncRunStore(RunStoreLogic):
         facts: Mapping[str, Any] | None = None,
     ) -> Run:
         """A new Run from the state right after event ``at``, ending in ``run.forked`` (as the blocking store's)."""
-        return await self._adrive(self._op_fork(ref, at, target, provider, facts))
+        return await self._adrive(self.op_fork(ref, at, target, provider, facts))
 
 
-class ThreadedAsyncRunStore(AsyncRunStore):
-    """The async face of a blocking store (files, SQLite): each primitive runs on the store's worker threads.
+class ThreadedStorage(seam.AsyncRunStorage):
+    """A blocking storage as an async one: each call runs on ``workers`` threads the object owns.
 
-    ``store`` is the blocking store; it belongs to this object from now on
-    (``aclose`` closes it).
+    With ``workers=0`` each call runs at once on the event loop instead, for a
+    storage that never waits on I/O (the memory store). ``storage`` belongs to
+    this object from now on (``aclose`` closes it). Its ``lock_timeout`` and
+    monotonic clock are the blocking storage's.
     """
 
-    def __init__(self, store: BaseRunStore, *, workers: int = WORKERS) -> None:
-        self.store = store
-        self.ref_kind = store.ref_kind
-        self.store_kind = store.store_kind
-        self._executor: ThreadPoolExecutor | None = ThreadPoolExecutor(
-            max_workers=workers, thread_name_prefix="agent-graph-store"
-        )
+    def __init__(self, storage: seam.RunStorage, *, workers: int = WORKERS) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+            raise AgentGraphError("argument-invalid", "workers must be a number of threads (0: none)")
+        self.storage = storage
+        self.kind = storage.kind
+        self.ref_kind = storage.ref_kind
+        self._closed = False
+        self._executor: ThreadPoolExecutor | None = None
+        if workers:
+            self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="agent-graph-store")
 
     def __repr__(self) -> str:
-        return f"<ThreadedAsyncRunStore {self.store!r}>"
+        return f"<ThreadedStorage {self.storage!r}>"
 
     @property
     def lock_timeout(self) -> float:
-        """Seconds a writer waits for another writer."""
-        return self.store.lock_timeout
+        """Seconds a writer waits for another writer (the blocking storage's)."""
+        return self.storage.lock_timeout
 
     @lock_timeout.setter
     def lock_timeout(self, value: float) -> None:
-        self.store.lock_timeout = value
+        self.storage.lock_timeout = value
 
-    def now(self) -> str:
-        return self.store.now()
+    def monotonic(self) -> float:
+        return self.storage.monotonic()
 
-    def _fresh_id(self) -> str:
-        return self.store._fresh_id()
+    def where(self, ref: str) -> str:
+        return self.storage.where(ref)
 
-    def _check_ref(self, ref: Any) -> None:
-        self.store._check_ref(ref)
-
-    async def _in_thread(self, function: Any, *args: Any) -> Any:
-        from .._core.errors import AgentGraphError
-
+    async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        if self._closed:
+            raise AgentGraphError("run-store-closed", f"The Run store {self.storage!r} is closed")
         executor = self._executor
         if executor is None:
-            raise AgentGraphError("run-store-closed", f"The Run store {self.store!r} is closed")
+            return function(*args)
         return await asyncio.get_running_loop().run_in_executor(executor, functools.partial(function, *args))
 
-    async def _primitive(self, call: Call) -> Any:
-        return await self._in_thread(getattr(self.store, "_" + call.name), *call.args)
+    async def read_head(self, ref: str) -> seam.StoredHead:
+        return await self._in_thread(self.storage.read_head, ref)
+
+    async def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
+        return await self._in_thread(self.storage.read_events, ref, after, limit)
+
+    async def append(self, ref: str, write: seam.Write) -> seam.Appended:
+        return await self._in_thread(self.storage.append, ref, write)
+
+    async def create(self, new: seam.NewRun) -> None:
+        await self._in_thread(self.storage.create, new)
+
+    async def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
+        return await self._in_thread(self.storage.list_runs, query)
+
+    async def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
+        return await self._in_thread(self.storage.checkpoint, ref, name, write)
+
+    async def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
+        return await self._in_thread(self.storage.read_checkpoint, name)
 
     async def aclose(self) -> None:
+        """End the worker threads (after the calls they run), then close the blocking storage."""
+        if self._closed:
+            return
+        self._closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(executor.shutdown, wait=True)
             )
-            self.store.close()
+        self.storage.close()
+
+
+class ThreadedAsyncRunStore(AsyncRunStore):
+    """The async face of a blocking store (files, SQLite, a host's own): its storage runs on worker threads.
+
+    ``store`` is the blocking store; its storage belongs to this object from
+    now on (``aclose`` closes it), and its clock and Run IDs are this store's.
+    """
+
+    def __init__(self, store: BaseRunStore, *, workers: int = WORKERS) -> None:
+        super().__init__(
+            ThreadedStorage(store.storage, workers=workers), clock=store._clock, new_id=store._new_id
+        )
+        self.store = store
+
+    def __repr__(self) -> str:
+        return f"<ThreadedAsyncRunStore {self.store!r}>"

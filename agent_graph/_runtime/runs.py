@@ -3,9 +3,10 @@
 A Run is host-owned execution memory (behaviour.md §9): Provider, Graph,
 entry, optional workspace, Facts, the latest Outcome per state key, session
 authorities and an append-only list of numbered events. This module is the
-file backend of the Run store contract (:mod:`agent_graph._runtime.run_store`): it
-reads and writes files and takes OS file locks; what each operation does to a
-Run lives in :mod:`agent_graph._runtime.run_changes`, shared with the database stores.
+file storage of the Run stores (:class:`FileStorage`, a
+:class:`~agent_graph._runtime.run_storage.RunStorage`): it reads and writes
+files and takes OS file locks; what each operation does to a Run lives in the
+face (:mod:`agent_graph._runtime.run_operations`), shared with every store.
 
 Guarantees:
 
@@ -15,7 +16,8 @@ Guarantees:
 * Writers of one Run are serialized by an exclusive OS lock on the sidecar
   file ``<run>.lock``, held across the whole read-modify-write, so concurrent
   ``record`` calls from many processes all land. The lock is waited for at
-  most ``lock_timeout`` seconds (``run-lock-timeout``). The sidecar is never
+  most ``lock_timeout`` seconds (``run-lock-timeout``), as the store's
+  monotonic clock counts them. The sidecar is never
   deleted: removing a lock file while another process waits on it would let
   two writers in.
 * Start, checkpoint, resume, import and export never replace an existing file
@@ -45,43 +47,30 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-import msgspec
-
 from .._core.errors import AgentGraphError, os_error
-from .._core.model import Run, RunEvent, RunHead, RunSummary
-from .._load.atomic import FileChanges, write_bytes_atomic
+from .._core.model import Run, RunSummary
+from .._load.atomic import FileChanges, create_exclusive, write_bytes_atomic
+from . import run_storage as seam
 from .locks import held_lock
-from .run_changes import (
-    RUN_SCHEMA,
-    Change,
-    checkpoint_event,
-    evaluation_input as run_evaluation_input,
-    guarded,
-    head_of,
-    with_events,
-)
-from .run_store import (
+from .run_changes import RUN_SCHEMA, evaluation_input as run_evaluation_input, head_of, with_events
+from .run_codec import (
     DEFAULT_LOCK_TIMEOUT,
     MAX_RUN_BYTES,
-    BaseRunStore,
-    Clock,
-    IdFactory,
-    check_provider,
-    checked_run_bytes,
     checked_timeout,
     decode_run,
     format_timestamp,
     read_run_file,
-    settle,
     sized_run_bytes,
 )
+from .run_operations import IdFactory
+from .run_store import BaseRunStore
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
     "MAX_RUN_BYTES",
     "RUN_SCHEMA",
     "FileRunStore",
-    "RunStore",
+    "FileStorage",
     "format_timestamp",
     "read_run_file",
     "run_evaluation_input",
@@ -93,13 +82,14 @@ __all__ = [
 
 
 @contextlib.contextmanager
-def run_lock(path: str, timeout: float) -> Iterator[None]:
+def run_lock(path: str, timeout: float, monotonic: seam.MonotonicClock | None = None) -> Iterator[None]:
     """Hold the exclusive writer lock of the Run at ``path`` (sidecar ``<path>.lock``).
 
-    Waits at most ``timeout`` seconds (0 to a week, else ``argument-invalid``),
-    polling with a short backoff, then raises ``run-lock-timeout``. The lock
-    is released when the block ends, and by the OS if the process dies. A
-    lock file that cannot be made has its operating-system code
+    Waits at most ``timeout`` seconds (0 to a week, else ``argument-invalid``)
+    as ``monotonic`` counts them (default: :func:`time.monotonic`), polling
+    with a short backoff, then raises ``run-lock-timeout``. The lock is
+    released when the block ends, and by the OS if the process dies. A lock
+    file that cannot be made has its operating-system code
     (``file-permission-denied``, ``disk-full`` …).
     """
     lock_path = path + ".lock"
@@ -116,43 +106,40 @@ def run_lock(path: str, timeout: float) -> Iterator[None]:
         )
 
     try:
-        with held_lock(handle, seconds, timed_out):
+        with held_lock(handle, seconds, timed_out, monotonic):
             yield
     finally:
         os.close(handle)
 
 
-# ---------------------------------------------------------------- the store
+# ---------------------------------------------------------------- the storage
 
 
-class FileRunStore(BaseRunStore):
-    """Runs as ``agent-graph.run.v1`` files, byte-compatible with the TypeScript toolchain.
+class FileStorage(seam.RunStorage):
+    """Runs as ``agent-graph.run.v1`` files in a folder: the storage of :class:`FileRunStore`.
 
-    ``root`` is the folder relative Run paths are resolved against, where
-    ``start(None, …)`` and ``import_run`` put ``<run id>.json`` and which
-    ``list`` reads (default: the current directory at each call). A Run
-    reached through a symbolic link is updated (and locked) where it points.
+    ``root`` is the folder relative Run paths are resolved against (None: the
+    current directory at each call). A Run is addressed by its path or by its
+    Run ID (``<id>.json``, the file ``start`` and ``import`` name after it).
     """
 
-    store_kind = "files"
-
+    kind = "files"
     ref_kind = "path"
 
     def __init__(
         self,
         root: str | None = None,
         *,
-        clock: Clock | None = None,
-        new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
-        super().__init__(clock=clock, new_id=new_id, lock_timeout=lock_timeout)
+        super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         if root is not None and (not isinstance(root, str) or not root):
             raise AgentGraphError("argument-invalid", "root must be a folder path")
         self.root = os.path.abspath(root) if root is not None else None
 
     def __repr__(self) -> str:
-        return f"<FileRunStore {self.root or '.'}>"
+        return f"<FileStorage {self.root or '.'}>"
 
     def path(self, ref: str) -> str:
         """The absolute path of the Run ``ref``: a path, or a Run ID the store named its file after.
@@ -178,111 +165,79 @@ class FileRunStore(BaseRunStore):
                 return by_id
         return absolute
 
+    def where(self, ref: str) -> str:
+        return self.path(ref) if ref else f"the Run folder {self.root or os.getcwd()}"
+
     @staticmethod
-    def decode(data: bytes, path: str) -> Run:
-        """A Run from the bytes of a file at ``path`` (``run-invalid`` unless it is a valid Run)."""
-        return decode_run(data, path)
+    def _stored(run: Run) -> seam.StoredHead:
+        return seam.StoredHead(head_of(run), len(run.events))
 
-    # ------------------------------------------------------------ primitives
-
-    def _read(self, ref: str) -> Run:
-        return read_run_file(self.path(ref))
-
-    def _head(self, ref: str) -> RunHead:
-        return head_of(self._read(ref))
-
-    def _page(self, ref: str, expected: str | None, after: int, limit: int) -> tuple[RunEvent, ...]:
-        run = check_provider(self._read(ref), expected)
-        return run.events[after : after + limit]
-
-    def _existing(self, ref: str, expected: str | None) -> tuple[str, Run]:
-        """The real path and Run of an existing, valid Run of ``expected``."""
+    def _existing(self, ref: str) -> tuple[str, Run]:
+        """The real path and Run of an existing, valid Run."""
         absolute = os.path.realpath(self.path(ref))
         if not os.path.isfile(absolute):
             raise AgentGraphError("run-missing", f"Run file does not exist: {absolute}")
-        return absolute, check_provider(read_run_file(absolute), expected)
+        return absolute, read_run_file(absolute)
 
-    @staticmethod
-    def _changed(run: Run, change: Change, at: str, where: str) -> tuple[Run, RunHead]:
-        """The whole Run after ``change`` (new values settled as the reader reads them), and its head."""
-        before = head_of(run)
-        head, added = change(before, at)
-        head, added, _, _ = settle(head, added, where, before)
-        return with_events(head, (*run.events, *added)), head
+    # ------------------------------------------------------------ the seam
 
-    def _apply(self, ref: str, expected: str | None, change: Change) -> RunHead:
-        absolute, current = self._existing(ref, expected)
+    def read_head(self, ref: str) -> seam.StoredHead:
+        return self._stored(read_run_file(self.path(ref)))
+
+    def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
+        run = read_run_file(self.path(ref))
+        return seam.StoredPage(self._stored(run), run.events[after : after + limit])
+
+    def append(self, ref: str, write: seam.Write) -> seam.Appended:
+        absolute, current = self._existing(ref)
         if not os.path.lexists(absolute + ".lock"):
-            # Nothing is created for a change that would be refused (too large, say): try it first.
-            self._changed(current, change, current.updated_at, absolute)
-        with run_lock(absolute, self.lock_timeout):
-            run = check_provider(read_run_file(absolute), expected)
-            updated, head = self._changed(run, change, self.now(), absolute)
-            write_bytes_atomic(absolute, sized_run_bytes(updated, absolute))
-        return head
+            write.check(self._stored(current))  # nothing is created for a change that would be refused
+        with run_lock(absolute, self.lock_timeout, self.monotonic):
+            run = read_run_file(absolute)
+            appended = write(self._stored(run))
+            whole = with_events(appended.head, (*run.events, *appended.events))
+            write_bytes_atomic(absolute, sized_run_bytes(whole, absolute))
+        return appended
 
-    def _create(self, ref: str, run: Run, label: str) -> None:
-        from .._load.atomic import create_exclusive
+    def create(self, new: seam.NewRun) -> None:
+        run = new.run
+        if new.ref is not None:
+            absolute = self.path(new.ref)
+        else:
+            if new.purpose == "import":
+                for summary in self.list_runs(seam.RunQuery()):
+                    if summary.id == run.id:
+                        raise AgentGraphError(
+                            "run-target-exists",
+                            f"Run import: the store already holds Run {run.id} ({summary.ref})",
+                        )
+            absolute = self.path(_file_name(run.id))
+        create_exclusive(absolute, new.document, new.label)
 
-        absolute = self.path(ref)
-        create_exclusive(absolute, checked_run_bytes(run, absolute), label)
-
-    def _checkpoint(self, ref: str, target: str, expected: str | None) -> Run:
-        destination = self.path(target)
+    def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
+        destination = self.path(name)
         if os.path.lexists(destination):
             raise AgentGraphError(
                 "run-target-exists", f"Checkpoint refuses to replace an existing path: {destination}"
             )
-        absolute, current = self._existing(ref, expected)
-        if not os.path.lexists(absolute + ".lock"):  # as in _apply: a refusal creates no lock file
-            self._checkpointed(current, current.updated_at, destination, absolute)
-        with run_lock(absolute, self.lock_timeout):
-            run = check_provider(read_run_file(absolute), expected)
-            run_bytes, snapshot = self._checkpointed(run, self.now(), destination, absolute)
+        named = os.path.basename(destination)
+        absolute, current = self._existing(ref)
+        if not os.path.lexists(absolute + ".lock"):  # as in append: a refusal creates no lock file
+            write.check(seam.StoredPage(self._stored(current), current.events), named)
+        with run_lock(absolute, self.lock_timeout, self.monotonic):
+            run = read_run_file(absolute)
+            done = write(seam.StoredPage(self._stored(run), run.events), named)
+            whole = with_events(done.appended.head, (*run.events, *done.appended.events))
             with FileChanges("run-target-exists", "Checkpoint") as changes:  # both or neither
-                changes.create(destination, sized_run_bytes(snapshot, destination))
-                write_bytes_atomic(absolute, run_bytes)
-        return snapshot
+                changes.create(destination, done.document)
+                write_bytes_atomic(absolute, sized_run_bytes(whole, absolute))
+        return done
 
-    def _checkpointed(self, run: Run, at: str, destination: str, absolute: str) -> tuple[bytes, Run]:
-        """The Run's new bytes with ``run.checkpointed``, and the checkpoint."""
-        updated, _ = self._changed(
-            run, guarded(None, checkpoint_event(os.path.basename(destination))), at, absolute
-        )
-        snapshot = msgspec.structs.replace(updated, authorities=())
-        return sized_run_bytes(updated, absolute), snapshot
+    def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
+        absolute = self.path(name)
+        return seam.StoredCheckpoint(read_run_file(absolute), os.path.basename(absolute))
 
-    def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
-        absolute = self.path(ref)
-        return read_run_file(absolute), os.path.basename(absolute)
-
-    def _start_ref(self, ref: str | None) -> tuple[str, str]:
-        run_id = self._fresh_id()
-        target = ref if ref is not None else _file_name(run_id)
-        absolute = self.path(target)
-        if os.path.lexists(absolute):
-            raise AgentGraphError(
-                "run-target-exists", f"Run start refuses to replace an existing path: {absolute}"
-            )
-        return target, run_id
-
-    def _import_ref(self, run: Run) -> str:
-        for summary in self._summaries(None, None, None, None):
-            if summary.id == run.id:
-                raise AgentGraphError(
-                    "run-target-exists", f"Run import: the store already holds Run {run.id} ({summary.ref})"
-                )
-        return _file_name(run.id)
-
-    def _resume_ref(self, target: str | None, checkpoint: Run) -> tuple[str, str | None]:
-        if target is None:  # a new Run ID, and the file named after it (as start names one)
-            run_id = self._fresh_id()
-            return _file_name(run_id), run_id
-        return target, None  # a named file keeps the checkpoint's Run ID, as the TypeScript toolchain does
-
-    def _summaries(
-        self, provider: str | None, graph: str | None, after: str | None, before: str | None
-    ) -> Iterator[RunSummary]:
+    def list_runs(self, query: seam.RunQuery) -> Iterator[RunSummary]:
         folder = self.root or os.getcwd()
         if not os.path.isdir(folder):
             return  # a folder not made yet holds no Run
@@ -300,16 +255,54 @@ class FileRunStore(BaseRunStore):
                 run = read_run_file(path)
             except AgentGraphError:
                 continue  # not a Run: other JSON files may share the folder
-            yield RunSummary(
-                id=run.id,
-                ref=path,
-                provider=run.provider,
-                graph=run.graph,
-                entry=run.entry,
-                created_at=run.created_at,
-                updated_at=run.updated_at,
-                events=len(run.events),
-            )
+            yield seam.summary_of(run, path)
+
+
+# ---------------------------------------------------------------- the store
+
+
+class FileRunStore(BaseRunStore):
+    """Runs as ``agent-graph.run.v1`` files, byte-compatible with the TypeScript toolchain.
+
+    ``root`` is the folder relative Run paths are resolved against, where
+    ``start(None, …)`` and ``import_run`` put ``<run id>.json`` and which
+    ``list`` reads (default: the current directory at each call). A Run
+    reached through a symbolic link is updated (and locked) where it points.
+    ``lock_timeout`` bounds the wait for another writer, as ``monotonic``
+    counts it.
+    """
+
+    storage: FileStorage
+
+    def __init__(
+        self,
+        root: str | None = None,
+        *,
+        clock: seam.Clock | None = None,
+        new_id: IdFactory | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
+    ) -> None:
+        super().__init__(
+            FileStorage(root, lock_timeout=lock_timeout, monotonic=monotonic), clock=clock, new_id=new_id
+        )
+
+    def __repr__(self) -> str:
+        return f"<FileRunStore {self.root or '.'}>"
+
+    @property
+    def root(self) -> str | None:
+        """The store's folder (absolute), or None: the current directory at each call."""
+        return self.storage.root
+
+    def path(self, ref: str) -> str:
+        """The absolute path of the Run ``ref`` (see :meth:`FileStorage.path`)."""
+        return self.storage.path(ref)
+
+    @staticmethod
+    def decode(data: bytes, path: str) -> Run:
+        """A Run from the bytes of a file at ``path`` (``run-invalid`` unless it is a valid Run)."""
+        return decode_run(data, path)
 
 
 def _file_name(run_id: str) -> str:
@@ -320,7 +313,3 @@ def _file_name(run_id: str) -> str:
     from .._core.canonical import digest_value
 
     return "run-" + digest_value(run_id).split(":", 1)[1][:32] + ".json"
-
-
-#: The name hosts have always used for the file store.
-RunStore = FileRunStore

@@ -9,7 +9,7 @@ A change (``record``, ``update_facts`` …) is optimistic: it reads the Run's
 head row without a lock (or takes the row this store wrote last, unread),
 computes the change, then ONE statement in autocommit updates the row only if
 it is still the version read and appends the new events
-(:class:`PostgresOperations`); a writer that came second
+(:class:`PostgresStatements`); a writer that came second
 computes its change again (for at most ``lock_timeout`` seconds, then
 ``run-lock-timeout``). Creating a Run and checkpoints are transactions at
 READ COMMITTED that read the row ``FOR UPDATE``. Writers of different Runs
@@ -33,7 +33,9 @@ Opening the store first connects once without the pool, so a bad URL fails at
 once with libpq's own message; the tables are created (or upgraded) only when
 their schema version is not the current one, so opening never waits for
 writers. The async store (:mod:`agent_graph._runtime.runs_postgres_async`)
-runs the same statements over ``psycopg_pool.AsyncConnectionPool``.
+runs the same statements over ``psycopg_pool.AsyncConnectionPool``. Every
+deadline (the retries of a write, the trust of a pooled connection) is read
+from the store's monotonic clock (``monotonic=``).
 """
 
 from __future__ import annotations
@@ -44,19 +46,23 @@ import select
 import threading
 import time
 import weakref
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, TypeVar
 
 from .._core.errors import AgentGraphError
-from .._core.model import RunHead
-from .run_changes import Change
-from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory, check_provider, settle
-from .runs_sql import KnownHead, Query, Result, SqlOperations, SqlRunStore, Statements, drive_statements
+from .._core.model import RunSummary
+from . import run_storage as seam
+from .run_codec import DEFAULT_LOCK_TIMEOUT
+from .run_operations import IdFactory
+from .run_store import BaseRunStore
+from .runs_sql import Query, Result, SqlStatements, Statements, drive_statements
 
 __all__ = [
     "CHECK_AFTER_IDLE",
-    "PostgresOperations",
     "PostgresRunStore",
+    "PostgresStatements",
+    "PostgresStorage",
     "RecentConnections",
     "checked_pool_options",
     "connect_options",
@@ -122,7 +128,7 @@ def pg_query(query: Query) -> tuple[str, Any]:
 class Lost(Exception):
     """The connection was lost before the commit (nothing was committed), or during a guarded write (``ambiguous``).
 
-    A guarded write (:meth:`PostgresOperations._q_apply`) is retried by sending the
+    A guarded write (:meth:`PostgresStatements.q_append`) is retried by sending the
     very same statement again, which lands at most once, then seeing whether it did.
     """
 
@@ -196,12 +202,14 @@ class RecentConnections:
     is closing it (a terminated backend, a shutdown or restart) or has a
     notice for it, and then it is checked as usual. A lost connection makes
     every connection suspect again (:meth:`forget`). Safe to share among
-    threads; holds connections weakly.
+    threads; holds connections weakly. Time is read from ``monotonic`` (the
+    store's monotonic clock; default :func:`time.monotonic`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, monotonic: Callable[[], float] | None = None) -> None:
         self._answered: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
+        self._monotonic = monotonic or time.monotonic
 
     def trusted(self, connection: Any) -> bool:
         """Whether ``connection`` answered within :data:`CHECK_AFTER_IDLE` seconds and has nothing waiting."""
@@ -209,7 +217,7 @@ class RecentConnections:
             at = self._answered.get(connection)
         if (
             at is None
-            or time.monotonic() - at >= CHECK_AFTER_IDLE
+            or self._monotonic() - at >= CHECK_AFTER_IDLE
             or getattr(connection, "broken", False)
             or connection.closed
         ):
@@ -224,7 +232,7 @@ class RecentConnections:
         """``connection`` just answered (unless it broke meanwhile)."""
         if not getattr(connection, "broken", False):
             with self._lock:
-                self._answered[connection] = time.monotonic()
+                self._answered[connection] = self._monotonic()
 
     def forget(self) -> None:
         """A connection was lost: check every connection again before its next use."""
@@ -232,22 +240,58 @@ class RecentConnections:
             self._answered.clear()
 
 
-class PostgresOperations(SqlOperations):
-    """The statements of both PostgreSQL stores: a write is optimistic, one statement in autocommit.
+class KnownHead(NamedTuple):
+    """A Run's head row as this store last wrote it: its text, event count, stored size and row version."""
 
-    ``_q_apply`` reads the head row without a lock, computes the change, then
-    updates the head only if its row version (``xmin``) and event count are
-    still the ones read, and appends the new events, in ONE statement that
-    commits on its own: either all of it lands or none. When another writer
-    came first, nothing is written and the change is computed again from the
-    head as it is then, for at most ``lock_timeout`` seconds (then
-    ``run-lock-timeout``). When this store wrote the Run last, the first try
-    takes the row as written (the statement answers the row's new version,
-    kept in the store's :class:`~agent_graph._runtime.runs_sql.HeadMemo`)
+    text: str
+    events: int
+    stored: int | None
+    version: str
+
+
+class WrittenHeads:
+    """The head rows this store wrote last, by Run (bounded, safe to share among threads).
+
+    A write of a Run this store wrote last is guarded by the row it wrote,
+    without reading it first (:meth:`PostgresStatements.q_append`).
+    """
+
+    entries = 256
+
+    def __init__(self) -> None:
+        self._rows: OrderedDict[str, KnownHead] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def latest(self, ref: str) -> KnownHead | None:
+        """The head row of ``ref`` as this store last wrote it, if it remembers it."""
+        with self._lock:
+            return self._rows.get(ref)
+
+    def wrote(self, ref: str, row: KnownHead) -> None:
+        """Remember the head row this store has just written (the least recently written Run goes past the bound)."""
+        with self._lock:
+            self._rows[ref] = row
+            self._rows.move_to_end(ref)
+            while len(self._rows) > self.entries:
+                self._rows.popitem(last=False)
+
+
+class PostgresStatements(SqlStatements):
+    """The statements of both PostgreSQL storages: a write is optimistic, one statement in autocommit.
+
+    :meth:`q_append` reads the head row without a lock, has the face decide
+    the change, then updates the head only if its row version (``xmin``) and
+    event count are still the ones read, and appends the new events, in ONE
+    statement that commits on its own: either all of it lands or none. When
+    another writer came first, nothing is written and the change is decided
+    again on the head as it is then, for at most ``lock_timeout`` seconds (as
+    the store's monotonic clock counts them; then ``run-lock-timeout``). When
+    this store wrote the Run last, the first try takes the row as written (the
+    statement answers the row's new version, kept in :class:`WrittenHeads`)
     instead of reading it: if someone wrote since, nothing lands, and a change
-    refused on that head is decided again on the row as read. Writes in
-    :attr:`optimistic` and every read run outside a transaction; creating a
-    Run and checkpoints in one transaction.
+    refused on that head is decided again on the row as read. Appends and
+    every read run outside a transaction; creating a Run and checkpoints in
+    one transaction.
     """
 
     lock_clause = " FOR UPDATE"
@@ -255,13 +299,15 @@ class PostgresOperations(SqlOperations):
     tables_sql = TABLES_SQL
     columns_sql = COLUMNS_SQL
 
-    #: Primitives whose statements run in autocommit, each commiting on its own.
-    optimistic = frozenset({"_q_apply"})
+    _written: WrittenHeads
 
-    def _q_apply(
-        self, ref: str, expected: str | None, change: Change, pending: list[Any] | None = None
-    ) -> Statements[RunHead]:
-        """Apply ``change``; ``pending`` (shared by the tries of one write) keeps the guarded statement sent.
+    def where(self, ref: str) -> str:
+        return f"PostgreSQL run {ref}" if ref else "the PostgreSQL Run store"
+
+    def q_append(
+        self, ref: str, write: seam.Write, pending: list[Any] | None = None
+    ) -> Statements[seam.Appended]:
+        """Apply ``write``; ``pending`` (shared by the tries of one write) keeps the guarded statement sent.
 
         A try after a connection lost during that statement first sends it again: the guard lets
         at most one copy land. If none does now, an earlier copy may have landed or another writer
@@ -269,11 +315,11 @@ class PostgresOperations(SqlOperations):
         """
         pending = [] if pending is None else pending
         if pending:
-            sent, updated, head_text, size = pending
+            sent, appended = pending
             written = yield Query(sent.sql, sent.params, commits=True)
             if written.rowcount > 0:
-                self._heads.wrote(KnownHead(ref, head_text, updated.events, size, written.rows[0][0]))
-                return updated  # type: ignore[no-any-return]
+                self._remember(ref, appended, written)
+                return appended  # type: ignore[no-any-return]
             # The first copy landed, or another writer came first: the store cannot tell which
             # (events of another writer may read the same), so it says so instead of guessing.
             raise AgentGraphError(
@@ -281,16 +327,15 @@ class PostgresOperations(SqlOperations):
                 "The PostgreSQL connection was lost while committing, so the write may or may not have "
                 "landed; load the Run to see",
             )
-        deadline = time.monotonic() + self.lock_timeout
-        last = self._heads.latest(ref)
+        deadline = self.monotonic() + self.lock_timeout
+        last = self._written.latest(ref)
         while True:
             if last is not None:  # the row as this store last wrote it: no read when no one wrote since
-                _, old_text, count, stored, version = last
+                count, version = last.events, last.version
+                stored = seam.StoredHead(last.text, last.events, last.stored)
                 last = None
                 try:
-                    updated, head_text, texts, size = yield from self._q_change(
-                        ref, expected, change, old_text, count, stored
-                    )
+                    appended = write(stored)
                 except AgentGraphError:
                     continue  # decided on a head that may be stale: read the row and decide again
             else:
@@ -299,47 +344,40 @@ class PostgresOperations(SqlOperations):
                     (ref,),
                 )
                 if not found.rows:
-                    raise AgentGraphError("run-missing", f"The store holds no Run {ref} ({self._where(ref)})")
-                old_text, count, stored, version = found.rows[0]
-                updated, head_text, texts, size = yield from self._q_change(
-                    ref, expected, change, old_text, count, stored
-                )
-            query = _guarded_write(ref, updated, head_text, texts, size, count, version)
-            pending[:] = [query, updated, head_text, size]
+                    raise self._missing(ref)
+                text, count, stored_bytes, version = found.rows[0]
+                size = yield from self.q_stored_size(ref, stored_bytes, text)
+                appended = write(seam.StoredHead(text, count, size))
+            query = _guarded_write(ref, appended, count, version)
+            pending[:] = [query, appended]
             written = yield query
             if written.rowcount > 0:
-                self._heads.wrote(KnownHead(ref, head_text, updated.events, size, written.rows[0][0]))
-                return updated
+                self._remember(ref, appended, written)
+                return appended
             pending.clear()
-            if time.monotonic() >= deadline:
+            if self.monotonic() >= deadline:
                 raise lock_timed_out(self.lock_timeout)
 
-    def _q_change(
-        self, ref: str, expected: str | None, change: Change, old_text: Any, count: Any, stored: Any
-    ) -> Statements[tuple[RunHead, str, list[str], int]]:
-        """The new head, its text, the new events' texts and the Run's new size, from the head row read."""
-        head = check_provider(self._head_from(ref, old_text, count), expected)
-        updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref), head)
-        size = yield from self._q_size(ref, stored, old_text, head_text, texts)
-        return updated, head_text, texts, size
+    def _remember(self, ref: str, appended: seam.Appended, written: Result) -> None:
+        row = KnownHead(appended.head_json, appended.head.events, appended.size, written.rows[0][0])
+        self._written.wrote(ref, row)
 
 
-def _guarded_write(
-    ref: str, updated: RunHead, head_text: str, texts: list[str], size: int, count: Any, version: Any
-) -> Query:
+def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) -> Query:
     """ONE statement: the head row updated if still at ``count`` events and row ``version``, the events appended.
 
     It answers the row's new version (no row: another writer came first, nothing was written).
     """
+    head, texts = appended.head, appended.event_json
     update = (
         "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?"
         " WHERE id = ? AND event_count = ? AND xmin = ?::xid RETURNING id, xmin::text AS version"
     )
-    params: list[Any] = [updated.updated_at, updated.events, head_text, size, ref, count, version]
+    params: list[Any] = [head.updated_at, head.events, appended.head_json, appended.size, ref, count, version]
     if not texts:
         return Query(f"WITH u AS ({update}) SELECT version FROM u", params, commits=True)
     values = ", ".join(["(?::integer, ?::text)"] * len(texts))
-    for sequence, text in enumerate(texts, start=updated.events - len(texts) + 1):
+    for sequence, text in enumerate(texts, start=head.events - len(texts) + 1):
         params += (sequence, text)
     return Query(
         f"WITH u AS ({update}), appended AS (INSERT INTO agent_graph_run_events (run_id, sequence, event)"
@@ -350,19 +388,10 @@ def _guarded_write(
     )
 
 
-class PostgresRunStore(PostgresOperations, SqlRunStore):
-    """Runs in a PostgreSQL database; a Run is addressed by its Run ID.
+class PostgresStorage(PostgresStatements, seam.RunStorage):
+    """Runs in a PostgreSQL database: the storage of :class:`PostgresRunStore` (its options are that store's)."""
 
-    ``conninfo`` is a libpq connection string or URL. ``pool_size`` bounds the
-    connections this store opens (``pool_min_size`` are kept open); a host
-    that shares one pool among stores passes ``pool=`` (a
-    ``psycopg_pool.ConnectionPool``) instead and keeps ownership of it (its
-    connections must be in autocommit mode; set their ``lock_timeout`` in the
-    pool's ``configure``). ``retries`` is how often a write whose connection
-    was lost before its commit is tried again.
-    """
-
-    store_kind = "postgresql"
+    kind = "postgresql"
 
     def __init__(
         self,
@@ -372,13 +401,13 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
         pool_min_size: int = 1,
         pool: Any = None,
         retries: int = 1,
-        clock: Clock | None = None,
-        new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
-        super().__init__(clock=clock, new_id=new_id, lock_timeout=lock_timeout)
+        super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         self._pool: Any = None
         self._owns_pool = False
+        self._written = WrittenHeads()
         checked_pool_options(conninfo, pool, pool_size, pool_min_size, retries)
         self._psycopg, pool_module = pg_driver()
         self._pool_class = pool_module.ConnectionPool
@@ -394,7 +423,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
             )
         self.conninfo = conninfo
         self.retries = retries
-        self._recent = RecentConnections()
+        self._recent = RecentConnections(self.monotonic)
         self._pool_timeout = pool_module.PoolTimeout
         if pool is None:
             self._set_up_directly(conninfo)
@@ -422,8 +451,8 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
         else:
             self._pool = pool
             try:
-                if self._retrying(False, self._q_schema_state) != "current":
-                    self._retrying(True, self._q_schema_setup)
+                if self._retrying(self.q_schema_state) != "current":
+                    self._retrying(self.q_schema_setup)
             except BaseException:
                 self.close()
                 raise
@@ -439,8 +468,8 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
             ) from None
         try:
             self._configure(connection)
-            if self._on_connection(connection, self._q_schema_state()) != "current":
-                self._on_connection(connection, self._q_schema_setup())
+            if self._on_connection(connection, self.q_schema_state()) != "current":
+                self._on_connection(connection, self.q_schema_setup())
         except psycopg.Error as error:
             raise setup_failed(psycopg, self._pool_timeout, error, self.lock_timeout) from None
         finally:
@@ -480,10 +509,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
             return result
 
     def __repr__(self) -> str:
-        return "<PostgresRunStore>"
-
-    def _where(self, ref: str) -> str:
-        return f"PostgreSQL run {ref}" if ref else "the PostgreSQL Run store"
+        return "<PostgresStorage>"
 
     def _configure(self, connection: Any) -> None:
         """Each new connection waits at most ``lock_timeout`` for a row lock."""
@@ -502,7 +528,7 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
 
     # ------------------------------------------------------------ transactions
 
-    def _once(self, write: bool, statements: Statements[T], atomic: bool = True) -> T:
+    def _once(self, statements: Statements[T], atomic: bool = True) -> T:
         pool = self._pool
         if pool is None:
             statements.close()
@@ -525,12 +551,12 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
                 raise Lost(error, committing) from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
-    def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
+    def _retrying(self, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         """Run fresh statements again on a fresh connection while connections are lost before commit."""
         tries = 0
         while True:
             try:
-                return self._once(write, make(), atomic)
+                return self._once(make(), atomic)
             except Lost as lost:
                 if tries >= self.retries:
                     raise failed(
@@ -538,40 +564,84 @@ class PostgresRunStore(PostgresOperations, SqlRunStore):
                     ) from None
                 tries += 1
 
-    def _execute(self, write: bool, statements: Statements[T]) -> T:
-        raise AgentGraphError("internal-error", "PostgresRunStore runs statements through _retrying")
-
-    # ------------------------------------------------------------ primitives, retried
+    # ------------------------------------------------------------ the seam, retried
 
     # Reads run without a transaction: at READ COMMITTED each statement sees its own snapshot
     # either way, and a Run's events are only ever appended, so reading the head row and then
     # the events it counts gives a whole Run (BEGIN and COMMIT would cost two round trips more).
 
-    def _read(self, ref: str) -> Any:
-        return self._retrying(False, lambda: self._q_read(ref), atomic=False)
+    def read_head(self, ref: str) -> seam.StoredHead:
+        return self._retrying(lambda: self.q_read_head(ref), atomic=False)
 
-    def _head(self, ref: str) -> Any:
-        return self._retrying(False, lambda: self._q_head(ref), atomic=False)
+    def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
+        return self._retrying(lambda: self.q_read_events(ref, after, limit), atomic=False)
 
-    def _page(self, ref: str, expected: str | None, after: int, limit: int) -> Any:
-        return self._retrying(False, lambda: self._q_page(ref, expected, after, limit), atomic=False)
+    def append(self, ref: str, write: seam.Write) -> seam.Appended:
+        pending: list[Any] = []  # the guarded statement sent, shared by the tries
+        return self._retrying(lambda: self.q_append(ref, write, pending), atomic=False)
 
-    def _apply(self, ref: str, expected: str | None, change: Any) -> Any:
-        pending: list[Any] = []
-        return self._retrying(True, lambda: self._q_apply(ref, expected, change, pending), atomic=False)
+    def create(self, new: seam.NewRun) -> None:
+        self._retrying(lambda: self.q_create(new))
 
-    def _create(self, ref: str, run: Any, label: str) -> None:
-        self._retrying(True, lambda: self._q_create(ref, run, label))
+    def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
+        return self._retrying(lambda: self.q_list(query), atomic=False)
 
-    def _checkpoint(self, ref: str, target: str, expected: str | None) -> Any:
-        return self._retrying(True, lambda: self._q_checkpoint(ref, target, expected))
+    def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
+        return self._retrying(lambda: self.q_checkpoint(ref, name, write))
 
-    def _read_checkpoint(self, ref: str) -> Any:
-        return self._retrying(False, lambda: self._q_read_checkpoint(ref), atomic=False)
+    def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
+        return self._retrying(lambda: self.q_read_checkpoint(name), atomic=False)
 
-    def _summaries(
-        self, provider: str | None, graph: str | None, after: str | None, before: str | None
-    ) -> Any:
-        return iter(
-            self._retrying(False, lambda: self._q_summaries(provider, graph, after, before), atomic=False)
+
+class PostgresRunStore(BaseRunStore):
+    """Runs in a PostgreSQL database; a Run is addressed by its Run ID.
+
+    ``conninfo`` is a libpq connection string or URL. ``pool_size`` bounds the
+    connections this store opens (``pool_min_size`` are kept open); a host
+    that shares one pool among stores passes ``pool=`` (a
+    ``psycopg_pool.ConnectionPool``) instead and keeps ownership of it (its
+    connections must be in autocommit mode; set their ``lock_timeout`` in the
+    pool's ``configure``). ``retries`` is how often a write whose connection
+    was lost before its commit is tried again. ``lock_timeout`` bounds the
+    wait for a row, a free connection or other writers of the Run, as
+    ``monotonic`` counts it.
+    """
+
+    storage: PostgresStorage
+
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        pool_size: int = 4,
+        pool_min_size: int = 1,
+        pool: Any = None,
+        retries: int = 1,
+        clock: seam.Clock | None = None,
+        new_id: IdFactory | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
+    ) -> None:
+        storage = PostgresStorage(
+            conninfo,
+            pool_size=pool_size,
+            pool_min_size=pool_min_size,
+            pool=pool,
+            retries=retries,
+            lock_timeout=lock_timeout,
+            monotonic=monotonic,
         )
+        super().__init__(storage, clock=clock, new_id=new_id)
+
+    def __repr__(self) -> str:
+        return "<PostgresRunStore>"
+
+    @property
+    def conninfo(self) -> str:
+        """The connection string the store was opened with."""
+        return self.storage.conninfo
+
+    @property
+    def retries(self) -> int:
+        """How often a write whose connection was lost before its commit is tried again."""
+        return self.storage.retries

@@ -1,29 +1,34 @@
 """The async PostgreSQL Run store: psycopg's ``AsyncConnectionPool``, the same statements as the blocking store.
 
-Every operation is the one of :class:`~agent_graph._runtime.run_store.RunStoreLogic`
-and every statement the one of :class:`~agent_graph._runtime.runs_sql.SqlOperations`;
-this module only awaits them. The optimistic write and its guarded statement
-(:class:`~agent_graph._runtime.runs_postgres.PostgresOperations`), transactions,
-the row lock (``FOR UPDATE``, ``lock_timeout``), the retry of a write whose connection was lost before its
-commit, the set-up once per schema version and the error codes are those of
-:class:`~agent_graph._runtime.runs_postgres.PostgresRunStore`.
+Every operation is the one of the store faces
+(:mod:`agent_graph._runtime.run_operations`) and every statement the one of
+:class:`~agent_graph._runtime.runs_sql.SqlStatements`; this module only awaits
+them. The optimistic write and its guarded statement
+(:class:`~agent_graph._runtime.runs_postgres.PostgresStatements`), transactions,
+the row lock (``FOR UPDATE``, ``lock_timeout``), the retry of a write whose
+connection was lost before its commit, the set-up once per schema version, the
+pool's trust of connections that answered lately and the error codes are those
+of :class:`~agent_graph._runtime.runs_postgres.PostgresRunStore`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from .._core.errors import AgentGraphError
-from .run_store import DEFAULT_LOCK_TIMEOUT, Call, Clock, IdFactory, T
+from .._core.model import RunSummary
+from . import run_storage as seam
+from .run_codec import DEFAULT_LOCK_TIMEOUT
+from .run_operations import IdFactory
 from .run_store_async import AsyncRunStore
 from .runs_postgres import (
     Lost,
-    PostgresOperations,
+    PostgresRunStore,
+    PostgresStatements,
     RecentConnections,
+    WrittenHeads,
     checked_pool_options,
     connect_options,
     failed,
@@ -32,57 +37,46 @@ from .runs_postgres import (
     pg_query,
     setup_failed,
 )
-from .runs_sql import PRIMITIVES, Query, Result, Statements
+from .runs_sql import Query, Result, Statements
+from .store_scheme import StoreScheme
 
-__all__ = ["AsyncPostgresRunStore"]
+__all__ = ["SCHEME", "AsyncPostgresRunStore", "AsyncPostgresStorage"]
+
+T = TypeVar("T")
 
 
-class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
-    """Runs in a PostgreSQL database, with coroutines; open it with ``await AsyncPostgresRunStore.open(url)``.
+class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
+    """Runs in a PostgreSQL database, awaited: the storage of :class:`AsyncPostgresRunStore`.
 
-    The options are those of :class:`PostgresRunStore`; ``pool=`` takes a
-    host's ``psycopg_pool.AsyncConnectionPool`` (autocommit connections), which
-    stays the host's.
+    Not opened yet when made: :meth:`AsyncPostgresRunStore.open` opens it.
     """
 
-    store_kind = "postgresql"
+    kind = "postgresql"
 
     def __init__(
         self,
         conninfo: str,
         *,
         retries: int = 1,
-        clock: Clock | None = None,
-        new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
-        """Not opened yet: use :meth:`open`."""
-        self._setup(clock, new_id, lock_timeout)
+        super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         self.conninfo = conninfo
         self.retries = retries
+        self._written = WrittenHeads()
         self._psycopg, pool_module = pg_driver()
         self._pool_class = pool_module.AsyncConnectionPool
-        self._recent = RecentConnections()
+        self._recent = RecentConnections(self.monotonic)
         self._pool_timeout = pool_module.PoolTimeout
         self._pool: Any = None
         self._owns_pool = False
 
-    @classmethod
-    async def open(
-        cls,
-        conninfo: str,
-        *,
-        pool_size: int = 4,
-        pool_min_size: int = 1,
-        pool: Any = None,
-        retries: int = 1,
-        clock: Clock | None = None,
-        new_id: IdFactory | None = None,
-        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-    ) -> AsyncPostgresRunStore:
-        """Connect (libpq's own error at once when it cannot), set the tables up if needed, open the pool."""
-        checked_pool_options(conninfo, pool, pool_size, pool_min_size, retries)
-        store = cls(conninfo, retries=retries, clock=clock, new_id=new_id, lock_timeout=lock_timeout)
+    def __repr__(self) -> str:
+        return "<AsyncPostgresStorage>"
+
+    async def open(self, pool: Any, pool_size: int, pool_min_size: int) -> None:
+        """Use the host's ``pool`` (tables set up through it), or connect once and open a pool of our own."""
         _, pool_module = pg_driver()
         if pool is not None:
             if not isinstance(pool, pool_module.AsyncConnectionPool):
@@ -91,19 +85,19 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
                     f"pool= of the async store must be a psycopg_pool.AsyncConnectionPool, not a {type(pool).__name__}"
                     "; a ConnectionPool belongs to ag.PostgresRunStore",
                 )
-            store._pool = pool
-            if await store._retrying(False, store._q_schema_state) != "current":
-                await store._retrying(True, store._q_schema_setup)
-            return store
-        await store._set_up_directly()
+            self._pool = pool
+            if await self._retrying(self.q_schema_state) != "current":
+                await self._retrying(self.q_schema_setup)
+            return
+        await self._set_up_directly()
         created = pool_module.AsyncConnectionPool(
-            conninfo,
+            self.conninfo,
             min_size=pool_min_size,
             max_size=pool_size,
-            kwargs={"autocommit": True, **connect_options(conninfo)},
-            check=store._check,
-            configure=store._configure,
-            timeout=max(store.lock_timeout, 0.001),
+            kwargs={"autocommit": True, **connect_options(self.conninfo)},
+            check=self._check,
+            configure=self._configure,
+            timeout=max(self.lock_timeout, 0.001),
             open=False,
             name="agent-graph-runs-async",
         )
@@ -115,15 +109,8 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
             raise AgentGraphError(
                 "run-store-unavailable", f"Cannot connect to the PostgreSQL Run store: {error}"
             ) from None
-        store._pool = created
-        store._owns_pool = True
-        return store
-
-    def __repr__(self) -> str:
-        return "<AsyncPostgresRunStore>"
-
-    def _where(self, ref: str) -> str:
-        return f"PostgreSQL run {ref}" if ref else "the PostgreSQL Run store"
+        self._pool = created
+        self._owns_pool = True
 
     async def _configure(self, connection: Any) -> None:
         await connection.execute(f"SET lock_timeout = {max(int(self.lock_timeout * 1000), 1)}")
@@ -145,8 +132,8 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
             ) from None
         try:
             await self._configure(connection)
-            if await self._on_connection(connection, self._q_schema_state()) != "current":
-                await self._on_connection(connection, self._q_schema_setup())
+            if await self._on_connection(connection, self.q_schema_state()) != "current":
+                await self._on_connection(connection, self.q_schema_setup())
         except psycopg.Error as error:
             raise setup_failed(psycopg, self._pool_timeout, error, self.lock_timeout) from None
         finally:
@@ -156,7 +143,7 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
     async def _on_connection(
         connection: Any, statements: Statements[T], stage: list[str] | None = None, atomic: bool = True
     ) -> T:
-        """Run ``statements`` as :meth:`PostgresRunStore._on_connection` does, awaiting each."""
+        """Run ``statements`` as :meth:`PostgresStorage._on_connection` does, awaiting each."""
         transaction = (
             connection.transaction() if atomic or not connection.autocommit else contextlib.nullcontext()
         )
@@ -172,18 +159,16 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
                         if stage is not None:
                             stage[0] = "work"
                         answer = Result([], cursor.rowcount)
-                    else:
-                        if (
-                            query.many
-                        ):  # one row (a turn's event): a plain statement, without a pipeline's syncs
-                            params = params[0]
-                        if query.commits and stage is not None:
-                            stage[0] = "commit"
-                        await cursor.execute(sql, params)
-                        if stage is not None:
-                            stage[0] = "work"
-                        rows = await cursor.fetchall() if cursor.description is not None else []
-                        answer = Result(rows, cursor.rowcount)
+                        continue
+                    if query.many:  # one row (a turn's event): a plain statement, without a pipeline's syncs
+                        params = params[0]
+                    if query.commits and stage is not None:
+                        stage[0] = "commit"
+                    await cursor.execute(sql, params)
+                    if stage is not None:
+                        stage[0] = "work"
+                    rows = await cursor.fetchall() if cursor.description is not None else []
+                    answer = Result(rows, cursor.rowcount)
             except StopIteration as done:
                 result: T = done.value
                 if stage is not None:
@@ -215,7 +200,7 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
                 raise Lost(error, committing) from None
             raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
 
-    async def _retrying(self, write: bool, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
+    async def _retrying(self, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         tries = 0
         while True:
             try:
@@ -227,23 +212,84 @@ class AsyncPostgresRunStore(PostgresOperations, AsyncRunStore):
                     ) from None
                 tries += 1
 
-    async def _primitive(self, call: Call) -> Any:
-        found = PRIMITIVES.get(call.name)
-        if found is not None:
-            name, write = found
-            optimistic = name in self.optimistic
-            args = (
-                (*call.args, []) if optimistic else call.args
-            )  # an optimistic write's tries share what was sent
-            atomic = write and not optimistic  # a read needs no transaction (see PostgresRunStore._read)
-            return await self._retrying(write, functools.partial(getattr(self, name), *args), atomic)
-        function = getattr(self, "_" + call.name)
-        if call.name in ("write_new_file", "read_file"):
-            return await asyncio.to_thread(function, *call.args)
-        return function(*call.args)
+    # ------------------------------------------------------------ the seam, retried (reads and appends
+    # outside a transaction, as the blocking storage's)
+
+    async def read_head(self, ref: str) -> seam.StoredHead:
+        return await self._retrying(lambda: self.q_read_head(ref), atomic=False)
+
+    async def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
+        return await self._retrying(lambda: self.q_read_events(ref, after, limit), atomic=False)
+
+    async def append(self, ref: str, write: seam.Write) -> seam.Appended:
+        pending: list[Any] = []  # the guarded statement sent, shared by the tries
+        return await self._retrying(lambda: self.q_append(ref, write, pending), atomic=False)
+
+    async def create(self, new: seam.NewRun) -> None:
+        await self._retrying(lambda: self.q_create(new))
+
+    async def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
+        return await self._retrying(lambda: self.q_list(query), atomic=False)
+
+    async def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
+        return await self._retrying(lambda: self.q_checkpoint(ref, name, write))
+
+    async def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
+        return await self._retrying(lambda: self.q_read_checkpoint(name), atomic=False)
 
     async def aclose(self) -> None:
         """Close the store's pool (a pool the host passed stays open)."""
         pool, self._pool = self._pool, None
         if self._owns_pool and pool is not None:
             await pool.close()
+
+
+class AsyncPostgresRunStore(AsyncRunStore):
+    """Runs in a PostgreSQL database, with coroutines; open it with ``await AsyncPostgresRunStore.open(url)``.
+
+    The options are those of :class:`~agent_graph.PostgresRunStore`; ``pool=``
+    takes a host's ``psycopg_pool.AsyncConnectionPool`` (autocommit
+    connections), which stays the host's.
+    """
+
+    storage: AsyncPostgresStorage
+
+    @classmethod
+    async def open(
+        cls,
+        conninfo: str,
+        *,
+        pool_size: int = 4,
+        pool_min_size: int = 1,
+        pool: Any = None,
+        retries: int = 1,
+        clock: seam.Clock | None = None,
+        new_id: IdFactory | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
+    ) -> AsyncPostgresRunStore:
+        """Connect (libpq's own error at once when it cannot), set the tables up if needed, open the pool."""
+        checked_pool_options(conninfo, pool, pool_size, pool_min_size, retries)
+        storage = AsyncPostgresStorage(
+            conninfo, retries=retries, lock_timeout=lock_timeout, monotonic=monotonic
+        )
+        store = cls(storage, clock=clock, new_id=new_id)
+        await storage.open(pool, pool_size, pool_min_size)
+        return store
+
+    def __repr__(self) -> str:
+        return "<AsyncPostgresRunStore>"
+
+    @property
+    def conninfo(self) -> str:
+        """The connection string the store was opened with."""
+        return self.storage.conninfo
+
+
+#: The ``postgresql:`` (and ``postgres:``) scheme of store URLs.
+SCHEME = StoreScheme(
+    open=PostgresRunStore,
+    open_async=AsyncPostgresRunStore.open,
+    name="PostgreSQL",
+    example="postgresql://user@host/db",
+)

@@ -20,7 +20,7 @@ database JSON type that would re-parse it. A write (``record``,
 ``update_facts`` …) locks and reads the head row only, checks what it adds,
 updates the head and appends the new event rows in one transaction (PostgreSQL
 reads without a lock and writes in one guarded statement instead, see
-:class:`~agent_graph._runtime.runs_postgres.PostgresOperations`): its cost
+:class:`~agent_graph._runtime.runs_postgres.PostgresStatements`): its cost
 does not grow with the Run's history. ``next_step`` reads the head row only.
 Reading a whole Run (``load``, ``export``) joins the head with its events
 numbered up to the head's count (events are only ever appended, so a writer
@@ -28,48 +28,34 @@ committing meanwhile cannot make the two disagree, even at READ COMMITTED)
 and checks the whole Run. A row whose JSON disagrees with its key (a head naming
 another Run, an event numbered other than its row) is ``run-invalid``.
 
-Each operation is a generator yielding :class:`Query` values and receiving
-:class:`Result` values: the blocking stores (SQLite, PostgreSQL) and the
-async PostgreSQL store drive the same statements.
+Each method of the storage seam (:mod:`agent_graph._runtime.run_storage`) is
+a generator here (``q_*`` of :class:`SqlStatements`) yielding :class:`Query`
+values and receiving :class:`Result` values: the SQLite storage, the
+PostgreSQL one and the async PostgreSQL one drive the same statements. What a
+head or an event row holds is checked by the store's face, which hands over
+the texts to write (:class:`~agent_graph._runtime.run_storage.Appended`);
+these statements keep them and check only what is theirs: a row's key
+against its place.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-import msgspec
-
 from .._core.errors import AgentGraphError
-from .._core.model import Run, RunEvent, RunHead, RunSummary
-from .._core.plain import json_bytes
-from .._syntax import schema as _schema
-from .run_changes import Change, apply_change, checkpoint_event, guarded
-from .run_store import (
-    BaseRunStore,
-    Clock,
-    IdFactory,
-    RunStoreLogic,
-    check_provider,
-    checked_run_bytes,
-    convert_run,
-    decode_run,
-    key_text,
-    not_a_run,
-    parse_stored,
-    settle,
-)
+from .._core.model import RunSummary
+from . import run_storage as seam
+from .run_codec import key_text
 
 __all__ = [
     "SCHEMA_STATEMENTS",
     "SCHEMA_VERSION",
     "Query",
     "Result",
-    "SqlOperations",
-    "SqlRunStore",
+    "SqlStatements",
     "Statements",
+    "drive_statements",
 ]
 
 T = TypeVar("T")
@@ -146,85 +132,8 @@ class Result(NamedTuple):
 Statements = Generator[Query, Result, T]
 
 
-def _text(raw: Any) -> str:
-    return json_bytes(raw).decode("utf-8")
-
-
-def _run_rows(run: Run) -> tuple[str, list[tuple[int, str]]]:
-    raw = run.to_json()
-    events = raw.pop("events")
-    return _text(raw), [(event["sequence"], _text(event)) for event in events]
-
-
-class KnownHead(NamedTuple):
-    """A Run's head row as this store last wrote it: its text, event count, stored size and row version."""
-
-    ref: str
-    text: str
-    events: int
-    stored: int
-    version: str
-
-
-class HeadMemo:
-    """The head texts a store has checked or written lately, by Run: a head read again as the same text skips its check.
-
-    Bounded (:attr:`entries` Runs, heads up to :attr:`largest` characters),
-    owned by one store and safe to share among its threads. It holds text
-    and numbers only: every read parses its own copy, so nothing a caller
-    changes in an answer reaches the next one. For a head this store wrote
-    last it also keeps the row's count, size and version (:meth:`latest`), so
-    a PostgreSQL write can be guarded by them without reading the row first.
-    """
-
-    entries = 256
-    largest = 64 * 1024
-
-    def __init__(self) -> None:
-        self._texts: OrderedDict[str, tuple[str, KnownHead | None]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def holds(self, ref: str, text: Any) -> bool:
-        """Whether ``text`` is the head this memo keeps for ``ref``."""
-        with self._lock:
-            kept = self._texts.get(ref)
-            if kept is None or kept[0] != text:
-                return False
-            self._texts.move_to_end(ref)
-            return True
-
-    def latest(self, ref: str) -> KnownHead | None:
-        """The head row of ``ref`` as this store last wrote it, if it remembers it."""
-        with self._lock:
-            kept = self._texts.get(ref)
-            return None if kept is None else kept[1]
-
-    def keep(self, ref: str, text: Any) -> None:
-        """Remember ``text`` as a checked head of ``ref``."""
-        self._put(ref, text, None)
-
-    def wrote(self, written: KnownHead) -> None:
-        """Remember the head row this store has just written (its text is a checked head too)."""
-        self._put(written.ref, written.text, written)
-
-    def _put(self, ref: str, text: Any, written: KnownHead | None) -> None:
-        """The least recently used Run goes past the bound; a head too large to keep is forgotten."""
-        with self._lock:
-            if type(text) is not str or len(text) > self.largest:
-                self._texts.pop(ref, None)
-                return
-            self._texts[ref] = (text, written)
-            self._texts.move_to_end(ref)
-            while len(self._texts) > self.entries:
-                self._texts.popitem(last=False)
-
-
-class SqlOperations(RunStoreLogic):
-    """The Run store primitives as statement generators, shared by every SQL store and driver."""
-
-    def _setup(self, clock: Clock | None, new_id: IdFactory | None, lock_timeout: float) -> None:
-        super()._setup(clock, new_id, lock_timeout)
-        self._heads = HeadMemo()
+class SqlStatements(seam.StorageOptions):
+    """The storage seam as statement generators, shared by every SQL storage and driver."""
 
     #: Appended to the SELECT that reads a Run for a change (``FOR UPDATE`` in PostgreSQL).
     lock_clause = ""
@@ -235,17 +144,9 @@ class SqlOperations(RunStoreLogic):
     #: Lists the columns of one table (parameter: its name); rows of (name,).
     columns_sql = ""
 
-    def _where(self, ref: str) -> str:
-        """How messages name the Run ``ref`` in this store."""
-        raise NotImplementedError
-
-    def _check_ref(self, ref: Any) -> None:
-        super()._check_ref(ref)
-        key_text(ref, f"The Run {self.ref_kind}")
-
     # ------------------------------------------------------------ schema
 
-    def _q_schema_state(self) -> Statements[str]:
+    def q_schema_state(self) -> Statements[str]:
         """``current``, ``create`` or ``upgrade`` (``run-store-schema-newer``, ``run-store-schema-invalid``)."""
         names = (*_COLUMNS, "agent_graph_schema")
         found = yield Query(self.tables_sql, names)
@@ -256,7 +157,7 @@ class SqlOperations(RunStoreLogic):
             if isinstance(version, int) and version > SCHEMA_VERSION:
                 raise AgentGraphError(
                     "run-store-schema-newer",
-                    f"The Run store {self._where('')} was written by a newer agent-graph (schema version {version}, "
+                    f"The Run store {self.where('')} was written by a newer agent-graph (schema version {version}, "
                     f"this release reads up to {SCHEMA_VERSION}); upgrade agent-graph to open it",
                 )
             if version == SCHEMA_VERSION:
@@ -270,16 +171,16 @@ class SqlOperations(RunStoreLogic):
             if not columns <= have:
                 raise AgentGraphError(
                     "run-store-schema-invalid",
-                    f"The table {table} of {self._where('')} is not an agent-graph Run table "
+                    f"The table {table} of {self.where('')} is not an agent-graph Run table "
                     f"(it lacks {', '.join(sorted(columns - have))}); use another database or remove the table",
                 )
         return "upgrade"
 
-    def _q_schema_setup(self) -> Statements[None]:
+    def q_schema_setup(self) -> Statements[None]:
         """Create the tables or upgrade them to :data:`SCHEMA_VERSION` (inside the write transaction)."""
         if self.setup_lock_sql:
             yield Query(self.setup_lock_sql)
-        state = yield from self._q_schema_state()
+        state = yield from self.q_schema_state()
         if state == "current":
             return
         for statement in SCHEMA_STATEMENTS:
@@ -290,68 +191,123 @@ class SqlOperations(RunStoreLogic):
         yield Query("DELETE FROM agent_graph_schema")
         yield Query("INSERT INTO agent_graph_schema (version) VALUES (?)", (SCHEMA_VERSION,))
 
-    # ------------------------------------------------------------ rows
+    # ------------------------------------------------------------ reading
 
-    def _head_from(self, ref: str, text: Any, count: Any) -> RunHead:
-        where = self._where(ref)
-        if (
-            not isinstance(text, (str, bytes))
-            or isinstance(count, bool)
-            or not isinstance(count, int)
-            or count < 1
-        ):
-            raise AgentGraphError("run-invalid", f"{where}: the stored head row is not a Run head")
-        raw = parse_stored(text, where)
-        if self._heads.holds(ref, text):  # this store wrote or checked exactly this text
-            return msgspec.convert({**raw, "events": count}, RunHead)
-        if not isinstance(raw, dict) or "events" in raw:
-            raise AgentGraphError("run-invalid", f"{where}: the stored head is not a Run without its events")
-        if raw.get("id") != ref:
-            raise AgentGraphError(
-                "run-invalid",
-                f"{where}: the stored head names Run {raw.get('id')!r:.80}, not the Run of its row",
+    def _missing(self, ref: str) -> AgentGraphError:
+        return AgentGraphError("run-missing", f"The store holds no Run {ref} ({self.where(ref)})")
+
+    def q_read_head(self, ref: str) -> Statements[seam.StoredHead]:
+        found = yield Query("SELECT head, event_count FROM agent_graph_runs WHERE id = ?", (ref,))
+        if not found.rows:
+            raise self._missing(ref)
+        row = found.rows[0]
+        return seam.StoredHead(row[0], row[1])
+
+    def q_read_events(self, ref: str, after: int, limit: int) -> Statements[seam.StoredPage]:
+        """The head, then its events after ``after`` up to the head's count (events are only ever appended)."""
+        head = yield from self.q_read_head(ref)
+        count = head.events
+        if not isinstance(count, int) or after >= count:
+            return seam.StoredPage(head, ())
+        if after == 0 and limit >= count:
+            query = Query(
+                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence <= ?"
+                " ORDER BY sequence",
+                (ref, count),
             )
-        try:
-            _schema.validate("run", {**raw, "events": []}, where)
-            head = msgspec.convert({**raw, "events": count}, RunHead)
-        except msgspec.ValidationError as error:
-            raise AgentGraphError("run-invalid", f"{where} is not a valid Run head: {error}") from None
-        except AgentGraphError as error:
-            raise not_a_run(error, where) from None
-        self._heads.keep(ref, text)
-        return head
+        else:
+            query = Query(
+                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence > ?"
+                " AND sequence <= ? ORDER BY sequence LIMIT ?",
+                (ref, after, count, limit),
+            )
+        rows = (yield query).rows
+        return seam.StoredPage(head, self._event_texts(ref, rows, after + 1))
 
-    def _events_from(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
-        """The events' JSON of rows ``(sequence, event)`` that must be numbered ``first``, ``first + 1`` …"""
-        where = self._where(ref)
-        events = []
+    def _event_texts(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
+        """The event texts of rows ``(sequence, event)`` that must be numbered ``first``, ``first + 1`` …"""
         for expected, row in enumerate(rows, start=first):
             if row[0] != expected:
                 raise AgentGraphError(
-                    "run-invalid", f"{where}: event row {row[0]} found where event {expected} belongs"
-                )
-            raw = parse_stored(row[1], f"{where} event {expected}")
-            if not isinstance(raw, dict) or raw.get("sequence") != expected:
-                raise AgentGraphError(
                     "run-invalid",
-                    f"{where}: event row {expected} holds an event that is not numbered {expected}",
+                    f"{self.where(ref)}: event row {row[0]} found where event {expected} belongs",
                 )
-            events.append(raw)
-        return events
+        return [row[1] for row in rows]
 
-    def _q_head(self, ref: str, lock: bool = False) -> Statements[RunHead]:
+    # ------------------------------------------------------------ writing
+
+    def q_stored_size(self, ref: str, stored: Any, head: Any) -> Statements[int]:
+        """The Run's stored size: its ``stored_bytes``, or (schema version 1 kept none) its rows counted once."""
+        if isinstance(stored, int) and not isinstance(stored, bool):
+            return stored
+        rows = (yield Query("SELECT event FROM agent_graph_run_events WHERE run_id = ?", (ref,))).rows
+        return len(str(head).encode("utf-8", "surrogatepass")) + sum(
+            len(str(event[0]).encode("utf-8", "surrogatepass")) for event in rows
+        )
+
+    @staticmethod
+    def _update_head(ref: str, appended: seam.Appended) -> Query:
+        head = appended.head
+        return Query(
+            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
+            (head.updated_at, head.events, appended.head_json, appended.size, ref),
+        )
+
+    @staticmethod
+    def _insert_events(ref: str, appended: seam.Appended) -> Query:
+        first = appended.head.events - len(appended.event_json) + 1
+        return Query(
+            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
+            [(ref, sequence, text) for sequence, text in enumerate(appended.event_json, start=first)],
+            many=True,
+        )
+
+    def q_held_head(self, ref: str) -> Statements[seam.StoredHead]:
+        """The head row read to change it (``FOR UPDATE`` where that locks), with the Run's stored size."""
         found = yield Query(
-            "SELECT head, event_count FROM agent_graph_runs WHERE id = ?"
-            + (self.lock_clause if lock else ""),
+            "SELECT head, event_count, stored_bytes FROM agent_graph_runs WHERE id = ?" + self.lock_clause,
             (ref,),
         )
         if not found.rows:
-            raise AgentGraphError("run-missing", f"The store holds no Run {ref} ({self._where(ref)})")
-        row = found.rows[0]
-        return self._head_from(ref, row[0], row[1])
+            raise self._missing(ref)
+        text, count, stored = found.rows[0]
+        size = yield from self.q_stored_size(ref, stored, text)
+        return seam.StoredHead(text, count, size)
 
-    def _q_read(self, ref: str, lock: bool = False) -> Statements[Run]:
-        head = yield from self._q_head(ref, lock)
+    def q_append(self, ref: str, write: seam.Write) -> Statements[seam.Appended]:
+        """Read the head row, apply ``write``, update the head, append the events (in the caller's transaction)."""
+        appended = write((yield from self.q_held_head(ref)))
+        yield self._update_head(ref, appended)
+        if appended.event_json:
+            yield self._insert_events(ref, appended)
+        return appended
+
+    def q_create(self, new: seam.NewRun) -> Statements[None]:
+        run = new.run
+        found = yield Query(
+            "INSERT INTO agent_graph_runs (id, provider, graph, entry, created_at, updated_at, event_count, head,"
+            " stored_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+            (run.id, run.provider, run.graph, run.entry, run.created_at, run.updated_at, len(run.events),
+             new.head_json, new.size),
+        )  # fmt: skip
+        if found.rowcount != 1:
+            raise AgentGraphError(
+                "run-target-exists",
+                f"{new.label}: the store already holds Run {run.id} ({self.where(run.id)})",
+            )
+        yield Query(
+            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
+            [(run.id, sequence, text) for sequence, text in enumerate(new.event_json, start=1)],
+            many=True,
+        )
+
+    def q_checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> Statements[seam.Checkpointed]:
+        taken = yield Query("SELECT name FROM agent_graph_checkpoints WHERE name = ?", (name,))
+        if taken.rows:
+            raise AgentGraphError(
+                "run-target-exists", f"Checkpoint refuses to replace checkpoint {name} ({self.where(ref)})"
+            )
+        head = yield from self.q_held_head(ref)
         rows = (
             yield Query(
                 "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence <= ?"
@@ -359,171 +315,32 @@ class SqlOperations(RunStoreLogic):
                 (ref, head.events),
             )
         ).rows
-        where = self._where(ref)
-        if len(rows) != head.events:
-            raise AgentGraphError(
-                "run-invalid",
-                f"{where}: the head counts {head.events} events but the store holds {len(rows)} of them",
-            )
-        raw = head.to_json()
-        raw["events"] = self._events_from(ref, rows, 1)
-        try:
-            _schema.validate("run", raw, where)
-        except AgentGraphError as error:
-            raise not_a_run(error, where) from None
-        return convert_run(raw, where)
-
-    def _q_page(
-        self, ref: str, expected: str | None, after: int, limit: int
-    ) -> Statements[tuple[RunEvent, ...]]:
-        head = check_provider((yield from self._q_head(ref)), expected)
-        if after >= head.events:
-            return ()
-        rows = (
-            yield Query(
-                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence > ?"
-                " AND sequence <= ? ORDER BY sequence LIMIT ?",
-                (ref, after, head.events, limit),
-            )
-        ).rows
-        where = self._where(ref)
-        if len(rows) != min(limit, head.events - after):
-            raise AgentGraphError("run-invalid", f"{where}: events after {after} are missing from the store")
-        raw = self._events_from(ref, rows, after + 1)
-        try:
-            _schema.validate("run", {**head.to_json(), "events": raw}, where)
-            return tuple(msgspec.convert(event, RunEvent) for event in raw)
-        except (AgentGraphError, msgspec.ValidationError) as error:
-            raise AgentGraphError("run-invalid", f"{where} holds an invalid event: {error}") from None
-
-    def _q_apply(self, ref: str, expected: str | None, change: Change) -> Statements[RunHead]:
-        found = yield Query(
-            "SELECT head, event_count, stored_bytes FROM agent_graph_runs WHERE id = ?" + self.lock_clause,
-            (ref,),
-        )
-        if not found.rows:
-            raise AgentGraphError("run-missing", f"The store holds no Run {ref} ({self._where(ref)})")
-        old_text, count, stored = found.rows[0]
-        head = check_provider(self._head_from(ref, old_text, count), expected)
-        known = head.events
-        updated, _, head_text, texts = settle(*change(head, self.now()), self._where(ref), head)
-        size = yield from self._q_size(ref, stored, old_text, head_text, texts)
-        yield Query(
-            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
-            (updated.updated_at, updated.events, head_text, size, ref),
-        )
-        self._heads.keep(ref, head_text)
-        if texts:
-            yield Query(
-                "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
-                [(ref, known + offset, text) for offset, text in enumerate(texts, start=1)],
-                many=True,
-            )
-        return updated
-
-    def _q_size(
-        self, ref: str, stored: Any, old_head: Any, head_text: str, texts: Sequence[str]
-    ) -> Statements[int]:
-        """The Run's stored size once ``head_text`` replaces ``old_head`` and ``texts`` are appended.
-
-        ``run-too-large`` past half the limit of Runs (its file form is larger). A Run
-        of schema version 1 has no size yet: its events are counted once.
-        """
-        from . import run_store
-
-        if not isinstance(stored, int) or isinstance(stored, bool):
-            rows = (yield Query("SELECT event FROM agent_graph_run_events WHERE run_id = ?", (ref,))).rows
-            stored = sum(len(str(event[0]).encode("utf-8", "surrogatepass")) for event in rows)
-        else:
-            stored -= len(str(old_head).encode("utf-8", "surrogatepass"))
-        total: int = (
-            stored + len(head_text.encode("utf-8")) + sum(len(text.encode("utf-8")) for text in texts)
-        )
-        limit = run_store.MAX_RUN_BYTES // 2
-        if total > limit:
-            raise AgentGraphError(
-                "run-too-large",
-                f"{self._where(ref)} would hold {total} bytes of JSON, over {limit} (half the "
-                f"{run_store.MAX_RUN_BYTES}-byte limit of a Run file, which is indented); nothing was written: "
-                "start a new Run (or checkpoint and resume) instead of growing this one",
-            )
-        return total
-
-    def _q_create(self, ref: str, run: Run, label: str) -> Statements[None]:
-        where = self._where(run.id)
-        for value, name in ((run.id, "Run ID"), (run.provider, "Provider ID"), (run.graph, "Graph ID"),
-                            (run.entry, "entry")):  # fmt: skip
-            key_text(value, f"The {name}")
-        checked_run_bytes(run, where)
-        head_text, events = _run_rows(run)
-        found = yield Query(
-            "INSERT INTO agent_graph_runs (id, provider, graph, entry, created_at, updated_at, event_count, head)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-            (run.id, run.provider, run.graph, run.entry, run.created_at, run.updated_at, len(run.events),
-             head_text),
-        )  # fmt: skip
-        if found.rowcount != 1:
-            raise AgentGraphError(
-                "run-target-exists", f"{label}: the store already holds Run {run.id} ({where})"
-            )
-        size = len(head_text.encode("utf-8")) + sum(len(text.encode("utf-8")) for _, text in events)
-        yield Query("UPDATE agent_graph_runs SET stored_bytes = ? WHERE id = ?", (size, run.id))
-        yield Query(
-            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
-            [(run.id, sequence, text) for sequence, text in events],
-            many=True,
-        )
-
-    def _q_checkpoint(self, ref: str, target: str, expected: str | None) -> Statements[Run]:
-        key_text(target, "The checkpoint name")
-        taken = yield Query("SELECT name FROM agent_graph_checkpoints WHERE name = ?", (target,))
-        if taken.rows:
-            raise AgentGraphError(
-                "run-target-exists", f"Checkpoint refuses to replace checkpoint {target} ({self._where(ref)})"
-            )
-        run = check_provider((yield from self._q_read(ref, lock=True)), expected)
-        change = guarded(None, checkpoint_event(target))
-        _, head, added = apply_change(run, change, self.now())
-        head, added, head_text, texts = settle(head, added, self._where(ref))
-        updated = msgspec.structs.replace(run, updated_at=head.updated_at, events=(*run.events, *added))
-        snapshot = msgspec.structs.replace(updated, authorities=())
-        document = checked_run_bytes(snapshot, f"checkpoint {target}").decode("utf-8")
-        row = (yield Query("SELECT stored_bytes, head FROM agent_graph_runs WHERE id = ?", (ref,))).rows[0]
-        size = yield from self._q_size(ref, row[0], row[1], head_text, texts)
-        yield Query(
-            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
-            (head.updated_at, head.events, head_text, size, ref),
-        )
-        yield Query(
-            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
-            [(ref, event.sequence, text) for event, text in zip(added, texts, strict=True)],
-            many=True,
-        )
+        done = write(seam.StoredPage(head, self._event_texts(ref, rows, 1)), name)
+        yield self._update_head(ref, done.appended)
+        yield self._insert_events(ref, done.appended)
         inserted = yield Query(
             "INSERT INTO agent_graph_checkpoints (name, run_id, document) VALUES (?, ?, ?)"
             " ON CONFLICT (name) DO NOTHING",
-            (target, run.id, document),
+            (name, ref, done.document.decode("utf-8")),
         )
         if inserted.rowcount != 1:
-            raise AgentGraphError("run-target-exists", f"Checkpoint refuses to replace checkpoint {target}")
-        return snapshot
+            raise AgentGraphError("run-target-exists", f"Checkpoint refuses to replace checkpoint {name}")
+        return done
 
-    def _q_read_checkpoint(self, ref: str) -> Statements[tuple[Run, str]]:
-        found = yield Query("SELECT document FROM agent_graph_checkpoints WHERE name = ?", (ref,))
+    def q_read_checkpoint(self, name: str) -> Statements[seam.StoredCheckpoint]:
+        found = yield Query("SELECT document FROM agent_graph_checkpoints WHERE name = ?", (name,))
         if not found.rows:
-            raise AgentGraphError("run-missing", f"The store holds no checkpoint {ref} ({self._where(ref)})")
-        return decode_run(found.rows[0][0], f"checkpoint {ref}"), ref
+            raise AgentGraphError("run-missing", f"The store holds no checkpoint {name} ({self.where(name)})")
+        return seam.StoredCheckpoint(found.rows[0][0], name)
 
-    def _q_summaries(
-        self, provider: str | None, graph: str | None, after: str | None, before: str | None
-    ) -> Statements[list[RunSummary]]:
+    def q_list(self, query: seam.RunQuery) -> Statements[list[RunSummary]]:
         clauses: list[str] = []
         params: list[Any] = []
         for clause, value in (
-            ("provider = ?", provider),
-            ("graph = ?", graph),
-            ("updated_at > ?", after),
-            ("updated_at < ?", before),
+            ("provider = ?", query.provider),
+            ("graph = ?", query.graph),
+            ("updated_at > ?", query.updated_after),
+            ("updated_at < ?", query.updated_before),
         ):
             if value is not None:
                 key_text(value, "A filter")
@@ -547,32 +364,6 @@ class SqlOperations(RunStoreLogic):
             for row in rows
         ]
 
-    # ------------------------------------------------------------ references (no I/O)
-
-    def _start_ref(self, ref: str | None) -> tuple[str, str]:
-        run_id = ref if ref is not None else self._fresh_id()
-        return run_id, run_id
-
-    def _import_ref(self, run: Run) -> str:
-        return run.id
-
-    def _resume_ref(self, target: str | None, checkpoint: Run) -> tuple[str, str | None]:
-        run_id = target if target is not None else self._fresh_id()
-        return run_id, run_id
-
-
-#: The statement generator behind each primitive, and whether it writes.
-PRIMITIVES: dict[str, tuple[str, bool]] = {
-    "read": ("_q_read", False),
-    "head": ("_q_head", False),
-    "page": ("_q_page", False),
-    "apply": ("_q_apply", True),
-    "create": ("_q_create", True),
-    "checkpoint": ("_q_checkpoint", True),
-    "read_checkpoint": ("_q_read_checkpoint", False),
-    "summaries": ("_q_summaries", False),
-}
-
 
 def drive_statements(statements: Statements[T], execute: Any) -> T:
     """Run statements with ``execute(query) -> Result`` (a blocking driver)."""
@@ -585,36 +376,3 @@ def drive_statements(statements: Statements[T], execute: Any) -> T:
         return result
     finally:
         statements.close()
-
-
-class SqlRunStore(SqlOperations, BaseRunStore):
-    """A blocking SQL Run store: each primitive runs its statements in one transaction (``_execute``)."""
-
-    def _execute(self, write: bool, statements: Statements[T]) -> T:
-        raise NotImplementedError
-
-    def _read(self, ref: str) -> Run:
-        return self._execute(False, self._q_read(ref))
-
-    def _head(self, ref: str) -> RunHead:
-        return self._execute(False, self._q_head(ref))
-
-    def _page(self, ref: str, expected: str | None, after: int, limit: int) -> tuple[RunEvent, ...]:
-        return self._execute(False, self._q_page(ref, expected, after, limit))
-
-    def _apply(self, ref: str, expected: str | None, change: Change) -> RunHead:
-        return self._execute(True, self._q_apply(ref, expected, change))
-
-    def _create(self, ref: str, run: Run, label: str) -> None:
-        self._execute(True, self._q_create(ref, run, label))
-
-    def _checkpoint(self, ref: str, target: str, expected: str | None) -> Run:
-        return self._execute(True, self._q_checkpoint(ref, target, expected))
-
-    def _read_checkpoint(self, ref: str) -> tuple[Run, str]:
-        return self._execute(False, self._q_read_checkpoint(ref))
-
-    def _summaries(
-        self, provider: str | None, graph: str | None, after: str | None, before: str | None
-    ) -> Iterator[RunSummary]:
-        return iter(self._execute(False, self._q_summaries(provider, graph, after, before)))

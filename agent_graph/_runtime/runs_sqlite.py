@@ -8,7 +8,9 @@ and none is lost; a writer waits for that lock at most ``lock_timeout``
 seconds (SQLite's busy timeout), then fails with ``run-lock-timeout``. Other
 database failures are ``run-store-failed``.
 
-The store keeps two connections, each used by one thread at a time (a lock of
+Time only through the store's clocks: the deadline of opening a database
+(while another process switches it to WAL) is read from the injected
+monotonic clock. The store keeps two connections, each used by one thread at a time (a lock of
 its own): one for writes and one for reads, so a read never queues behind a
 write of the same store that waits for the database's write lock; open a store
 per process. The tables are those of :mod:`agent_graph._runtime.runs_sql`,
@@ -26,13 +28,19 @@ import sqlite3
 import stat
 import threading
 import time
+from collections.abc import Iterable
 from typing import TypeVar
 
 from .._core.errors import AgentGraphError
-from .run_store import DEFAULT_LOCK_TIMEOUT, Clock, IdFactory
-from .runs_sql import Query, Result, SqlRunStore, Statements, drive_statements
+from .._core.model import RunSummary
+from . import run_storage as seam
+from .run_codec import DEFAULT_LOCK_TIMEOUT
+from .run_operations import IdFactory
+from .run_store import BaseRunStore
+from .runs_sql import Query, Result, SqlStatements, Statements, drive_statements
+from .store_scheme import StoreScheme
 
-__all__ = ["SqliteRunStore"]
+__all__ = ["SCHEME", "SqliteRunStore", "SqliteStorage", "sqlite_path"]
 
 T = TypeVar("T")
 
@@ -51,10 +59,21 @@ def _run_query(cursor: sqlite3.Cursor, query: Query) -> Result:
     return Result(rows, cursor.rowcount)
 
 
-class SqliteRunStore(SqlRunStore):
-    """Runs in a SQLite database file (created if missing); a Run is addressed by its Run ID."""
+def sqlite_path(url: str) -> str:
+    """The database path of a ``sqlite:`` URL: ``sqlite:///runs.db`` is relative, ``sqlite:////abs/runs.db`` absolute."""
+    rest = url[len("sqlite://") :] if url[: len("sqlite://")].lower() == "sqlite://" else ""
+    if not rest.startswith("/") or len(rest) < 2 or "?" in rest or "#" in rest:
+        raise AgentGraphError(
+            "store-url-invalid",
+            f"Not a SQLite store URL: {url!r}; write sqlite:///relative/runs.db or sqlite:////absolute/runs.db",
+        )
+    return rest[1:]
 
-    store_kind = "sqlite"
+
+class SqliteStorage(SqlStatements, seam.RunStorage):
+    """Runs in a SQLite database file (created if missing): the storage of :class:`SqliteRunStore`."""
+
+    kind = "sqlite"
 
     tables_sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)"
     columns_sql = "SELECT name FROM pragma_table_info(?)"
@@ -63,11 +82,10 @@ class SqliteRunStore(SqlRunStore):
         self,
         path: str,
         *,
-        clock: Clock | None = None,
-        new_id: IdFactory | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
     ) -> None:
-        super().__init__(clock=clock, new_id=new_id, lock_timeout=lock_timeout)
+        super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         if not isinstance(path, str) or not path or "\x00" in path:
             raise AgentGraphError("argument-invalid", "The SQLite Run store needs a database file path")
         self.path = os.path.abspath(path)
@@ -79,9 +97,9 @@ class SqliteRunStore(SqlRunStore):
         self._connection = self._open()
 
     def __repr__(self) -> str:
-        return f"<SqliteRunStore {self.path}>"
+        return f"<SqliteStorage {self.path}>"
 
-    def _where(self, ref: str) -> str:
+    def where(self, ref: str) -> str:
         return f"sqlite:///{self.path}" + (f" run {ref}" if ref else "")
 
     def _failed(self, error: sqlite3.Error) -> AgentGraphError:
@@ -115,7 +133,7 @@ class SqliteRunStore(SqlRunStore):
 
     def _open(self) -> sqlite3.Connection:
         self._check_file()
-        deadline = time.monotonic() + self.lock_timeout
+        deadline = self.monotonic() + self.lock_timeout
         while True:
             connection: sqlite3.Connection | None = None
             try:
@@ -131,14 +149,14 @@ class SqliteRunStore(SqlRunStore):
                 connection.execute("PRAGMA foreign_keys=ON")
                 self._connection = connection
                 # Set-up happens once per schema version: a current database is only read here.
-                if self._in_transaction(connection, False, self._q_schema_state()) != "current":
-                    self._in_transaction(connection, True, self._q_schema_setup())
+                if self._in_transaction(connection, False, self.q_schema_state()) != "current":
+                    self._in_transaction(connection, True, self.q_schema_setup())
                 return connection
             except sqlite3.Error as error:
                 self._connection = None
                 if connection is not None:
                     connection.close()
-                if _is_busy(error) and time.monotonic() < deadline:
+                if _is_busy(error) and self.monotonic() < deadline:
                     time.sleep(0.01)  # WAL is being switched on by another process
                     continue
                 raise self._failed(error) from None
@@ -202,3 +220,76 @@ class SqliteRunStore(SqlRunStore):
                 return self._in_transaction(connection, write, statements)
             except sqlite3.Error as error:
                 raise self._failed(error) from None
+
+    # ------------------------------------------------------------ the seam
+
+    def read_head(self, ref: str) -> seam.StoredHead:
+        return self._execute(False, self.q_read_head(ref))
+
+    def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
+        return self._execute(False, self.q_read_events(ref, after, limit))
+
+    def append(self, ref: str, write: seam.Write) -> seam.Appended:
+        return self._execute(True, self.q_append(ref, write))
+
+    def create(self, new: seam.NewRun) -> None:
+        self._execute(True, self.q_create(new))
+
+    def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
+        return self._execute(False, self.q_list(query))
+
+    def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
+        return self._execute(True, self.q_checkpoint(ref, name, write))
+
+    def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
+        return self._execute(False, self.q_read_checkpoint(name))
+
+
+class SqliteRunStore(BaseRunStore):
+    """Runs in a SQLite database file (created if missing); a Run is addressed by its Run ID.
+
+    ``lock_timeout`` bounds the wait for the database's write lock, and the
+    opening of a database another process is setting up, as ``monotonic``
+    counts it.
+    """
+
+    storage: SqliteStorage
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        clock: seam.Clock | None = None,
+        new_id: IdFactory | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        monotonic: seam.MonotonicClock | None = None,
+    ) -> None:
+        super().__init__(
+            SqliteStorage(path, lock_timeout=lock_timeout, monotonic=monotonic), clock=clock, new_id=new_id
+        )
+
+    def __repr__(self) -> str:
+        return f"<SqliteRunStore {self.path}>"
+
+    @property
+    def path(self) -> str:
+        """The database file (absolute)."""
+        return self.storage.path
+
+
+def open_sqlite(
+    url: str,
+    *,
+    clock: seam.Clock | None = None,
+    new_id: IdFactory | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    monotonic: seam.MonotonicClock | None = None,
+) -> SqliteRunStore:
+    """The store of a ``sqlite:///relative.db`` or ``sqlite:////absolute.db`` URL."""
+    return SqliteRunStore(
+        sqlite_path(url), clock=clock, new_id=new_id, lock_timeout=lock_timeout, monotonic=monotonic
+    )
+
+
+#: The ``sqlite:`` scheme of store URLs.
+SCHEME = StoreScheme(open=open_sqlite, name="SQLite", example="sqlite:///runs.db")

@@ -213,7 +213,7 @@ def run_graph_tests(
 ) -> list[TestResult]:
     """Run every graph test at ``path`` (a file or a directory searched recursively).
 
-    With ``coverage`` (a :class:`~agent_graph.CoverageCollector` of the same
+    With ``coverage`` (a :class:`~agent_graph.testing.CoverageCollector` of the same
     Provider), every test's evaluation is counted; ``coverage.report()`` then
     says which nodes, edges, outcomes and Gate resolutions the tests exercised.
 

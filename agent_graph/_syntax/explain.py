@@ -1,7 +1,7 @@
 """Schema violations as diagnostics a person can act on.
 
 :func:`explain` turns the collector's violations (keyword, JSON Pointer,
-schema path, parameters) into :class:`~agent_graph.Diagnostic` records whose
+schema path, parameters) into :class:`~agent_graph.types.Diagnostic` records whose
 message says what is wrong and where:
 
 * the thing the value belongs to, named by its identity rather than only by

@@ -20,18 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._core.errors import AgentGraphError
-from .._core.evaluate import (
-    evaluate,
-    make_route_id,
-    normalize_authorities,
-    normalize_facts,
-    normalize_outcomes,
-    plain_facts,
-    settled_outcomes,
-)
+from .._core.evaluate import evaluate, settled_outcomes
 from .._core.graph_coverage import GraphCoverage, edge_label
+from .._core.identity import make_route_id
 from .._core.ir import CompiledGraph
 from .._core.model import Evaluation
+from .._core.normalize import normalize_authorities, normalize_facts, normalize_outcomes, plain_facts
 from .._core.provider import Provider
 
 __all__ = ["DiagramState", "render_diagram", "settle_frame"]
@@ -455,7 +449,7 @@ def render_diagram(
     evaluation of ``state.entry`` is overlaid, and with ``explain`` each node
     also shows its reason (:func:`~agent_graph.explain`). With ``coverage`` (the
     :class:`~agent_graph.GraphCoverage` of this Graph from a
-    :class:`~agent_graph.CoverageCollector`), tested nodes and edges are green
+    :class:`~agent_graph.testing.CoverageCollector`), tested nodes and edges are green
     and untested ones red, each node listing its untested outcomes and Gate
     resolutions; Subgraph calls are then drawn as links. Subgraph calls become clusters
     (at most :data:`MAX_CLUSTERS`) unless ``expand_subgraphs`` is false.

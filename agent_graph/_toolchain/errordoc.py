@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import ast
 import re
-import sys
 import typing
 from collections.abc import Sequence
 from pathlib import Path
 
-from .._core.errors import ErrorCode
+from .._core.errors import FAMILIES, ErrorCode, family_of
+from .generated import write_or_check
 
 __all__ = ["document", "raised_codes", "registered_codes"]
 
@@ -45,14 +45,39 @@ below; the command line prints it in the `agent-graph.error.v1` envelope, exit
 status 1. Hosts branch on the code, never on the message. The codes are one
 `Literal` type, `agent_graph._core.errors.ErrorCode`, which `AgentGraphError`'s
 `code` is typed with, so a type checker refuses a misspelt code. Each is listed
-with the layers that raise it (see [architecture.md](architecture.md)).
+with its family and the layers that raise it (see [architecture.md](architecture.md)).
 
-This page is generated from that type and the package's source by
-`python -m agent_graph._toolchain.errordoc`; a test fails when it is stale.
-Adding a code is adding its line to `ErrorCode` and running the command.
+This page is generated from that type, the table of families and the package's
+source by `python -m agent_graph._toolchain.errordoc`; a test fails when it is
+stale. Adding a code is adding its line to `ErrorCode` (and to its family in
+`FAMILIES`, the same module) and running the command.
 
-| Code | Raised by the layers |
-| --- | --- |
+## Families
+
+Each code belongs to at most one family, a subclass of `AgentGraphError` that a
+host catches instead of comparing codes; the code stays the contract (`.code`,
+the envelope on the wire). An error of a family is still an `AgentGraphError`.
+Every family is importable from `agent_graph` and `agent_graph.errors`:
+
+```python
+import tempfile
+
+import agent_graph as ag
+
+provider = ag.load_provider("examples/weekly-report/provider.yaml")
+store = ag.open_store(f"sqlite:///{tempfile.mkdtemp()}/runs.db")
+run = store.start(None, provider, "report", workspace=".")
+step = store.next_step(run.id, provider)
+assert step.route is not None
+node = step.route.after_action.record_node
+store.record(run.id, node, "completed", provider=provider, revision=step.revision)
+try:  # the same revision again: the Run moved on since this step was read
+    store.record(run.id, node, "completed", provider=provider, revision=step.revision)
+except ag.RevisionStale as error:
+    print(f"{type(error).__name__}: {error.code}")  # read the next step again and decide again
+store.close()
+```
+
 """
 
 
@@ -111,13 +136,24 @@ def raised_codes() -> dict[str, set[str]]:
             elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(
-                    isinstance(target, ast.Name) and "code" in target.id.lower() and target.id != "ErrorCode"
+                    isinstance(target, ast.Name)
+                    and "code" in target.id.lower()
+                    and not target.id.endswith("Code")
                     for target in targets
                 ):
                     codes |= _codes_in(node.value) & set(registered_codes())
         for code in codes:
             found.setdefault(code, set()).add(module)
     return found
+
+
+def _families() -> str:
+    """The section on families: each with what it means and how many codes it holds."""
+    lines = ["| Family | Codes | What it means |\n", "| --- | --- | --- |\n"]
+    for family, members in FAMILIES.items():
+        meaning = " ".join((family.__doc__ or "").split()).replace("``", "`")
+        lines.append(f"| `{family.__name__}` | {len(members)} | {meaning} |\n")
+    return "".join(lines)
 
 
 def document() -> str:
@@ -128,8 +164,11 @@ def document() -> str:
         layers = sorted(
             {_LAYERS.get(module.split(".")[1], module.split(".")[1]) for module in raised.get(code, ())}
         )
-        rows.append(f"| `{code}` | {', '.join(layers)} |\n")
-    return _HEADER + "".join(rows)
+        family = family_of(code).__name__
+        shown = f"`{family}`" if family != "AgentGraphError" else "—"
+        rows.append(f"| `{code}` | {shown} | {', '.join(layers)} |\n")
+    table = "\n## Codes\n\n| Code | Family | Raised by the layers |\n| --- | --- | --- |\n"
+    return _HEADER + _families() + table + "".join(rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -138,20 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if docs/errors.md is stale")
     parser.add_argument("--path", default=str(_PACKAGE.parent / "docs" / "errors.md"))
     args = parser.parse_args(argv)
-    text = document()
-    target = Path(args.path)
-    if args.check:
-        current = target.read_text(encoding="utf-8") if target.is_file() else ""
-        if current != text:
-            print(f"{target} is stale; run python -m agent_graph._toolchain.errordoc", file=sys.stderr)
-            return 1
-        print(f"{target} is up to date")
-        return 0
-    from .._load.atomic import write_bytes_atomic
-
-    write_bytes_atomic(str(target), text.encode("utf-8"))
-    print(f"wrote {target} ({len(registered_codes())} codes)")
-    return 0
+    written = f"{len(registered_codes())} codes"
+    return write_or_check(Path(args.path), document(), check=args.check, command=parser.prog, written=written)
 
 
 if __name__ == "__main__":

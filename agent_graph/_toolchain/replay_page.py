@@ -28,16 +28,10 @@ from typing import Any
 
 import msgspec
 
-from .._core.evaluate import (
-    evaluate_with_candidates,
-    normalize_authorities,
-    normalize_facts,
-    normalize_outcomes,
-    plain_facts,
-    settled_outcomes,
-)
+from .._core.evaluate import evaluate_with_candidates, settled_outcomes
 from .._core.ir import CompiledGraph
 from .._core.model import OUTCOMES, Run
+from .._core.normalize import normalize_authorities, normalize_facts, normalize_outcomes, plain_facts
 from .._core.provider import Provider
 from .._core.replay import ReplayStep, replay
 from .replay_layout import Layout, graph_svg

@@ -29,6 +29,7 @@ from .._syntax.parse import (
     parse_structured,
     parse_yaml,
 )
+from .._syntax.schema import schema_document
 
 __all__ = [
     "check_written_source",
@@ -281,15 +282,26 @@ def init_files(provider_id: str) -> dict[str, str]:
         }
     )
     return {
-        "provider.yaml": manifest,
-        "graphs/main.yaml": _GRAPH,
-        "actions/work.yaml": _ACTION,
+        "provider.yaml": schema_modeline("provider") + manifest,
+        "graphs/main.yaml": schema_modeline("graph") + _GRAPH,
+        "actions/work.yaml": schema_modeline("action") + _ACTION,
         "skills/getting-started/SKILL.md": _SKILL,
         "resources/procedure.md": _PROCEDURE,
-        "codes.yaml": _CODES,
-        "tests/01-start.yaml": _TEST_START,
-        "tests/02-done.yaml": _TEST_DONE,
+        "codes.yaml": schema_modeline("code-catalog") + _CODES,
+        "tests/01-start.yaml": schema_modeline("test-case") + _TEST_START,
+        "tests/02-done.yaml": schema_modeline("test-case") + _TEST_DONE,
     }
+
+
+def schema_modeline(name: str) -> str:
+    """The comment line that tells an editor's YAML language server which schema a file follows.
+
+    ``# yaml-language-server: $schema=<$id>`` with the stable ``$id`` of the shipped
+    ``<name>.schema.json`` (VS Code's YAML extension reads it to validate and
+    complete the file as one types; docs/authoring.md says how to point it at
+    the installed files instead). A comment: the loader reads the same values.
+    """
+    return f"# yaml-language-server: $schema={schema_document(name)['$id']}\n"
 
 
 def init_provider(directory: str, provider_id: str) -> str:

@@ -1,7 +1,7 @@
 """Ahead-of-time generation of the schema validators (``agent_graph/_syntax/validators.py``).
 
-``python -m agent_graph._toolchain.schemagen`` compiles every shipped ``schemas/<name>.schema.json``
-with ``fastjsonschema.compile_to_code`` into one checked-in module, so that no
+``python -m agent_graph._toolchain.schemagen`` compiles every ``schemas/<name>.schema.json`` of the
+repository's top-level folder (the one source of the shipped schemas) with ``fastjsonschema.compile_to_code`` into one checked-in module, so that no
 schema is compiled when the library is imported or run; ``--check`` exits with
 status 1 when that module no longer matches the schemas.
 
@@ -40,12 +40,20 @@ from .._syntax.compile import (
     rename,
     split,
 )
-from .._syntax.schema import SCHEMA_NAMES, schema_path
+from .._syntax.schema import SCHEMA_NAMES
 
 __all__ = ["check", "generate_module", "main"]
 
 # Bump when the shape of the generated module changes without any schema changing.
 GENERATOR_FORMAT = "2"
+
+
+#: The one source of the shipped schemas: the checkout's top-level folder (a wheel maps it into the package).
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
+
+
+def _schema_file(name: str) -> Path:
+    return SCHEMAS / f"{name}.schema.json"
 
 
 def _identifier(name: str) -> str:
@@ -56,7 +64,7 @@ def schemas_digest() -> str:
     """Digest of every shipped schema file and of the generator format."""
     digest = hashlib.sha256(f"agent-graph schemagen {GENERATOR_FORMAT}\0".encode())
     for name in SCHEMA_NAMES:
-        digest.update(name.encode() + b"\0" + schema_path(name).read_bytes() + b"\0")
+        digest.update(name.encode() + b"\0" + _schema_file(name).read_bytes() + b"\0")
     return "sha256:" + digest.hexdigest()
 
 
@@ -92,7 +100,7 @@ def generate_module() -> str:
     patterns: dict[str, str] = {}
     sections: list[str] = []
     for name in SCHEMA_NAMES:
-        schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
+        schema = json.loads(_schema_file(name).read_text(encoding="utf-8"))
         piece = split(fastjsonschema_code(schema, {}), schema)
         for key, source in piece.patterns.items():
             if patterns.setdefault(key, source) != source:

@@ -22,6 +22,8 @@ Everyday use::
 * :func:`provider_fixture` makes a pytest fixture of a builder, a Provider
   folder or a manifest; the pytest plugin adds ``agent_graph_store``, a fresh
   in-memory Run store per test.
+* :class:`CoverageCollector` gathers the Graph coverage of evaluations and
+  routes (the pytest plugin's ``--agent-graph-coverage`` uses it).
 * :mod:`agent_graph.testing.store_contract`: the Run store contract as a
   pytest suite, for a host's own store.
 
@@ -30,6 +32,7 @@ Nothing here needs pytest except :func:`provider_fixture` and the store contract
 
 from __future__ import annotations
 
+from .._core.graph_coverage import CoverageCollector as CoverageCollector
 from .._runtime.drive import (
     DriveOptions as DriveOptions,
     Grant as Grant,
@@ -49,6 +52,7 @@ from ._asserts import assert_route as assert_route, assert_status as assert_stat
 from ._fixtures import load as load, provider_fixture as provider_fixture
 
 __all__ = [
+    "CoverageCollector",
     "DriveOptions",
     "Grant",
     "Observe",

@@ -1,9 +1,10 @@
 """The Run store contract as a pytest suite: prove that a store keeps every promise of agent-graph's stores.
 
-A host with its own database implements the store interface (the methods of
-:class:`agent_graph.BaseRunStore`, blocking, or of
-:class:`agent_graph.AsyncRunStore`, as coroutines) and runs this suite against
-it. Subclass :class:`RunStoreContract` in a test module and give it one
+A host with its own database implements the storage seam
+(:class:`agent_graph.storage.RunStorage`, blocking, or
+:class:`agent_graph.storage.AsyncRunStorage`, as coroutines), opens it as a
+store (``ag.BaseRunStore(storage)``, ``ag.AsyncRunStore(storage)``, or by URL
+once its scheme is registered) and runs this suite against it. Subclass :class:`RunStoreContract` in a test module and give it one
 fixture, ``open_run_store``: a callable that opens a store on the same (empty
 at the test's start) storage each time it is called, answering the store or
 an awaitable of it (an async store). Options it is called with (``clock``,
@@ -24,7 +25,8 @@ concurrency; Facts and authorities; refusals and their codes; checkpoints;
 export → import byte for byte; many concurrent writers (threads for a
 blocking store, tasks for an async one) and, when ``open_run_store`` can be
 pickled, several processes; no record lost. agent-graph runs this suite on
-its own three stores, each over its blocking and its async face.
+its own four stores and on a store in a distribution of its own, each over its
+blocking and its async face.
 """
 
 from __future__ import annotations

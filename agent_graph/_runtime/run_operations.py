@@ -1,0 +1,683 @@
+"""Every Run store operation, written once for both faces: checks, Run transitions, the revision guard.
+
+Each public operation of a store (``load``, ``record`` …) is a generator
+(``op_*`` of :class:`RunStoreOperations`) that checks its arguments, builds
+the Run transition of :mod:`agent_graph._runtime.run_changes` and yields the
+storage calls it needs as :class:`Request` values: one class per method of the
+storage seam (:mod:`agent_graph._runtime.run_storage`), each calling that
+method on a blocking storage (:meth:`Request.call`) or awaiting it on an
+async one (:meth:`Request.acall`). An operation reads ``head = yield from
+ReadHead(ref)``, so the answer is typed and every call can be followed. The
+blocking face (:class:`~agent_graph._runtime.run_store.BaseRunStore`) and the
+async one (:class:`~agent_graph._runtime.run_store_async.AsyncRunStore`)
+differ only in the loop that performs the requests.
+
+What a storage reads is checked here (a head text this store checked or wrote
+lately is not checked again: :class:`HeadMemo`); what it writes is decided
+here (:class:`~agent_graph._runtime.run_storage.Write`): the Provider check,
+the revision guard, the change at the clock's time, :func:`settle` and the
+bookkeeping of the Run's stored size. A storage only keeps and gives back.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+import msgspec
+
+from .._core.errors import AgentGraphError
+from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
+from .._core.plain import json_bytes, plain_string
+from .._core.provider import Provider
+from .._core.receipts import Receipts
+from .._syntax import schema as _schema
+from . import run_codec, run_storage as seam
+from .run_changes import (
+    Change,
+    authorities_change,
+    checkpoint_event,
+    evaluate_run,
+    facts_change,
+    guarded,
+    head_of,
+    new_run,
+    record_change,
+    with_events,
+)
+from .run_codec import (
+    checked_run_bytes,
+    convert_run,
+    decode_run,
+    format_timestamp,
+    key_text,
+    not_a_run,
+    parse_stored,
+    settle,
+    sized_run_bytes,
+)
+from .run_requests import (
+    Append,
+    Checkpoint,
+    Create,
+    ListRuns,
+    Operation,
+    ReadCheckpoint,
+    ReadEvents,
+    ReadHead,
+    ReadRunFile,
+    SaveFile,
+)
+
+__all__ = [
+    "DEFAULT_EVENTS_LIMIT",
+    "HeadMemo",
+    "IdFactory",
+    "Operation",
+    "ProviderRef",
+    "RunStoreOperations",
+    "check_provider",
+    "provider_id",
+]
+
+T = TypeVar("T")
+H = TypeVar("H", Run, RunHead)
+#: A Provider, its ID, or None (no Provider check).
+ProviderRef = Provider | str | None
+#: A function answering a fresh Run ID.
+IdFactory = Callable[[], str]
+
+#: A bound above any Run's count of events, for ``events(after=…, limit=…)`` (a 32-bit integer).
+MAX_EVENT_NUMBER = 2**31 - 1
+#: Events ``events()`` answers when no ``limit`` is given.
+DEFAULT_EVENTS_LIMIT = 1000
+
+
+def _system_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _random_id() -> str:
+    return str(uuid.uuid4())
+
+
+def provider_id(provider: Provider | str | None) -> str | None:
+    """A Provider ID from a Provider, a string or None."""
+    if provider is None:
+        return None
+    if isinstance(provider, str):
+        return plain_string(provider, "provider")
+    manifest = getattr(provider, "manifest", None)
+    identity = getattr(manifest, "id", None)
+    if not isinstance(identity, str):
+        raise AgentGraphError("argument-invalid", "provider must be a Provider, a Provider ID or None")
+    return plain_string(identity, "provider")
+
+
+def check_provider(run: H, expected: str | None) -> H:
+    """``run-provider-mismatch`` unless ``run`` belongs to ``expected`` (None: any Provider)."""
+    if expected is not None and run.provider != expected:
+        raise AgentGraphError(
+            "run-provider-mismatch", f"Run {run.id} belongs to Provider {run.provider}, not {expected}"
+        )
+    return run
+
+
+def _moment(value: datetime | str | None, label: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, str):
+        return value
+    raise AgentGraphError("argument-invalid", f"{label} must be a datetime or a Run timestamp string")
+
+
+def _text_bytes(text: str | bytes) -> int:
+    return len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+
+
+# ---------------------------------------------------------------- the memo of checked heads
+
+
+class HeadMemo:
+    """The head texts a store has checked or written lately, by Run: a head read again as the same text skips its check.
+
+    Bounded (:attr:`entries` Runs, heads up to :attr:`largest` characters),
+    owned by one store face and safe to share among its threads. It holds
+    text only: every read parses its own copy, so nothing a caller changes in
+    an answer reaches the next one.
+    """
+
+    entries = 256
+    largest = 64 * 1024
+
+    def __init__(self) -> None:
+        self._texts: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def holds(self, ref: str, text: Any) -> bool:
+        """Whether ``text`` is the head this memo keeps for ``ref``."""
+        with self._lock:
+            if self._texts.get(ref) != text:
+                return False
+            self._texts.move_to_end(ref)
+            return True
+
+    def keep(self, ref: str, text: Any) -> None:
+        """Remember ``text`` as a checked head of ``ref`` (the least recently used Run goes past the bound)."""
+        with self._lock:
+            if type(text) is not str or len(text) > self.largest:
+                self._texts.pop(ref, None)  # a head too large to keep is forgotten
+                return
+            self._texts[ref] = text
+            self._texts.move_to_end(ref)
+            while len(self._texts) > self.entries:
+                self._texts.popitem(last=False)
+
+
+# ---------------------------------------------------------------- the operations
+
+
+class RunStoreOperations:
+    """What both faces share: the store's clock, IDs and memo, the checks of what is read, every operation."""
+
+    _options: seam.StorageOptions
+    _clock: seam.Clock
+    _new_id: IdFactory
+    _heads: HeadMemo
+
+    def _setup(
+        self, storage: seam.StorageOptions, clock: seam.Clock | None, new_id: IdFactory | None
+    ) -> None:
+        if not isinstance(storage, seam.StorageOptions):
+            raise AgentGraphError(
+                "argument-invalid",
+                f"A Run store needs a storage (ag.storage.RunStorage), not {type(storage).__name__}",
+            )
+        if clock is not None and not callable(clock):
+            raise AgentGraphError("argument-invalid", "clock must be a function answering a datetime")
+        if new_id is not None and not callable(new_id):
+            raise AgentGraphError("argument-invalid", "new_id must be a function answering a Run ID")
+        self._options = storage
+        self._clock = clock or _system_clock
+        self._new_id = new_id or _random_id
+        self._heads = HeadMemo()
+
+    @property
+    def store_kind(self) -> str:
+        """The kind of store, as spans name it (``agent_graph.store``): files, sqlite, postgresql, memory …"""
+        return self._options.kind
+
+    @property
+    def ref_kind(self) -> str:
+        """What addresses a Run in this store: ``id``, or ``path`` (the file store)."""
+        return self._options.ref_kind
+
+    @property
+    def lock_timeout(self) -> float:
+        """Seconds a writer waits for another writer (0 to a week; ``run-lock-timeout`` after that)."""
+        return self._options.lock_timeout
+
+    @lock_timeout.setter
+    def lock_timeout(self, value: float) -> None:
+        self._options.lock_timeout = value
+
+    # ------------------------------------------------------------ time and names
+
+    def now(self) -> str:
+        """The current time as a Run timestamp."""
+        moment = self._clock()
+        if not isinstance(moment, datetime):
+            raise AgentGraphError(
+                "argument-invalid", f"The Run store's clock returned {moment!r:.60}, not a datetime"
+            )
+        return format_timestamp(moment)
+
+    def _fresh_id(self) -> str:
+        """A new Run ID from ``new_id`` (``argument-invalid`` unless it is a non-empty string)."""
+        identity = self._new_id()
+        if not isinstance(identity, str) or not identity:
+            raise AgentGraphError(
+                "argument-invalid", f"The Run store's new_id returned {identity!r:.60}, not a string"
+            )
+        return key_text(plain_string(identity, "Run ID"), "The Run ID")
+
+    def _new_identity(self, ref: str | None) -> str:
+        """The ID of a new Run asked for as ``ref``: ``ref`` itself in a store of Run IDs, else a fresh one."""
+        if ref is not None and self._options.ref_kind == "id":
+            return ref
+        return self._fresh_id()
+
+    def _check_ref(self, ref: Any) -> None:
+        if not isinstance(ref, str) or not ref or "\x00" in ref:
+            raise AgentGraphError(
+                "argument-invalid", f"A Run {self._options.ref_kind} must be a non-empty string"
+            )
+        if self._options.ref_kind == "id":
+            key_text(ref, "The Run id")
+
+    @staticmethod
+    def _need_provider(provider: object, what: str) -> Provider:
+        if not isinstance(provider, Provider):
+            raise AgentGraphError("argument-invalid", f"{what} needs the loaded Provider (ag.load_provider)")
+        return provider
+
+    def _revision_guard(self, given: ProviderRef, revision: str) -> Callable[[RunHead], None]:
+        provider = self._need_provider(given, "record with a revision")
+        if not isinstance(revision, str) or not revision:
+            raise AgentGraphError("revision-invalid", "revision must be the step's revision string")
+
+        def guard(head: RunHead) -> None:
+            current = evaluate_run(provider, head).revision
+            if current != revision:
+                raise AgentGraphError(
+                    "run-revision-stale",
+                    f"Run {head.id} changed since revision {revision} (it is at {current} now); "
+                    "nothing was recorded: take the next step again",
+                )
+
+        return guard
+
+    # ------------------------------------------------------------ what a storage reads, checked
+
+    def _head_of(self, ref: str, stored: seam.StoredHead) -> RunHead:
+        """The head a storage read: a checked value as it is, a text parsed and checked (unless remembered)."""
+        value, count = stored.head, stored.events
+        if isinstance(value, RunHead):
+            return value
+        where = self._options.where(ref)
+        if (
+            not isinstance(value, (str, bytes))
+            or isinstance(count, bool)
+            or not isinstance(count, int)
+            or count < 1
+        ):
+            raise AgentGraphError("run-invalid", f"{where}: the stored head row is not a Run head")
+        raw = parse_stored(value, where)
+        if self._heads.holds(ref, value):  # this store wrote or checked exactly this text
+            return msgspec.convert({**raw, "events": count}, RunHead)
+        if not isinstance(raw, dict) or "events" in raw:
+            raise AgentGraphError("run-invalid", f"{where}: the stored head is not a Run without its events")
+        if self._options.ref_kind == "id" and raw.get("id") != ref:
+            raise AgentGraphError(
+                "run-invalid",
+                f"{where}: the stored head names Run {raw.get('id')!r:.80}, not the Run of its row",
+            )
+        try:
+            _schema.validate("run", {**raw, "events": []}, where)
+            head = msgspec.convert({**raw, "events": count}, RunHead)
+        except msgspec.ValidationError as error:
+            raise AgentGraphError("run-invalid", f"{where} is not a valid Run head: {error}") from None
+        except AgentGraphError as error:
+            raise not_a_run(error, where) from None
+        self._heads.keep(ref, value)
+        return head
+
+    def _page_of(self, ref: str, page: seam.StoredPage, after: int, limit: int) -> tuple[RunHead, list[Any]]:
+        """The head of a page and its events: checked values as they are, or their JSON, each numbered right."""
+        head = self._head_of(ref, page.head)
+        events = page.events
+        where = self._options.where(ref)
+        if len(events) != max(min(limit, head.events - after), 0):
+            if after == 0:
+                raise AgentGraphError(
+                    "run-invalid",
+                    f"{where}: the head counts {head.events} events but the store holds {len(events)} of them",
+                )
+            raise AgentGraphError("run-invalid", f"{where}: events after {after} are missing from the store")
+        found: list[Any] = []
+        for expected, event in enumerate(events, start=after + 1):
+            raw = event if isinstance(event, RunEvent) else parse_stored(event, f"{where} event {expected}")
+            sequence = (
+                raw.sequence
+                if isinstance(raw, RunEvent)
+                else raw.get("sequence")
+                if isinstance(raw, dict)
+                else None
+            )
+            if sequence != expected:
+                raise AgentGraphError(
+                    "run-invalid",
+                    f"{where}: event row {expected} holds an event that is not numbered {expected}",
+                )
+            found.append(raw)
+        return head, found
+
+    @staticmethod
+    def _all_values(head: seam.StoredHead, events: list[Any]) -> bool:
+        return isinstance(head.head, RunHead) and all(isinstance(event, RunEvent) for event in events)
+
+    def _events_of(
+        self, ref: str, page: seam.StoredPage, after: int, limit: int
+    ) -> tuple[RunHead, tuple[RunEvent, ...]]:
+        head, found = self._page_of(ref, page, after, limit)
+        if self._all_values(page.head, found):
+            return head, tuple(found)
+        where = self._options.where(ref)
+        raw = [event.to_json() if isinstance(event, RunEvent) else event for event in found]
+        try:
+            _schema.validate("run", {**head.to_json(), "events": raw}, where)
+            return head, tuple(msgspec.convert(event, RunEvent) for event in raw)
+        except (AgentGraphError, msgspec.ValidationError) as error:
+            raise AgentGraphError("run-invalid", f"{where} holds an invalid event: {error}") from None
+
+    def _run_of(self, ref: str, page: seam.StoredPage) -> Run:
+        """The whole Run of a page read from its first event, checked as a whole."""
+        head, found = self._page_of(ref, page, 0, MAX_EVENT_NUMBER)
+        if self._all_values(page.head, found):
+            return with_events(head, tuple(found))
+        where = self._options.where(ref)
+        raw = head.to_json()
+        raw["events"] = [event.to_json() if isinstance(event, RunEvent) else event for event in found]
+        try:
+            _schema.validate("run", raw, where)
+        except AgentGraphError as error:
+            raise not_a_run(error, where) from None
+        return convert_run(raw, where)
+
+    @staticmethod
+    def _checkpoint_run(stored: seam.StoredCheckpoint) -> Run:
+        document = stored.document
+        if isinstance(document, Run):
+            return document
+        return decode_run(document, f"checkpoint {stored.name}")
+
+    # ------------------------------------------------------------ what a storage writes, decided
+
+    def _size_after(
+        self, ref: str, stored: seam.StoredHead, head_json: str, event_json: Iterable[str]
+    ) -> int | None:
+        """The Run's stored size once ``head_json`` replaces its head and ``event_json`` is appended.
+
+        ``run-too-large`` past half the limit of Runs (its file form is larger); None when the storage does not count.
+        """
+        if stored.size is None:
+            return None
+        old = stored.head
+        old_text = old if isinstance(old, (str, bytes)) else json_bytes(_without_events(old))
+        total = (
+            stored.size
+            - _text_bytes(old_text)
+            + _text_bytes(head_json)
+            + sum(_text_bytes(t) for t in event_json)
+        )
+        limit = run_codec.MAX_RUN_BYTES // 2
+        if total > limit:
+            raise AgentGraphError(
+                "run-too-large",
+                f"{self._options.where(ref)} would hold {total} bytes of JSON, over {limit} (half the "
+                f"{run_codec.MAX_RUN_BYTES}-byte limit of a Run file, which is indented); nothing was written: "
+                "start a new Run (or checkpoint and resume) instead of growing this one",
+            )
+        return total
+
+    def _write(self, ref: str, expected: str | None, change: Change) -> seam.Write:
+        where = self._options.where(ref)
+
+        def decide(stored: seam.StoredHead, trial: bool) -> seam.Appended:
+            before = check_provider(self._head_of(ref, stored), expected)
+            head, added = change(before, before.updated_at if trial else self.now())
+            head, events, head_json, texts = settle(head, added, where, before)
+            size = self._size_after(ref, stored, head_json, texts)
+            if not trial:
+                self._heads.keep(ref, head_json)
+            return seam.Appended(head, events, head_json, tuple(texts), size)
+
+        return seam.Write(decide)
+
+    def _checkpoint_write(self, ref: str, expected: str | None) -> seam.CheckpointWrite:
+        where = self._options.where(ref)
+
+        def decide(page: seam.StoredPage, name: str, trial: bool) -> seam.Checkpointed:
+            run = check_provider(self._run_of(ref, page), expected)
+            before = head_of(run)
+            change = guarded(None, checkpoint_event(name))
+            head, added = change(before, before.updated_at if trial else self.now())
+            head, events, head_json, texts = settle(head, added, where, before)
+            size = self._size_after(ref, page.head, head_json, texts)
+            snapshot = msgspec.structs.replace(with_events(head, (*run.events, *events)), authorities=())
+            document = sized_run_bytes(snapshot, f"checkpoint {name}")
+            if not trial:
+                self._heads.keep(ref, head_json)
+            return seam.Checkpointed(
+                seam.Appended(head, events, head_json, tuple(texts), size), snapshot, document
+            )
+
+        return seam.CheckpointWrite(decide)
+
+    def _new_run(self, run: Run, ref: str | None, purpose: seam.Purpose) -> seam.NewRun:
+        """A Run to create, checked as every store checks it (``argument-invalid`` and what the reader refuses)."""
+        for value, name in ((run.id, "Run ID"), (run.provider, "Provider ID"), (run.graph, "Graph ID"),
+                            (run.entry, "entry")):  # fmt: skip
+            key_text(value, f"The {name}")
+        return seam.NewRun(run, ref, purpose, checked_run_bytes(run, f"Run {run.id}"))
+
+    # ------------------------------------------------------------ operations
+
+    def op_load(self, ref: str, provider: ProviderRef) -> Operation[Run]:
+        self._check_ref(ref)
+        expected = provider_id(provider)
+        page = yield from ReadEvents(ref, 0, MAX_EVENT_NUMBER)
+        return check_provider(self._run_of(ref, page), expected)
+
+    def op_head(self, ref: str, provider: ProviderRef) -> Operation[RunHead]:
+        self._check_ref(ref)
+        expected = provider_id(provider)
+        stored = yield from ReadHead(ref)
+        return check_provider(self._head_of(ref, stored), expected)
+
+    def op_events(
+        self, ref: str, provider: ProviderRef, after: int, limit: int | None
+    ) -> Operation[tuple[RunEvent, ...]]:
+        self._check_ref(ref)
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            raise AgentGraphError("argument-invalid", "after must be an event sequence number (0 or more)")
+        if limit is None:
+            limit = DEFAULT_EVENTS_LIMIT
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise AgentGraphError("argument-invalid", "limit must be a positive number of events")
+        expected = provider_id(provider)
+        # No Run holds this many events (its size is bounded): larger numbers mean the same, and
+        # every database takes this one.
+        after, limit = min(after, MAX_EVENT_NUMBER), min(limit, MAX_EVENT_NUMBER)
+        page = yield from ReadEvents(ref, after, limit)
+        head, events = self._events_of(ref, page, after, limit)
+        check_provider(head, expected)
+        return events
+
+    def op_list(
+        self,
+        provider: ProviderRef,
+        graph: str | None,
+        updated_after: datetime | str | None,
+        updated_before: datetime | str | None,
+    ) -> Operation[builtins.list[RunSummary]]:
+        identity = provider_id(provider)
+        if graph is not None and not isinstance(graph, str):
+            raise AgentGraphError(
+                "argument-invalid", f"graph must be a graph ID (a string), not {graph!r:.60}"
+            )
+        after = _moment(updated_after, "updated_after")
+        before = _moment(updated_before, "updated_before")
+        found = yield from ListRuns(seam.RunQuery(identity, graph, after, before))
+        chosen = [
+            summary
+            for summary in found
+            if (identity is None or summary.provider == identity)
+            and (graph is None or summary.graph == graph)
+            and (after is None or summary.updated_at > after)
+            and (before is None or summary.updated_at < before)
+        ]
+        chosen.sort(key=lambda summary: (summary.updated_at, summary.id, summary.ref))
+        return chosen
+
+    def op_next_step(
+        self,
+        ref: str,
+        provider: Provider,
+        receipts: Receipts | ReadReceipts | Mapping[str, Any] | None,
+        route_id: str | None,
+    ) -> Operation[Step]:
+        from .step import run_step
+
+        self._need_provider(provider, "next_step")
+        head = yield from self.op_head(ref, provider)
+        return run_step(provider, head, receipts=receipts, route_id=route_id)
+
+    def op_start(
+        self,
+        ref: str | None,
+        provider: Provider | str,
+        graph: str,
+        entry: str,
+        workspace: str | None,
+        facts: Mapping[str, Any] | None,
+        authorities: Iterable[str] | None,
+    ) -> Operation[Run]:
+        identity = provider_id(provider)
+        if identity is None:
+            raise AgentGraphError("argument-invalid", "Run start needs the Provider or its ID")
+        if not isinstance(graph, str) or not graph or not isinstance(entry, str) or not entry:
+            raise AgentGraphError("argument-invalid", "Run start needs a Graph ID and an entry")
+        graph = key_text(plain_string(graph, "graph"), "The Graph ID")
+        entry = key_text(plain_string(entry, "entry"), "The entry")
+        key_text(identity, "The Provider ID")
+        graphs = getattr(provider, "graphs", None)
+        if graphs is not None:
+            compiled = graphs.get(graph)
+            if compiled is None:
+                raise AgentGraphError("graph-missing", f"Provider {identity} has no graph {graph}")
+            if entry not in compiled.definition.entrypoints:
+                raise AgentGraphError("entry-missing", f"Graph {graph} has no entrypoint {entry}")
+        if ref is not None:
+            self._check_ref(ref)
+        if workspace is not None and (not isinstance(workspace, str) or not workspace or "\0" in workspace):
+            raise AgentGraphError("argument-invalid", "workspace must be a path string")
+        if workspace is not None:
+            workspace = plain_string(workspace, "workspace")
+        run_id = self._new_identity(ref)
+        run = new_run(
+            run_id,
+            identity,
+            graph,
+            entry,
+            self.now(),
+            workspace=os.path.abspath(workspace) if workspace is not None else None,
+            facts=facts,
+            authorities=authorities,
+        )
+        head, events, _, _ = settle(head_of(run), run.events, f"Run {run_id}")
+        run = with_events(head, events)
+        yield from Create(self._new_run(run, ref, "start"))
+        return run
+
+    def op_change(self, ref: str, provider: ProviderRef, change: Change) -> Operation[RunHead]:
+        self._check_ref(ref)
+        appended = yield from Append(ref, self._write(ref, provider_id(provider), change))
+        return appended.head
+
+    def op_record(
+        self,
+        ref: str,
+        node: str,
+        outcome: str,
+        detail: Any,
+        provider: ProviderRef,
+        revision: str | None,
+        facts: Mapping[str, Any] | None,
+        deep: bool,
+    ) -> Operation[RunHead]:
+        guard = None
+        if revision is not None:
+            guard = self._revision_guard(provider, revision)
+        self._check_ref(ref)
+        changes = [record_change(node, outcome, detail)]
+        if facts is not None:
+            changes.insert(0, facts_change(facts, deep=deep))
+        return (yield from self.op_change(ref, provider, guarded(guard, *changes)))
+
+    def op_update_facts(
+        self, ref: str, facts: Mapping[str, Any], replace: bool, deep: bool, provider: ProviderRef
+    ) -> Operation[RunHead]:
+        self._check_ref(ref)
+        change = guarded(None, facts_change(facts, replace=replace, deep=deep))
+        return (yield from self.op_change(ref, provider, change))
+
+    def op_update_authorities(
+        self,
+        ref: str,
+        replace: Iterable[str] | None,
+        add: Iterable[str],
+        remove: Iterable[str],
+        provider: ProviderRef,
+    ) -> Operation[RunHead]:
+        self._check_ref(ref)
+        change = guarded(None, authorities_change(replace, add, remove))
+        return (yield from self.op_change(ref, provider, change))
+
+    def op_checkpoint(self, ref: str, target: str, provider: ProviderRef) -> Operation[Run]:
+        self._check_ref(ref)
+        self._check_ref(target)
+        done = yield from Checkpoint(ref, target, self._checkpoint_write(ref, provider_id(provider)))
+        return done.snapshot
+
+    def op_resume(self, checkpoint: str, target: str | None, provider: ProviderRef) -> Operation[Run]:
+        from .run_changes import resumed_run
+
+        self._check_ref(checkpoint)
+        if target is not None:
+            self._check_ref(target)
+        expected = provider_id(provider)
+        stored = yield from ReadCheckpoint(checkpoint)
+        source = check_provider(self._checkpoint_run(stored), expected)
+        if target is not None and self._options.ref_kind == "path":
+            identity = (
+                source.id
+            )  # a named file keeps the checkpoint's Run ID, as the TypeScript toolchain does
+        else:
+            identity = self._new_identity(target)
+        resumed = resumed_run(source, stored.name, self.now(), identity)
+        yield from Create(self._new_run(resumed, target, "resume"))
+        return resumed
+
+    def op_export(self, ref: str, path: str, provider: ProviderRef) -> Operation[Run]:
+        if not isinstance(path, str) or not path or "\x00" in path:
+            raise AgentGraphError("argument-invalid", "export needs the path of a new Run file")
+        run = yield from self.op_load(ref, provider)
+        destination = os.path.abspath(path)
+        yield from SaveFile(destination, checked_run_bytes(run, destination), "Run export")
+        return run
+
+    def op_import(self, path: str, provider: ProviderRef) -> Operation[Run]:
+        expected = provider_id(provider)
+        run = yield from ReadRunFile(path)
+        check_provider(run, expected)
+        key_text(run.id, "The Run ID", "run-invalid")
+        yield from Create(self._new_run(run, None, "import"))
+        return run
+
+    def op_fork(
+        self, ref: str, at: int, target: str | None, provider: ProviderRef, facts: Mapping[str, Any] | None
+    ) -> Operation[Run]:
+        from .run_fork import forked_run
+
+        source = yield from self.op_load(ref, provider)
+        forked_run(source, at, "-", "-", facts)  # refuse before taking a ref
+        if target is not None:
+            self._check_ref(target)
+        run = forked_run(source, at, self._new_identity(target), self.now(), facts)
+        yield from Create(self._new_run(run, target, "fork"))
+        return run
+
+
+def _without_events(head: RunHead) -> dict[str, Any]:
+    raw: dict[str, Any] = head.to_json()
+    raw.pop("events", None)
+    return raw
