@@ -571,7 +571,9 @@ def test_nothing_is_written_outside_the_folder(tmp_path: Path) -> None:
     with pytest.raises(ag.AgentGraphError) as raised:
         p.write(tmp_path / "out")
     assert raised.value.code == "path-symlink-outside-provider"
-    assert list(outside.iterdir()) == [] and sorted(x.name for x in (tmp_path / "out").iterdir()) == ["actions"]
+    assert list(outside.iterdir()) == [] and sorted(x.name for x in (tmp_path / "out").iterdir()) == [
+        "actions"
+    ]
     work.path = "../escape.yaml"  # a path changed after the declaration is checked again
     with pytest.raises(ag.AgentGraphError) as raised:
         p.files()
@@ -580,7 +582,11 @@ def test_nothing_is_written_outside_the_folder(tmp_path: Path) -> None:
 
 def test_the_loaded_provider_shares_nothing_mutable_with_the_builder() -> None:
     value: dict[str, Any] = {"incident": "INC-1", "tags": ["a"]}
-    request = {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "acme.request/v1", "type": "object"}
+    request = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "acme.request/v1",
+        "type": "object",
+    }
     timeline = agd.host_action_resource(
         "context.timeline",
         agd.host("acme.timeline", effect="read", input_schema=request, output_schema={"$id": "acme.out/v1"}),

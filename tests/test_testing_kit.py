@@ -12,7 +12,7 @@ import pytest
 
 import agent_graph as ag
 import agent_graph.define as agd
-import agent_graph.testing as agt
+import agent_graph.testing as agtest
 import agent_graph.types as agtypes
 
 from .conftest import REPO
@@ -52,12 +52,12 @@ def _facts(checks: tuple[agtypes.FactCheck, ...]) -> dict[str, Any]:
 def _diligent(provider: ag.Provider) -> Any:
     """An agent that does each step and reports the Facts that prove it; grants a Gate's authority when asked."""
 
-    def agent(step: ag.Step) -> agt.Reply:
+    def agent(step: ag.Step) -> agtest.Reply:
         route = step.route
         assert route is not None
         if route.gate is not None and route.gate.resolution == "user" and route.gate.authority:
-            return agt.grant(route.gate.authority)
-        return agt.record("completed", _facts(_checks(provider, step)), deep=True)
+            return agtest.grant(route.gate.authority)
+        return agtest.record("completed", _facts(_checks(provider, step)), deep=True)
 
     return agent
 
@@ -76,9 +76,9 @@ def test_drive_runs_every_example_to_its_end_and_the_trace_becomes_passing_tests
 ) -> None:
     provider = ag.load_provider(str(folder / "provider.yaml"))
     for kind, store in _store_kinds(tmp_path):
-        trace = agt.drive(provider, graph, agent=_diligent(provider), store=store)
+        trace = agtest.drive(provider, graph, agent=_diligent(provider), store=store)
         assert (trace.stopped, trace.status, trace.outcome) == ("terminal", "complete", "completed"), kind
-        agt.assert_status(trace, "complete", outcome="completed")
+        agtest.assert_status(trace, "complete", outcome="completed")
         assert trace.turns and all(turn.number == i for i, turn in enumerate(trace.turns, 1))
         assert [turn.status for turn in trace.turns][-1] == "complete"
         if store is not None:
@@ -98,7 +98,7 @@ def test_the_frozen_tests_fail_when_the_graph_changes(tmp_path: Path) -> None:
     from . import weekly_report
 
     provider = weekly_report.g.provider.load()
-    trace = agt.drive(provider, "report", agent=_diligent(provider))
+    trace = agtest.drive(provider, "report", agent=_diligent(provider))
     trace.write_tests(tmp_path)
     assert all(r.passed for r in ag.run_graph_tests(provider, str(tmp_path), fs=ag.OSFileSystem()))
     changed = agd.from_provider(provider)
@@ -115,19 +115,19 @@ def test_the_frozen_tests_fail_when_the_graph_changes(tmp_path: Path) -> None:
 
 def test_drive_async_takes_the_same_turns(tmp_path: Path) -> None:
     provider = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
-    blocking = agt.drive(provider, "report", agent=_diligent(provider))
+    blocking = agtest.drive(provider, "report", agent=_diligent(provider))
 
-    async def main() -> list[agt.Trace]:
+    async def main() -> list[agtest.Trace]:
         policy = _diligent(provider)
 
-        async def agent(step: ag.Step) -> agt.Reply:
+        async def agent(step: ag.Step) -> agtest.Reply:
             await asyncio.sleep(0)
-            reply: agt.Reply = policy(step)
+            reply: agtest.Reply = policy(step)
             return reply
 
         async with await ag.open_async_store(f"sqlite:///{tmp_path / 'runs.db'}") as store:
-            on_store = await agt.drive_async(provider, "report", agent=agent, store=store)
-        in_memory = await agt.drive_async(provider, "report", agent=policy)
+            on_store = await agtest.drive_async(provider, "report", agent=agent, store=store)
+        in_memory = await agtest.drive_async(provider, "report", agent=policy)
         return [on_store, in_memory]
 
     for trace in asyncio.run(main()):
@@ -139,32 +139,35 @@ def test_drive_async_takes_the_same_turns(tmp_path: Path) -> None:
 
 def test_a_drive_stops_on_its_budget_on_the_agent_and_at_a_block() -> None:
     provider = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
-    looping = agt.drive(provider, "report", agent=lambda step: agt.record("partial"), max_turns=3)
+    looping = agtest.drive(provider, "report", agent=lambda step: agtest.record("partial"), max_turns=3)
     assert (looping.stopped, len(looping.turns), looping.status) == ("max-turns", 3, "actionable")
-    agt.assert_route(looping, node="draft", availability="immediate", record="report/draft")
-    stopped = agt.drive(provider, "report", agent=lambda step: None)
+    agtest.assert_route(looping, node="draft", availability="immediate", record="report/draft")
+    stopped = agtest.drive(provider, "report", agent=lambda step: None)
     assert (stopped.stopped, stopped.turns) == ("agent", ())
-    failing = agt.drive(provider, "report", agent=lambda step: agt.record("failed"))
+    failing = agtest.drive(provider, "report", agent=lambda step: agtest.record("failed"))
     assert (failing.stopped, failing.status, len(failing.turns)) == ("terminal", "blocked", 1)
     case = failing.test_cases()[-1]
     assert case.expect.diagnostics_include == ("no-route",)
     # Facts only, then a grant: each is a turn, and the Run carries them.
-    replies = iter([agt.observe({"report": {"digest": "sha256:1"}}), agt.grant("report.publish"), None])
-    trace = agt.drive(provider, "report", agent=lambda step: next(replies), facts={"sources": ["a"]})
+    replies = iter([agtest.observe({"report": {"digest": "sha256:1"}}), agtest.grant("report.publish"), None])
+    trace = agtest.drive(provider, "report", agent=lambda step: next(replies), facts={"sources": ["a"]})
     assert [t.status for t in trace.turns] == ["waiting-user", "actionable"]
     assert trace.final.run.authorities == ("report.publish",)
     assert trace.final.run.facts == {"sources": ["a"], "report": {"digest": "sha256:1"}}
-    agt.assert_route(trace, node="approve", resolution="session-authority")
+    agtest.assert_route(trace, node="approve", resolution="session-authority")
 
 
 def test_what_a_drive_refuses() -> None:
     provider = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
     for call, code in (
-        (lambda: agt.drive(provider, "report", agent=lambda step: "completed"), "argument-invalid"),  # type: ignore[arg-type,return-value]
-        (lambda: agt.drive(provider, "report", agent=lambda step: None, max_turns=-1), "argument-invalid"),
-        (lambda: agt.drive("provider.yaml", "report", agent=lambda step: None), "argument-invalid"),  # type: ignore[arg-type]
-        (lambda: agt.drive(provider, "reprot", agent=lambda step: None), "graph-missing"),
-        (lambda: agt.drive(provider, "report", agent=lambda step: agt.record("done")), "outcome-invalid"),  # type: ignore[arg-type]
+        (lambda: agtest.drive(provider, "report", agent=lambda step: "completed"), "argument-invalid"),  # type: ignore[arg-type,return-value]
+        (lambda: agtest.drive(provider, "report", agent=lambda step: None, max_turns=-1), "argument-invalid"),
+        (lambda: agtest.drive("provider.yaml", "report", agent=lambda step: None), "argument-invalid"),  # type: ignore[arg-type]
+        (lambda: agtest.drive(provider, "reprot", agent=lambda step: None), "graph-missing"),
+        (
+            lambda: agtest.drive(provider, "report", agent=lambda step: agtest.record("done")),
+            "outcome-invalid",
+        ),  # type: ignore[arg-type]
     ):
         with pytest.raises(ag.AgentGraphError) as raised:
             call()
@@ -173,10 +176,10 @@ def test_what_a_drive_refuses() -> None:
 
 def test_assertions_say_every_field_that_differs() -> None:
     provider = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
-    trace = agt.drive(provider, "report", agent=lambda step: None)
+    trace = agtest.drive(provider, "report", agent=lambda step: None)
     step = trace.final
-    agt.assert_status(step, "actionable")
-    agt.assert_route(
+    agtest.assert_status(step, "actionable")
+    agtest.assert_route(
         step,
         node="draft",
         graph="report",
@@ -187,7 +190,7 @@ def test_assertions_say_every_field_that_differs() -> None:
         recommended=["template.weekly-report"],
     )
     with pytest.raises(AssertionError) as failed:
-        agt.assert_route(
+        agtest.assert_route(
             step, node="approve", availability="requires-user", required=["procedure.weekly-report"]
         )
     assert str(failed.value).splitlines() == [
@@ -197,26 +200,26 @@ def test_assertions_say_every_field_that_differs() -> None:
         "  where: status actionable; route report/draft (immediate, route.report.draft)",
     ]
     with pytest.raises(AssertionError, match="statusCode: expected waiting-user, received actionable"):
-        agt.assert_status(step, "waiting-user")
+        agtest.assert_status(step, "waiting-user")
     # A Run is evaluated with its Provider; an evaluation's primary route answers node and availability.
-    agt.assert_status(step.run, "actionable", provider=provider)
+    agtest.assert_status(step.run, "actionable", provider=provider)
     evaluation = ag.evaluate(provider, "report", facts={"report": {"digest": "sha256:1"}})
-    agt.assert_route(evaluation, node="approve", availability="requires-user")
-    agt.assert_status(evaluation, "waiting-user")
+    agtest.assert_route(evaluation, node="approve", availability="requires-user")
+    agtest.assert_status(evaluation, "waiting-user")
     with pytest.raises(ag.AgentGraphError, match="pass provider="):
-        agt.assert_status(step.run, "actionable")
+        agtest.assert_status(step.run, "actionable")
     with pytest.raises(ag.AgentGraphError, match="fields of a resolved route"):
-        agt.assert_route(evaluation, record="report/approve")
+        agtest.assert_route(evaluation, record="report/approve")
     done = ag.evaluate(
         provider, "report", facts={"report": {"digest": "x", "approved": True}, "publication": {"url": "u"}}
     )
     with pytest.raises(AssertionError, match="route: expected a route, received <none>"):
-        agt.assert_route(done, node="draft")
+        agtest.assert_route(done, node="draft")
 
 
 def test_write_tests_replaces_nothing(tmp_path: Path) -> None:
     provider = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
-    trace = agt.drive(provider, "report", agent=_diligent(provider))
+    trace = agtest.drive(provider, "report", agent=_diligent(provider))
     (tmp_path / "state-03.yaml").write_text("mine\n")
     with pytest.raises(ag.AgentGraphError) as raised:
         trace.write_tests(tmp_path)
@@ -238,7 +241,7 @@ def test_provider_fixtures_and_the_store_fixture_in_a_users_suite(pytester: pyte
         test_user=f"""
         import agent_graph as ag
         import agent_graph.define as agd
-        import agent_graph.testing as agt
+        import agent_graph.testing as agtest
 
         def build():
             p = agd.provider("tiny")
@@ -246,16 +249,16 @@ def test_provider_fixtures_and_the_store_fixture_in_a_users_suite(pytester: pyte
             g.action("work", agd.command("make", effect="write"), proof="work.done").to(g.terminal("done"))
             return p
 
-        report = agt.provider_fixture({str(REPO / "examples" / "weekly-report")!r})
-        tiny = agt.provider_fixture(build, scope="module")
+        report = agtest.provider_fixture({str(REPO / "examples" / "weekly-report")!r})
+        tiny = agtest.provider_fixture(build, scope="module")
 
         def test_folder(report):
             assert report.id == "examples/weekly-report"
 
         def test_builder(tiny, agent_graph_store):
-            trace = agt.drive(tiny, "main", agent=lambda s: agt.record("completed", {{"work": {{"done": True}}}}),
+            trace = agtest.drive(tiny, "main", agent=lambda s: agtest.record("completed", {{"work": {{"done": True}}}}),
                               store=agent_graph_store)
-            agt.assert_status(trace, "complete")
+            agtest.assert_status(trace, "complete")
             assert [r.id for r in agent_graph_store.list()] == [trace.run]
 
         def test_a_fresh_store_each_time(agent_graph_store):
@@ -271,10 +274,10 @@ def test_load_takes_a_builder_a_folder_a_manifest_and_a_function() -> None:
     from . import weekly_report
 
     folder = REPO / "examples" / "weekly-report"
-    assert agt.load(folder).id == agt.load(folder / "provider.yaml").id == "examples/weekly-report"
-    assert agt.load(weekly_report.g.provider).id == agt.load(lambda: weekly_report.g.provider).id
-    provider = agt.load(str(folder))
-    assert agt.load(provider) is provider
+    assert agtest.load(folder).id == agtest.load(folder / "provider.yaml").id == "examples/weekly-report"
+    assert agtest.load(weekly_report.g.provider).id == agtest.load(lambda: weekly_report.g.provider).id
+    provider = agtest.load(str(folder))
+    assert agtest.load(provider) is provider
     with pytest.raises(ag.AgentGraphError) as raised:
-        agt.load(42)  # type: ignore[arg-type]
+        agtest.load(42)  # type: ignore[arg-type]
     assert raised.value.code == "argument-invalid"

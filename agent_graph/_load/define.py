@@ -52,6 +52,16 @@ if TYPE_CHECKING:
 
     from .._core.provider import Provider
     from .reader import Limits
+else:
+    try:
+        from typing import Unpack
+    except ImportError:  # Python 3.10: ``**options: Unpack[…]`` is read back as the TypedDict itself
+
+        class _Unpack:
+            def __getitem__(self, item: Any) -> Any:
+                return item
+
+        Unpack = _Unpack()
 
 __all__ = [
     "ActionDef",
@@ -60,18 +70,18 @@ __all__ = [
     "Check",
     "Checks",
     "Code",
-    "Delegated",
-    "Edge",
+    "DelegatedPolicy",
+    "EdgeDef",
     "EdgeKind",
     "File",
-    "FileResource",
+    "FileResourceDef",
     "FlowKind",
     "FrameOptions",
     "GateDef",
     "GateNode",
-    "GraphActionResource",
+    "GraphActionResourceDef",
     "GraphBuilder",
-    "HostActionResource",
+    "HostActionResourceDef",
     "Join",
     "Markdown",
     "Node",
@@ -188,7 +198,7 @@ class _Stored:
     #: The file's path relative to the Provider root (None: the builder's convention).
     path: str | None = dataclasses.field(default=None, kw_only=True)
     _site: Site | None = dataclasses.field(default=None, repr=False, kw_only=True)
-    _origin: _Origin | None = dataclasses.field(default=None, repr=False, kw_only=True)
+    _origin: _Origin | None = dataclasses.field(default=None, repr=False, init=False)
 
     def __post_init__(self) -> None:
         if self.path is not None:
@@ -445,7 +455,7 @@ def markdown(
 
 
 @dataclasses.dataclass(eq=False)
-class FileResource(_Stored):
+class FileResourceDef(_Stored):
     """A static file described by ``agent-graph.resource.file.v1`` (a JSON Schema, a data file)."""
 
     id: str
@@ -463,16 +473,16 @@ def file_resource(
     *,
     description: str | None = None,
     path: str | None = None,
-) -> FileResource:
+) -> FileResourceDef:
     """A non-Markdown static resource: the descriptor (``resources/<id>.yaml`` or ``path``) and its file."""
     site = _caller()
     if not isinstance(content, File):
         raise _wrong_type("A file resource's content", "a File (agd.file)", content, site)
-    return FileResource(id, kind, media_type, content, description, path=path, _site=site)
+    return FileResourceDef(id, kind, media_type, content, description, path=path, _site=site)
 
 
 @dataclasses.dataclass(eq=False)
-class GraphActionResource(_Stored):
+class GraphActionResourceDef(_Stored):
     """A context view (``agent-graph.resource.graph-action.v1``) made by a read command or script Action."""
 
     id: str
@@ -489,18 +499,18 @@ def graph_action_resource(
     media_type: str = "application/json",
     description: str | None = None,
     path: str | None = None,
-) -> GraphActionResource:
+) -> GraphActionResourceDef:
     """A context view the Provider's own ``read`` command or script Action produces when a host asks."""
     site = _caller()
     if not isinstance(materializer, ActionDef):
         raise _wrong_type("A materializer", "an Action (agd.command or agd.script)", materializer, site)
-    return GraphActionResource(
+    return GraphActionResourceDef(
         id, media_type, materializer, "context-view", description, path=path, _site=site
     )
 
 
 @dataclasses.dataclass(eq=False)
-class HostActionResource(_Stored):
+class HostActionResourceDef(_Stored):
     """Content a host handler produces (``agent-graph.resource.host-action.v1``) for a fixed input."""
 
     id: str
@@ -522,7 +532,7 @@ def host_action_resource(
     input_schema: str | None = None,
     description: str | None = None,
     path: str | None = None,
-) -> HostActionResource:
+) -> HostActionResourceDef:
     """A resource a ``read`` host Action makes from ``input``.
 
     ``input_schema`` is the input's protocol identity; by default the ``$id`` of
@@ -531,13 +541,13 @@ def host_action_resource(
     site = _caller()
     if not isinstance(materializer, ActionDef):
         raise _wrong_type("A materializer", "a host Action (agd.host)", materializer, site)
-    return HostActionResource(
+    return HostActionResourceDef(
         id, media_type, materializer, input, input_schema, kind, description, path=path, _site=site
     )
 
 
-Resource = Markdown | FileResource | GraphActionResource | HostActionResource
-_RESOURCE_TYPES = (Markdown, FileResource, GraphActionResource, HostActionResource)
+Resource = Markdown | FileResourceDef | GraphActionResourceDef | HostActionResourceDef
+_RESOURCE_TYPES = (Markdown, FileResourceDef, GraphActionResourceDef, HostActionResourceDef)
 
 # ---------------------------------------------------------------- checks on Facts
 
@@ -615,7 +625,7 @@ def gate(id: str, prompt: str, *, authority: str | None = None, delegatable: boo
 
 
 @dataclasses.dataclass(eq=False)
-class Delegated:
+class DelegatedPolicy:
     """A Gate's delegated policy: what changes on a route resolved by the session's authority."""
 
     inspection: Literal["required", "skip"] | None = None
@@ -630,10 +640,10 @@ def delegated(
     resolution: ActionDef | None = None,
     required: Sequence[Resource] | None = None,
     recommended: Sequence[Resource] | None = None,
-) -> Delegated:
+) -> DelegatedPolicy:
     """A delegated policy: skip the inspection, swap the resolution Action, replace the resources (``[]`` clears)."""
     site = _caller()
-    return Delegated(
+    return DelegatedPolicy(
         inspection,
         _action_arg(resolution, "resolution", site),
         _resources_arg(required, "required", site),
@@ -775,7 +785,7 @@ class GateNode(_Source):
     gate: GateDef = dataclasses.field(kw_only=True)
     inspection: ActionDef | None = None
     resolution: ActionDef | None = None
-    delegated: Delegated | None = None
+    delegated: DelegatedPolicy | None = None
     kind: Literal["gate"] = "gate"
 
     @overload
@@ -814,7 +824,7 @@ _OUTCOMES = ("completed", "partial", "failed", "unverified", "skipped", "pending
 
 
 @dataclasses.dataclass(eq=False)
-class Edge:
+class EdgeDef:
     """An edge: ``source`` to ``target`` (nodes, or node IDs checked when the Provider is built)."""
 
     source: Node | str
@@ -853,7 +863,7 @@ class GraphBuilder:
         self.description = description
         self.path = path
         self.nodes: dict[str, Node] = {}
-        self.edges: list[Edge] = []
+        self.edges: list[EdgeDef] = []
         self.entrypoints: dict[str, Node | str] = {}
         self._entry_sites: dict[str, Site | None] = {}
         self._site = site
@@ -903,7 +913,7 @@ class GraphBuilder:
         *,
         inspection: ActionDef | None = None,
         resolution: ActionDef | None = None,
-        delegated: Delegated | None = None,
+        delegated: DelegatedPolicy | None = None,
         **options: Unpack[NodeOptions],
     ) -> GateNode:
         """A Gate node asking for ``gate`` (:func:`gate`); its options are an Action node's.
@@ -916,7 +926,7 @@ class GraphBuilder:
         site = _caller()
         if not isinstance(gate, GateDef):
             raise _wrong_type(f"The gate of node {id}", "a Gate (agd.gate)", gate, site)
-        if delegated is not None and not isinstance(delegated, Delegated):
+        if delegated is not None and not isinstance(delegated, DelegatedPolicy):
             raise _wrong_type("delegated", "a delegated policy (agd.delegated)", delegated, site)
         return self._add(
             GateNode(
@@ -972,7 +982,7 @@ class GraphBuilder:
         *,
         kind: Literal["gatedBy"],
         on: Outcomes | None = None,
-    ) -> Edge: ...
+    ) -> EdgeDef: ...
     @overload
     def edge(
         self,
@@ -981,7 +991,7 @@ class GraphBuilder:
         *,
         kind: Literal["repeat"],
         on: Outcomes | None = None,
-    ) -> Edge: ...
+    ) -> EdgeDef: ...
     @overload
     def edge(
         self,
@@ -990,8 +1000,8 @@ class GraphBuilder:
         *,
         kind: FlowKind | None = None,
         on: Outcomes | None = None,
-    ) -> Edge: ...
-    def edge(self, source: Any, target: Any, *, kind: Any = None, on: Outcomes | None = None) -> Edge:
+    ) -> EdgeDef: ...
+    def edge(self, source: Any, target: Any, *, kind: Any = None, on: Outcomes | None = None) -> EdgeDef:
         """An edge from ``source`` to ``target``, taken on ``on`` (an outcome or several; default ``completed``).
 
         ``kind`` records intent (``flow`` by default): ``gatedBy`` starts at a
@@ -1000,7 +1010,7 @@ class GraphBuilder:
         """
         return self._add_edge(source, target, kind, on, _caller())
 
-    def _add_edge(self, source: Any, target: Any, kind: Any, on: Any, site: Site | None) -> Edge:
+    def _add_edge(self, source: Any, target: Any, kind: Any, on: Any, site: Site | None) -> EdgeDef:
         for label, end in (("source", source), ("target", target)):
             if isinstance(end, _NODE_TYPES):
                 if end.graph is not self:
@@ -1048,7 +1058,7 @@ class GraphBuilder:
                 f"A repeat edge re-arms an Action or a Gate; {target.id} is a {target.kind} node",
                 site,
             )
-        edge = Edge(source, target, kind, outcomes, site)
+        edge = EdgeDef(source, target, kind, outcomes, site)
         self.edges.append(edge)
         return edge
 
@@ -1932,7 +1942,7 @@ class _Render:
             self.emit_markdown(path, header, resource.body, resource, site, seed=True)
             return path
         value: dict[str, Any]
-        if isinstance(resource, FileResource):
+        if isinstance(resource, FileResourceDef):
             value = {
                 "schema": "agent-graph.resource.file.v1",
                 "id": resource.id,
@@ -1940,7 +1950,7 @@ class _Render:
                 "mediaType": resource.media_type,
                 "path": self.put_file(resource.content),
             }
-        elif isinstance(resource, GraphActionResource):
+        elif isinstance(resource, GraphActionResourceDef):
             value = {
                 "schema": "agent-graph.resource.graph-action.v1",
                 "id": resource.id,

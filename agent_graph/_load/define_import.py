@@ -28,15 +28,15 @@ from .define import (
     ActionNode,
     Check,
     Code,
-    Delegated,
-    Edge,
+    DelegatedPolicy,
+    EdgeDef,
     File,
-    FileResource,
+    FileResourceDef,
     GateDef,
     GateNode,
-    GraphActionResource,
+    GraphActionResourceDef,
     GraphBuilder,
-    HostActionResource,
+    HostActionResourceDef,
     Markdown,
     Node,
     ProviderBuilder,
@@ -238,7 +238,7 @@ class _Importer:
             graph.nodes.setdefault(node.id, node)
         for item in raw["edges"]:
             graph.edges.append(
-                Edge(
+                EdgeDef(
                     graph.nodes[item["from"]],
                     graph.nodes[item["to"]],
                     item.get("kind"),
@@ -271,7 +271,7 @@ class _Importer:
             if policy is not None:
                 refs = policy.get("resources")
                 resolution = policy.get("resolutionAction")
-                delegated = Delegated(
+                delegated = DelegatedPolicy(
                     policy.get("inspection"),
                     self.action(resolution) if resolution is not None else None,
                     self.resource_list(refs.get("required")) if refs is not None else None,
@@ -321,8 +321,8 @@ class _Importer:
             input_schema=self.schema(raw["inputSchema"]) if "inputSchema" in raw else None,
             output_schema=self.schema(raw["outputSchema"]) if "outputSchema" in raw else None,
             path=relative,
-            _origin=self.origin(relative),
         )
+        made._origin = self.origin(relative)
         self.actions[relative] = made
         return made
 
@@ -330,7 +330,8 @@ class _Importer:
         relative = self.relative(reference)
         known = self.schemas.get(relative)
         if known is None:
-            known = Schema(self.structured(relative), path=relative, _origin=self.origin(relative))
+            known = Schema(self.structured(relative), path=relative)
+            known._origin = self.origin(relative)
             self.schemas[relative] = known
         return known
 
@@ -360,8 +361,8 @@ class _Importer:
             dict(metadata) if isinstance(metadata, dict) else None,
             dict(header),
             path=relative,
-            _origin=self.origin(relative),
         )
+        made._origin = self.origin(relative)
         self.skills[relative] = made
         return made
 
@@ -379,27 +380,25 @@ class _Importer:
         schema = raw.get("schema") if isinstance(raw, dict) else None
         origin = self.origin(relative)
         if schema == "agent-graph.resource.file.v1":
-            made = FileResource(
+            made = FileResourceDef(
                 raw["id"],
                 raw["kind"],
                 raw["mediaType"],
                 self.file(raw["path"]),
                 raw.get("description"),
                 path=relative,
-                _origin=origin,
             )
         elif schema == "agent-graph.resource.graph-action.v1":
-            made = GraphActionResource(
+            made = GraphActionResourceDef(
                 raw["id"],
                 raw["mediaType"],
                 self.action(raw["materializer"]),
                 raw["kind"],
                 raw.get("description"),
                 path=relative,
-                _origin=origin,
             )
         elif schema == "agent-graph.resource.host-action.v1":
-            made = HostActionResource(
+            made = HostActionResourceDef(
                 raw["id"],
                 raw["mediaType"],
                 self.action(raw["materializer"]),
@@ -408,14 +407,12 @@ class _Importer:
                 raw["kind"],
                 raw.get("description"),
                 path=relative,
-                _origin=origin,
             )
         else:
             text = self.read(relative).decode("utf-8", errors="replace")
             header, body = parse_front_matter(text, relative)
             media = header.get("media-type", header.get("mediaType"))
-            made = Markdown(
-                header["id"], header["kind"], body, media, dict(header), path=relative, _origin=origin
-            )
+            made = Markdown(header["id"], header["kind"], body, media, dict(header), path=relative)
+        made._origin = origin
         self.resources[relative] = made
         return made

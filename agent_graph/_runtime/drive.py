@@ -43,6 +43,8 @@ from .run_store_async import AsyncRunStore
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+else:
+    from .._load.define import Unpack
 
 __all__ = [
     "DriveOptions",

@@ -26,11 +26,11 @@ from .._load.define import (
     ActionNode,
     Check,
     File,
-    FileResource,
+    FileResourceDef,
     GateNode,
-    GraphActionResource,
+    GraphActionResourceDef,
     GraphBuilder,
-    HostActionResource,
+    HostActionResourceDef,
     Markdown,
     ProviderBuilder,
     Resource,
@@ -305,14 +305,14 @@ class _Writer:
                 "description": repr(made.description) if made.description is not None else None,
                 "path": repr(made.path) if made.path != f"resources/{made.id}.yaml" else None,
             }
-            if isinstance(made, FileResource):
+            if isinstance(made, FileResourceDef):
                 function = "agd.file_resource"
                 args = [repr(made.id), repr(made.kind), repr(made.media_type), self.file(made.content)]
-            elif isinstance(made, GraphActionResource):
+            elif isinstance(made, GraphActionResourceDef):
                 function, args = "agd.graph_action_resource", [repr(made.id), self.action(made.materializer)]
                 keywords["media_type"] = repr(made.media_type)
             else:
-                assert isinstance(made, HostActionResource)
+                assert isinstance(made, HostActionResourceDef)
                 function = "agd.host_action_resource"
                 args = [repr(made.id), self.action(made.materializer), repr(made.input)]
                 keywords.update(

@@ -2,15 +2,15 @@
 
 Everyday use::
 
-    import agent_graph.testing as agt
+    import agent_graph.testing as agtest
 
     def diligent(step):                        # a host's agent policy, as a test stands for it
         if step.evaluation.status_code == "waiting-user":
-            return agt.grant("report.publish")
-        return agt.record("completed", {"report": {"digest": "sha256:1"}})
+            return agtest.grant("report.publish")
+        return agtest.record("completed", {"report": {"digest": "sha256:1"}})
 
-    trace = agt.drive(provider, "report", agent=diligent)
-    agt.assert_status(trace, "complete")
+    trace = agtest.drive(provider, "report", agent=diligent)
+    agtest.assert_status(trace, "complete")
     trace.write_tests("tests/driven")          # one agent-graph.test.v1 file per state it saw
 
 * :func:`drive` / :func:`drive_async` run a Run turn by turn on a Run store
