@@ -954,6 +954,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = builder.splice(report, kept)
     else:
         report = builder.splice(report, builder.run())
+    from . import suggestions
+
+    previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
+    kept = suggestions.kept_section(previous)  # its own run: python -m benchmarks.suggestions
+    report = suggestions.splice(
+        report, kept if kept is not None else suggestions.render([suggestions.measure(2_000, 1)])
+    )
     print(report)
     if not args.no_write:
         output = Path(args.output)

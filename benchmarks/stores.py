@@ -495,14 +495,17 @@ def render(results: list[dict[str, Any]], records: int, notes: list[str]) -> str
     return "\n".join(lines) + "\n"
 
 
-def splice(document: str, section: str) -> str:
-    """``document`` with its Run stores section replaced by ``section`` (appended when it has none)."""
-    return splice_section(document, section, BEGIN, END)
+def splice(document: str, section: str, begin: str = BEGIN, end: str = END) -> str:
+    """``document`` with its section between ``begin`` and ``end`` (the Run stores') replaced by ``section``.
+
+    A document without that section gets it appended.
+    """
+    return splice_section(document, section, begin, end)
 
 
-def kept_section(document: str) -> str | None:
-    """The Run stores section of an existing report, if it has one."""
-    return kept(document, BEGIN, END)
+def kept_section(document: str, begin: str = BEGIN, end: str = END) -> str | None:
+    """The section between ``begin`` and ``end`` (the Run stores') of an existing report, if it has one."""
+    return kept(document, begin, end)
 
 
 def run(records: int, turns: int = 5000, rounds: int = 5) -> str:

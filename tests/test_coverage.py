@@ -227,6 +227,58 @@ def test_the_command_line_reports_coverage(capsys: pytest.CaptureFixture[str], t
     assert json.loads(capsys.readouterr().err)["error"]["code"] == "argument-invalid"
 
 
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(S.scenarios(hostile=False), S.scenarios(hostile=False))
+def test_merged_snapshots_report_what_one_collector_would(
+    first: tuple[Any, ...], second: tuple[Any, ...]
+) -> None:
+    """Evaluations spread over collectors (processes), merged by snapshot, report as if counted in one."""
+    import msgspec
+
+    files = first[0]
+    provider = S.load_files(files)
+    whole, parts = CoverageCollector(provider), [CoverageCollector(provider), CoverageCollector(provider)]
+    for part, (_, facts, outcomes, authorities, entry) in zip(parts, (first, second), strict=True):
+        for collector in (whole, part):
+            collector.evaluate(S.MAIN, entry, facts=facts, outcomes=outcomes, authorities=authorities)
+    merged = CoverageCollector(provider)
+    for part in parts:  # through JSON, as a worker process sends it
+        merged.merge(json.loads(json.dumps(part.snapshot())))
+    assert msgspec.json.encode(merged.report()) == msgspec.json.encode(whole.report())
+
+
+def test_a_snapshot_of_another_provider_or_shape_is_refused_and_adds_nothing() -> None:
+    provider = _review()
+    counted = CoverageCollector(provider)
+    counted.evaluate("main", facts={"draft": True})
+    snapshot = counted.snapshot()
+    other = CoverageCollector(P.build(P.graph_doc("main", [P.terminal_node("done")], [])))
+    for bad, code in (
+        ({**snapshot, "provider": "someone-else"}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"nowhere": {"nodes": [0]}}}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"main": {"nodes": [99]}}}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"main": {"outcomes": [[0]]}}}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"main": {"nodes": "0"}}}, "argument-invalid"),
+        ({**snapshot, "evaluations": -1}, "argument-invalid"),
+        ([], "argument-invalid"),
+    ):
+        fresh = CoverageCollector(provider)
+        with pytest.raises(ag.AgentGraphError) as caught:
+            fresh.merge(bad)  # type: ignore[arg-type]
+        assert caught.value.code == code, bad
+        assert fresh.evaluations == 0 and fresh.report() == CoverageCollector(provider).report()
+    if other.provider.manifest.id == provider.manifest.id:  # same ID, other Graph: the nodes do not fit
+        with pytest.raises(ag.AgentGraphError) as caught:
+            other.merge(snapshot)
+        assert caught.value.code == "coverage-provider-mismatch"
+
+
 # ---------------------------------------------------------------- pytest plugin
 
 

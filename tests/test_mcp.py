@@ -105,7 +105,9 @@ async def draft_step(session: Any, run_id: str) -> dict[str, Any]:
     """next_step -> read_resource -> record_outcome (with its proof) for the draft; answers the next step."""
     step = await ok(session, "next_step", {"runId": run_id})
     assert step["status"] == "actionable" and step["route"]["node"] == "draft"
-    assert step["proof"] == [{"path": "report.digest", "exists": True}]
+    assert step["proof"] == [
+        {"path": "report.digest", "operator": "exists", "expected": True, "holds": False}
+    ]
     assert step["record"] == {"node": "report/draft", "revision": step["revision"]}
     required = [location["id"] for location in step["route"]["resources"]["required"]]
     assert required[0] == "skill.report-writer"
@@ -291,7 +293,11 @@ def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
                 "comment": "looks good",
             }
             # The published approval is the Gate's Fact: the user's answer, not the agent's claim.
-            assert any(e["type"] == "facts.updated" and e["detail"] == {"keys": ["report"]} for e in events)
+            assert any(
+                e["type"] == "facts.updated"
+                and e["detail"] == {"keys": ["report"], "merge": {"report": {"approved": True}}}
+                for e in events
+            )
 
             # Rejected: the Gate fails, nothing it guards is offered, and the agent cannot undo it.
             other = (await ok(session, "start_run", {"facts": drafted}))["runId"]

@@ -6,14 +6,12 @@ import asyncio
 import importlib.metadata
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import agent_graph as ag
 import agent_graph.define as agd
 import agent_graph.testing as agtest
-import agent_graph.types as agtypes
 
 from .conftest import REPO
 
@@ -27,39 +25,14 @@ GRAPHS = [
 ]
 
 
-def _checks(provider: ag.Provider, step: ag.Step) -> tuple[agtypes.FactCheck, ...]:
-    """What proves the step's node done (its ``satisfiedBy``)."""
+def _diligent(step: ag.Step) -> agtest.Reply:
+    """An agent that does each step and reports the Facts its proof asks for; grants a Gate's authority when asked."""
     route = step.route
     assert route is not None
-    node = provider.graphs[route.graph].definition.nodes
-    return next(n for n in node if n.id == route.node).satisfied_by or ()
-
-
-def _facts(checks: tuple[agtypes.FactCheck, ...]) -> dict[str, Any]:
-    """Facts that make every check hold."""
-    facts: dict[str, Any] = {}
-    for check in checks:
-        if check.exists is False:
-            continue
-        *parents, last = check.path.split(".")
-        here = facts
-        for part in parents:
-            here = here.setdefault(part, {})
-        here[last] = "observed" if check.exists is True else check.equals
-    return facts
-
-
-def _diligent(provider: ag.Provider) -> Any:
-    """An agent that does each step and reports the Facts that prove it; grants a Gate's authority when asked."""
-
-    def agent(step: ag.Step) -> agtest.Reply:
-        route = step.route
-        assert route is not None
-        if route.gate is not None and route.gate.resolution == "user" and route.gate.authority:
-            return agtest.grant(route.gate.authority)
-        return agtest.record("completed", _facts(_checks(provider, step)), deep=True)
-
-    return agent
+    if route.gate is not None and route.gate.resolution == "user" and route.gate.authority:
+        return agtest.grant(route.gate.authority)
+    observed = {check.path: f"observed:{check.path}" for check in step.proof if check.operator == "exists"}
+    return agtest.record("completed", step.proof_facts(observed), deep=True)
 
 
 def _store_kinds(tmp_path: Path) -> Iterator[tuple[str, ag.BaseRunStore | None]]:
@@ -76,7 +49,7 @@ def test_drive_runs_every_example_to_its_end_and_the_trace_becomes_passing_tests
 ) -> None:
     provider = ag.load_provider(str(folder / "provider.yaml"))
     for kind, store in _store_kinds(tmp_path):
-        trace = agtest.drive(provider, graph, agent=_diligent(provider), store=store)
+        trace = agtest.drive(provider, graph, agent=_diligent, store=store)
         assert (trace.stopped, trace.status, trace.outcome) == ("terminal", "complete", "completed"), kind
         agtest.assert_status(trace, "complete", outcome="completed")
         assert trace.turns and all(turn.number == i for i, turn in enumerate(trace.turns, 1))
@@ -98,7 +71,7 @@ def test_the_frozen_tests_fail_when_the_graph_changes(tmp_path: Path) -> None:
     from . import weekly_report
 
     provider = weekly_report.g.provider.load()
-    trace = agtest.drive(provider, "report", agent=_diligent(provider))
+    trace = agtest.drive(provider, "report", agent=_diligent)
     trace.write_tests(tmp_path)
     assert all(r.passed for r in ag.run_graph_tests(provider, str(tmp_path), fs=ag.OSFileSystem()))
     changed = agd.from_provider(provider)
@@ -115,10 +88,10 @@ def test_the_frozen_tests_fail_when_the_graph_changes(tmp_path: Path) -> None:
 
 def test_drive_async_takes_the_same_turns(tmp_path: Path) -> None:
     provider = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
-    blocking = agtest.drive(provider, "report", agent=_diligent(provider))
+    blocking = agtest.drive(provider, "report", agent=_diligent)
 
     async def main() -> list[agtest.Trace]:
-        policy = _diligent(provider)
+        policy = _diligent
 
         async def agent(step: ag.Step) -> agtest.Reply:
             await asyncio.sleep(0)
@@ -219,7 +192,7 @@ def test_assertions_say_every_field_that_differs() -> None:
 
 def test_write_tests_replaces_nothing(tmp_path: Path) -> None:
     provider = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
-    trace = agtest.drive(provider, "report", agent=_diligent(provider))
+    trace = agtest.drive(provider, "report", agent=_diligent)
     (tmp_path / "state-03.yaml").write_text("mine\n")
     with pytest.raises(ag.AgentGraphError) as raised:
         trace.write_tests(tmp_path)

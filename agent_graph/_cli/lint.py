@@ -12,8 +12,9 @@ import argparse
 import json
 import os
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
+from urllib.parse import quote
 
 from .._core.lint import RULES, Finding
 from .._core.version import __version__
@@ -40,6 +41,17 @@ def _absolute(root: str, finding: Finding) -> str:
 def _shown(path: str, base: str) -> str:
     prefix = base.rstrip(os.sep) + os.sep
     return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+def _uri_reference(relative: str) -> str:
+    """A relative file path as a URI reference (RFC 3986): ``/``-separated, everything else percent-encoded.
+
+    The file name's own bytes are encoded (UTF-8, or what the OS gave), so
+    decoding the reference gives the path back: a space, ``#``, ``%``, ``?``, a
+    backslash in a POSIX name or a non-ASCII letter cannot end the path or
+    start a query or fragment.
+    """
+    return quote(os.fsencode(PurePath(relative).as_posix()), safe="/")
 
 
 def _counts(findings: Sequence[Finding]) -> dict[str, int]:
@@ -85,6 +97,7 @@ def sarif_log(findings: Sequence[Finding], root: str, base: str) -> dict[str, An
 
     Files below ``base`` are written relative to it (``uriBaseId`` ``%SRCROOT%``,
     which ``originalUriBaseIds`` maps to ``base``); others as absolute file URIs.
+    Every URI is percent-encoded as RFC 3986 asks (:func:`_uri_reference`).
     """
     codes = list(RULES)
     rules = [
@@ -102,10 +115,7 @@ def sarif_log(findings: Sequence[Finding], root: str, base: str) -> dict[str, An
     for finding in findings:
         path = _absolute(root, finding)
         if path.startswith(prefix):
-            artifact: dict[str, Any] = {
-                "uri": Path(path[len(prefix) :]).as_posix(),
-                "uriBaseId": _SOURCE_ROOT,
-            }
+            artifact: dict[str, Any] = {"uri": _uri_reference(path[len(prefix) :]), "uriBaseId": _SOURCE_ROOT}
         else:
             artifact = {"uri": Path(path).as_uri()}
         physical: dict[str, Any] = {"artifactLocation": artifact}

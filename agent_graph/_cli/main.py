@@ -30,6 +30,8 @@ from .common import (
     add_evaluation_options,
     evaluation_input,
     json_argument,
+    proof_lines,
+    why_lines,
 )
 
 if TYPE_CHECKING:
@@ -197,6 +199,7 @@ def compatibility_diagnostics(provider: Provider) -> list[Diagnostic]:
 
 def cmd_evaluate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._core.evaluate import evaluate
+    from .._core.why import step_blockers
 
     data = evaluation_input(args, ctx)
     result = evaluate(
@@ -213,6 +216,9 @@ def cmd_evaluate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
         lines.append(f"Route: {result.primary_route.route_id}")
     for alternative in result.alternative_routes:
         lines.append(f"Also: {alternative.node} ({alternative.availability}) {alternative.route_id}")
+    lines.extend(
+        why_lines(step_blockers(ctx.provider(), result, data.facts, data.outcomes, data.authorities))
+    )
     lines.append(f"Revision: {result.revision}")
     lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in result.diagnostics)
     return result, lines
@@ -296,6 +302,9 @@ def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
                 lines.append(f"{label}: {plan.action.id} ({target}, in {step.working_directory})")
             if not plan.command_plan:
                 lines.append(f"{label}: {plan.action.id} ({plan.action.runner})")
+    from .._core.why import proof_checks
+
+    lines.extend(proof_lines(proof_checks(ctx.provider(), result.graph, result.node, data.facts)))
     lines.append(f"After action: record {result.after_action.record_node}, then evaluate again")
     return result, lines
 
@@ -365,7 +374,11 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
         where = _shown_path(result.path)
         if result.error is not None:
             lines.append(f"ERROR {where}: {result.error.code}: {result.error.message}")
-            lines.extend(f"  {d.code}: {d.message}" for d in result.error.diagnostics)
+            lines.extend(
+                f"  {d.code}: {d.message}"
+                for d in result.error.diagnostics
+                if d.code != result.error.code or d.message != result.error.message  # no copy of the line
+            )
         elif result.passed:
             lines.append(f"PASS {where}: {result.name}")
         else:

@@ -149,6 +149,23 @@ class _Seen:
         self.resolutions: set[tuple[int, str]] = set()
 
 
+def _items(value: Any) -> list[Any]:
+    """The items of a snapshot's list (none when absent); anything else is ``argument-invalid``."""
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise AgentGraphError("argument-invalid", "merge takes a CoverageCollector.snapshot()")
+    return list(value)
+
+
+def _stale_snapshot(graph: str, name: str) -> AgentGraphError:
+    return AgentGraphError(
+        "coverage-provider-mismatch",
+        f"The coverage snapshot's {name} of graph {graph} do not fit this Provider's graph "
+        "(was it counted on other files?)",
+    )
+
+
 def _universe(graph: CompiledGraph) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """The outcomes and Gate resolutions of ``graph`` to cover, in node order."""
     accepted: dict[int, list[str]] = {}
@@ -249,6 +266,80 @@ class CoverageCollector:
                 if candidate.graph is graph and candidate.node.is_gate:
                     kind = "delegated" if candidate.resolution == "session-authority" else "user"
                     seen.resolutions.add((candidate.node.index, kind))
+
+    def snapshot(self) -> dict[str, Any]:
+        """What this collector counted, as plain JSON data, for :meth:`merge` in another process.
+
+        Test runners that spread graph tests over processes (pytest-xdist's
+        workers) send each process's snapshot to one collector of the same
+        Provider, which then reports the whole run.
+        """
+        return {
+            "provider": self.provider.manifest.id,
+            "evaluations": self.evaluations,
+            "graphs": {
+                graph: {
+                    "nodes": sorted(seen.nodes),
+                    "edges": sorted(seen.edges),
+                    "outcomes": sorted([index, outcome] for index, outcome in seen.outcomes),
+                    "resolutions": sorted([index, kind] for index, kind in seen.resolutions),
+                }
+                for graph, seen in self._seen.items()
+            },
+        }
+
+    def merge(self, snapshot: Mapping[str, Any]) -> None:
+        """Add what another collector of the same Provider counted (its :meth:`snapshot`).
+
+        A snapshot of another Provider, or naming a Graph or node this one does
+        not have, is ``coverage-provider-mismatch``; a value that is no snapshot
+        is ``argument-invalid``. Nothing is added then.
+        """
+        if not isinstance(snapshot, Mapping) or not isinstance(snapshot.get("graphs"), Mapping):
+            raise AgentGraphError("argument-invalid", "merge takes a CoverageCollector.snapshot()")
+        evaluations = snapshot.get("evaluations")
+        if type(evaluations) is not int or evaluations < 0:
+            raise AgentGraphError("argument-invalid", "merge takes a CoverageCollector.snapshot()")
+        if snapshot.get("provider") != self.provider.manifest.id:
+            raise AgentGraphError(
+                "coverage-provider-mismatch",
+                f"The coverage snapshot is of Provider {snapshot.get('provider')!r:.80}, "
+                f"not {self.provider.manifest.id}",
+            )
+        found: dict[str, _Seen] = {}
+        for graph_id, counted in snapshot["graphs"].items():
+            graph = self.provider.graphs.get(graph_id) if isinstance(graph_id, str) else None
+            if graph is None or not isinstance(counted, Mapping):
+                raise AgentGraphError(
+                    "coverage-provider-mismatch",
+                    f"The coverage snapshot counts graph {graph_id!r:.80}, which Provider "
+                    f"{self.provider.manifest.id} does not have",
+                )
+            seen = found[graph_id] = _Seen()
+            sizes = (len(graph.nodes), len(graph.definition.edges))
+            for name, into, size in (("nodes", seen.nodes, sizes[0]), ("edges", seen.edges, sizes[1])):
+                for item in _items(counted.get(name)):
+                    if type(item) is not int or not 0 <= item < size:
+                        raise _stale_snapshot(graph_id, name)
+                    into.add(item)
+            for name, pairs in (("outcomes", seen.outcomes), ("resolutions", seen.resolutions)):
+                for item in _items(counted.get(name)):
+                    if (
+                        not isinstance(item, (list, tuple))
+                        or len(item) != 2
+                        or type(item[0]) is not int
+                        or not 0 <= item[0] < sizes[0]
+                        or type(item[1]) is not str
+                    ):
+                        raise _stale_snapshot(graph_id, name)
+                    pairs.add((item[0], item[1]))
+        self.evaluations += evaluations
+        for graph_id, seen in found.items():
+            mine = self._seen.setdefault(graph_id, _Seen())
+            mine.nodes |= seen.nodes
+            mine.edges |= seen.edges
+            mine.outcomes |= seen.outcomes
+            mine.resolutions |= seen.resolutions
 
     def report(self) -> CoverageReport:
         """Coverage per Graph (manifest order) and in total."""

@@ -27,6 +27,7 @@ from .._load.files import provider_file_system
 from .._load.fs import FileSystem, OSFileSystem
 from .._syntax import schema as _schema
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_structured
+from .._syntax.syntax_hints import placed_syntax_error
 
 _TEST_FILE = re.compile(r"\.(?:ya?ml|json)$", re.IGNORECASE)
 _NONE = "<none>"
@@ -179,7 +180,10 @@ def read_test_case(data: bytes, path: str, *, display: str | None = None) -> Tes
 
     Schema violations name the file as ``display`` (default ``path``) with line and column.
     """
-    raw = parse_structured(data, path)
+    try:
+        raw = parse_structured(data, path)
+    except AgentGraphError as error:
+        raise placed_syntax_error(error, display or path) from None
     _schema.validate(
         "test-case", raw, path, source=lambda: data.decode("utf-8", errors="replace"), display=display
     )

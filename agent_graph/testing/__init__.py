@@ -7,7 +7,7 @@ Everyday use::
     def diligent(step):                        # a host's agent policy, as a test stands for it
         if step.evaluation.status_code == "waiting-user":
             return agtest.grant("report.publish")
-        return agtest.record("completed", {"report": {"digest": "sha256:1"}})
+        return agtest.record("completed", step.proof_facts({"report.digest": "sha256:1"}), deep=True)
 
     trace = agtest.drive(provider, "report", agent=diligent)
     agtest.assert_status(trace, "complete")
@@ -24,50 +24,74 @@ Everyday use::
   in-memory Run store per test.
 * :class:`CoverageCollector` gathers the Graph coverage of evaluations and
   routes (the pytest plugin's ``--agent-graph-coverage`` uses it).
+* :class:`MemoryProviderFileSystem`: build a Provider from dicts in memory.
 * :mod:`agent_graph.testing.store_contract`: the Run store contract as a
-  pytest suite, for a host's own store.
+  pytest suite (that submodule imports pytest).
 
-Nothing here needs pytest except :func:`provider_fixture` and the store contract.
+Nothing here needs pytest to import; the kit's modules load on first use, so
+the pytest plugin (which imports this package) costs other suites nothing.
 """
 
 from __future__ import annotations
 
 from .._core.graph_coverage import CoverageCollector as CoverageCollector
-from .._runtime.drive import (
-    DriveOptions as DriveOptions,
-    Grant as Grant,
-    Observe as Observe,
-    Record as Record,
-    Reply as Reply,
-    Trace as Trace,
-    Turn as Turn,
-    drive as drive,
-    drive_async as drive_async,
-    fresh_store as fresh_store,
-    grant as grant,
-    observe as observe,
-    record as record,
-)
-from ._asserts import assert_route as assert_route, assert_status as assert_status
-from ._fixtures import load as load, provider_fixture as provider_fixture
+from .memory import MemoryProviderFileSystem as MemoryProviderFileSystem
 
-__all__ = [
-    "CoverageCollector",
-    "DriveOptions",
-    "Grant",
-    "Observe",
-    "Record",
-    "Reply",
-    "Trace",
-    "Turn",
-    "assert_route",
-    "assert_status",
-    "drive",
-    "drive_async",
-    "fresh_store",
-    "grant",
-    "load",
-    "observe",
-    "provider_fixture",
-    "record",
-]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .._runtime.drive import (
+        DriveOptions as DriveOptions,
+        Grant as Grant,
+        Observe as Observe,
+        Record as Record,
+        Reply as Reply,
+        Trace as Trace,
+        Turn as Turn,
+        drive as drive,
+        drive_async as drive_async,
+        fresh_store as fresh_store,
+        grant as grant,
+        observe as observe,
+        record as record,
+    )
+    from ._asserts import assert_route as assert_route, assert_status as assert_status
+    from ._fixtures import load as load, provider_fixture as provider_fixture
+
+#: The kit's names → the module that defines them, loaded on first use.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "DriveOptions",
+            "Grant",
+            "Observe",
+            "Record",
+            "Reply",
+            "Trace",
+            "Turn",
+            "drive",
+            "drive_async",
+            "fresh_store",
+            "grant",
+            "observe",
+            "record",
+        ),
+        "agent_graph._runtime.drive",
+    ),
+    "assert_route": "agent_graph.testing._asserts",
+    "assert_status": "agent_graph.testing._asserts",
+    "load": "agent_graph.testing._fixtures",
+    "provider_fixture": "agent_graph.testing._fixtures",
+}
+
+__all__ = ["CoverageCollector", "MemoryProviderFileSystem", *sorted(_LAZY)]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -71,7 +71,7 @@ PROVIDER_FILES: dict[str, Any] = {
 
 def contract_provider() -> Any:
     """The scenarios' Provider, loaded from memory."""
-    from ..pytest_plugin import MemoryProviderFileSystem
+    from .memory import MemoryProviderFileSystem
 
     return MemoryProviderFileSystem(PROVIDER_FILES).load()
 
@@ -292,10 +292,10 @@ class RunStoreContract:
             head.authorities == ("a", "b") and face.update_authorities(run.id, replace=[]).authorities == ()
         )
         kinds = [(event.type, event.detail) for event in face.events(run.id, after=1)]
-        assert kinds == [
-            ("facts.updated", {"keys": ["report"]}),
-            ("facts.updated", {"keys": ["team"]}),
-            ("facts.replaced", {"keys": ["only"]}),
+        assert kinds == [  # each Facts event records what it changed (a deep merge: what it merged)
+            ("facts.updated", {"keys": ["report"], "merge": {"report": {"sections": {"b": 2}}}}),
+            ("facts.updated", {"keys": ["team"], "set": {"team": "web"}}),
+            ("facts.replaced", {"keys": ["only"], "set": {"only": 1}}),
             ("authorities.updated", {"authorities": ["a", "b"]}),
             ("authorities.updated", {"authorities": []}),
         ]
