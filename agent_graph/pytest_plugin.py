@@ -24,10 +24,12 @@ Provider ran at all (nothing measured is no pass);
 reports when several Providers are named).
 
 Fixtures: ``agent_graph_provider`` (the Provider of the test's directory,
-loaded once per session) and ``agent_graph_memory_fs`` (a
+loaded once per session), ``agent_graph_memory_fs`` (a
 :class:`agent_graph.testing.MemoryProviderFileSystem` to build Providers from
-dicts without touching the disk). Nothing here is imported by the library
-itself; the rest of ``agent_graph`` is imported lazily so that installing the
+dicts without touching the disk) and ``agent_graph_store`` (a fresh, empty Run
+store for one test, in memory; see :mod:`agent_graph.testing`). Nothing here is
+imported by the library itself; the rest of ``agent_graph`` is imported lazily
+so that installing the
 plugin costs other test suites nothing.
 """
 
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from ._core.graph_coverage import CoverageReport
     from ._core.model import TestCase
     from ._core.provider import Provider
+    from ._runtime.run_store import BaseRunStore
 
 __all__ = ["CONFTEST_MANIFEST", "INI_MANIFEST", "GraphTestFailure", "GraphTestFile", "GraphTestItem"]
 
@@ -540,3 +543,12 @@ def __getattr__(name: str) -> Any:
         )
         return _MemoryProviderFileSystem
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@pytest.fixture
+def agent_graph_store() -> Iterator[BaseRunStore]:
+    """A fresh, empty Run store for one test (in memory), closed after it: ``agent_graph.testing.drive(…, store=…)``."""
+    from ._runtime.drive import fresh_store
+
+    with fresh_store() as store:
+        yield store

@@ -42,6 +42,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .runner import kept_section as kept, publish_section, splice_section
+
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 DEFAULT_OUTPUT = REPO / "docs" / "performance.md"
@@ -498,18 +500,12 @@ def splice(document: str, section: str, begin: str = BEGIN, end: str = END) -> s
 
     A document without that section gets it appended.
     """
-    if begin in document and end in document:
-        head, _, rest = document.partition(begin)
-        _, _, tail = rest.partition(end)
-        return head + section.rstrip("\n") + tail
-    return document.rstrip("\n") + "\n\n" + section
+    return splice_section(document, section, begin, end)
 
 
 def kept_section(document: str, begin: str = BEGIN, end: str = END) -> str | None:
     """The section between ``begin`` and ``end`` (the Run stores') of an existing report, if it has one."""
-    if begin in document and end in document:
-        return begin + document.partition(begin)[2].partition(end)[0] + end + "\n"
-    return None
+    return kept(document, begin, end)
 
 
 def run(records: int, turns: int = 5000, rounds: int = 5) -> str:
@@ -591,12 +587,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(measure_throughput(args.rounds)))
         return 0
     section = run(args.records, args.turns, args.rounds)
-    print(section)
-    if not args.no_write:
-        output = Path(args.output)
-        document = output.read_text("utf-8") if output.exists() else ""
-        output.write_text(splice(document, section), "utf-8")
-        print(f"wrote {output}", file=sys.stderr)
+    publish_section(section, args.output, BEGIN, END, write=not args.no_write)
     return 0
 
 

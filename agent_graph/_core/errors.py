@@ -93,6 +93,7 @@ ProviderInvalidCode = Literal[
     "code-catalog-code-duplicate",
     "code-document-dynamic",
     "file-encoding-invalid",
+    "file-path-conflict",
     "file-too-large",
     "frontmatter-invalid",
     "frontmatter-missing",
