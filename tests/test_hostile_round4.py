@@ -33,6 +33,8 @@ import pytest
 import agent_graph as ag
 from agent_graph._runtime import run_changes as rc
 
+from .test_replay_browser import browser  # noqa: F401 - the fixture: one headless Chromium per module
+
 ROOT = Path(__file__).resolve().parent.parent
 WEEKLY = str(ROOT / "examples" / "weekly-report" / "provider.yaml")
 TEMPLATE = ROOT / "agent_graph" / "_toolchain" / "replay_assets" / "replay.html"
@@ -351,3 +353,228 @@ def grows_linearly(work: Callable[[int], int], small: int, factor: float = 2.4) 
     first, second = work(small), work(2 * small)
     assert second <= factor * first, (small, first, second)
     return first, second
+
+
+# ---------------------------------------------------------------- the replay page
+
+
+def _page_data(page: str) -> Any:
+    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.DOTALL)
+    assert found is not None, "the data block is not whole"
+    return json.loads(found.group(1))
+
+
+def _escaped_like_the_page(value: Any) -> Any:
+    """``value`` through JSON and back: what the page's data block reads back as (exactly the value)."""
+    return json.loads(json.dumps(value))
+
+
+def test_every_placeholder_of_the_template_is_filled(weekly: ag.Provider) -> None:
+    from agent_graph._toolchain.replay_page import render_replay_page
+
+    page = render_replay_page(weekly, hostile_run(weekly, ["plain"] * 15), layout="builtin")
+    for name in placeholders():
+        assert name not in page, f"{name} of the template is never filled"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_run_holding_hostile_text_everywhere_gives_a_whole_page(weekly: ag.Provider, seed: int) -> None:
+    from agent_graph._toolchain.replay_page import page_data, render_replay_page
+
+    texts = hostile_texts(15, seed)
+    texts[seed % 15] = " ".join(placeholders())  # every placeholder, spelled in one place after another
+    run = hostile_run(weekly, texts)
+    run = msgspec.structs.replace(run, id=f"{texts[(seed + 1) % 15]}{' '.join(placeholders())}")
+    page = render_replay_page(weekly, run, layout="builtin")
+    page.encode("utf-8")  # the page is UTF-8 whatever the Run holds
+    assert _page_data(page) == _escaped_like_the_page(page_data(weekly, run))
+    assert page.count("<script") == 2 and page.count("</script>") == 2
+    title = page.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert "<" not in title and page.count(title) >= 2  # the <title> and the heading, text only
+    outside = page.split('id="replay-data">', 1)[0].replace(title, "")
+    for name in placeholders():  # outside the data block and the title, no text is filled in again
+        assert name not in outside, name
+
+
+@pytest.mark.slow
+def test_hostile_pages_render_in_chromium(weekly: ag.Provider, tmp_path: Path, browser: Any) -> None:  # noqa: F811
+    from agent_graph._toolchain.replay_page import render_replay_page
+
+    for seed in range(3):
+        texts = hostile_texts(15, 10 + seed)
+        texts[2] = " ".join(placeholders()) + "</script><script>window.injected=1</script>"
+        texts[5] = "x" * 200_000 + "</script>"  # a huge comment, cut on the page
+        run = hostile_run(weekly, texts)
+        path = tmp_path / f"hostile-{seed}.html"
+        path.write_text(render_replay_page(weekly, run, layout="builtin"), "utf-8")
+        browser.open("about:blank")
+        browser.open(path.as_uri())
+        assert len(browser.find_all("#events tbody tr")) == len(run.events)
+        assert browser.run("return window.injected === undefined")
+        for number in range(1, len(run.events) + 1):
+            browser.run("location.hash = arguments[0];", f"#event-{number}")
+            heading = browser.text(browser.find("#event-heading"))
+            assert heading == f"Event {number} of {len(run.events)}"
+
+
+# ---------------------------------------------------------------- growth
+
+
+def test_step_blockers_on_a_blocked_graph_grow_linearly() -> None:
+    from agent_graph._core.why import step_blockers
+
+    from .providers import action_node, build, edge, graph_doc, terminal_node
+
+    def work(size: int) -> int:
+        nodes = [
+            action_node(f"n{i}", "agent", satisfiedBy=[{"path": f"d.k{i}", "exists": True}])
+            for i in range(size)
+        ]
+        nodes.append(terminal_node("done"))
+        edges = [edge(f"n{i}", f"n{i + 1}") for i in range(size - 1)] + [edge(f"n{size - 1}", "done")]
+        provider = build(graph_doc("main", nodes, edges))
+        outcomes = {f"main/n{i}": "completed" for i in range(size)}  # every one unverified: blocked
+        evaluation = ag.evaluate(provider, "main", outcomes=outcomes)
+        assert evaluation.status_code == "blocked"
+        found: list[Any] = []
+        count = Calls()(lambda: found.extend(step_blockers(provider, evaluation, {}, outcomes, [])))
+        assert found and found[0].node == "main/n0" and found[0].checks[0].path == "d.k0"
+        return count
+
+    grows_linearly(work, 10_000)
+
+
+def _growing_run(provider: ag.Provider, events: int, *, legacy: bool = False) -> ag.Run:
+    """A Run whose every event sets a Fact of its own (``legacy``: events naming keys, no values)."""
+    run = rc.new_run(
+        "grow", provider.manifest.id, "report", "default", _at(1), workspace=None, facts={}, authorities=[]
+    )
+    head = rc.head_of(run)
+    added: list[ag.types.RunEvent] = list(run.events)
+    for index in range(2, events + 1):
+        head, new = rc.facts_change({f"key{index}": index})(head, _at(index))
+        added.extend(new)
+    if legacy:
+        added = [
+            msgspec.structs.replace(event, detail={"keys": event.detail["keys"]})
+            if event.type == "facts.updated"
+            else msgspec.structs.replace(event, detail={})
+            for event in added
+        ]
+    return rc.with_events(head, tuple(added))
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["values", "keys-only"])
+def test_a_fork_of_a_long_run_holds_one_state_at_a_time(weekly: ag.Provider, legacy: bool) -> None:
+    """Memory counted with tracemalloc: the fork's walk kept every event's Facts (1.3 GB at 10,000 events)."""
+    import tracemalloc
+
+    from agent_graph._runtime.run_fork import forked_run
+
+    def peak(events: int) -> int:
+        run = _growing_run(weekly, events, legacy=legacy)
+        tracemalloc.start()
+        try:
+            fork = forked_run(run, events, "fork", _at(events + 1))
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert len(fork.facts) == events - 1
+
+    grows_linearly(peak, 1_500)
+
+
+def test_replay_of_a_run_whose_facts_keys_arrive_at_once_grows_linearly(weekly: ag.Provider) -> None:
+    """A reference-written Run: no values recorded, thousands of keys the Run holds from event 1, then
+    records only. Each event used to copy the Facts once per key and rebuild the unrecorded keys: work in
+    C (dict and set copies) that counted calls do not see, so the growth of the CPU time is compared, the
+    best of three at each size, doubling the size (quadratic work would take four times as long)."""
+    import time
+
+    from agent_graph._core.replay import run_states
+
+    def cpu(size: int) -> int:
+        run = rc.new_run("keys", weekly.manifest.id, "report", "default", _at(1), workspace=None,
+                         facts={f"k{i}": i for i in range(size)}, authorities=[])  # fmt: skip
+        head, events = rc.head_of(run), [msgspec.structs.replace(run.events[0], detail={})]
+        for index in range(2, size + 1):
+            head, new = rc.record_change("report/draft", "partial", {"n": index})(head, _at(index))
+            events.extend(new)
+        legacy = rc.with_events(head, tuple(events))
+        best = []
+        for _ in range(3):
+            started = time.process_time()
+            unrecorded = [state.unrecorded_facts for state in run_states(legacy)]
+            best.append(time.process_time() - started)
+        assert len(unrecorded[0]) == 0 and len(unrecorded) == size  # every value arrives from the Run
+        return int(min(best) * 1_000_000) + 1
+
+    grows_linearly(cpu, 1_500, factor=3.0)
+
+
+def test_a_shown_value_costs_what_is_shown() -> None:
+    """The page shows each changed value cut to 600 characters; writing it used to cost the whole value."""
+    import tracemalloc
+
+    from agent_graph._toolchain.replay_page import VALUE_LIMIT, _shown
+
+    for value in (
+        {f"entry{i}": {"value": i, "note": "x" * 40} for i in range(50_000)},
+        ["y" * 1_000_000],
+        "z" * 5_000_000,
+    ):
+        tracemalloc.start()
+        try:
+            text = _shown(value)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert len(text) == VALUE_LIMIT and text.endswith("…")
+        assert peak < 64_000, peak
+
+
+def test_the_page_builder_grows_linearly_with_the_run(weekly: ag.Provider) -> None:
+    from agent_graph._toolchain.replay_page import page_data
+
+    from .test_replay_page import mixed_run
+
+    grows_linearly(
+        lambda size: Calls()(lambda: page_data(weekly, mixed_run(weekly, size, new_keys=True))), 300
+    )
+
+
+# ---------------------------------------------------------------- suggestions
+
+
+def _alike(size: int) -> list[str]:
+    """Names sharing most of their triples: one long common stem, a short numbered tail."""
+    return [f"{'shared.path.segment.' * 6}{i:06d}" for i in range(size)]
+
+
+def _non_ascii(size: int) -> list[str]:
+    rng = random.Random(size)
+    letters = "äöüßéèçñøåłżźśćęąΩΨΦπσ漢字かなカナ한글\U0001f600"
+    return ["".join(rng.choice(letters) for _ in range(rng.randrange(3, 30))) + str(i) for i in range(size)]
+
+
+def _long(size: int) -> list[str]:
+    return [("ab" * 200)[: 200 + i % 100] + str(i) for i in range(size)]  # some over the length limit
+
+
+@pytest.mark.parametrize("names", [_alike, _non_ascii, _long], ids=["alike", "non-ascii", "long"])
+def test_suggestion_indexes_and_lookups_stay_bounded(names: Callable[[int], list[str]]) -> None:
+    from agent_graph._core.suggest import BUDGET, SCORED, SHORTLIST, CloseNames
+
+    def build(size: int) -> int:
+        given = names(size)
+        return Calls()(lambda: CloseNames(given).same_but_case("x"))
+
+    grows_linearly(build, 4_000)
+    given = names(8_000)
+    index = CloseNames(given)
+    rng = random.Random(7)
+    words = [rng.choice(given)[:-1] + rng.choice("xé漢") for _ in range(300)]
+    for word in words:
+        index.closest(word, 3, 0.6)
+    assert index.visited <= len(words) * BUDGET
+    assert index.compared <= len(words) * SHORTLIST and index.scored <= len(words) * SCORED
