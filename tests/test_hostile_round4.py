@@ -578,3 +578,35 @@ def test_suggestion_indexes_and_lookups_stay_bounded(names: Callable[[int], list
         index.closest(word, 3, 0.6)
     assert index.visited <= len(words) * BUDGET
     assert index.compared <= len(words) * SHORTLIST and index.scored <= len(words) * SCORED
+
+
+# ---------------------------------------------------------------- SARIF
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_sarif_of_generated_file_names_validates_and_decodes_to_each_file(tmp_path: Path, seed: int) -> None:
+    from urllib.parse import unquote_to_bytes
+
+    from .providers import action_node, edge, files_for, graph_doc, terminal_node
+    from .test_lint import _strict_sarif_validator
+
+    rng = random.Random(seed)
+    alphabet = [*" #%?\\:[]@!'+&=;,~()$*", "ü", "漢", "\U0001f600", "\x01", "\x1b", "\udcff", "\udc80", "%41"]
+    root = tmp_path / "provider #%"
+    graph = graph_doc("main", [action_node("a"), terminal_node("d")], [edge("a", "d")])
+    for name, text in files_for([graph], root=str(root)).items():
+        Path(name).parent.mkdir(parents=True, exist_ok=True)
+        Path(name).write_text(text if isinstance(text, str) else text.decode())
+    names = {"".join(rng.choice([*alphabet, "x"]) for _ in range(rng.randrange(1, 12))) + ".schema.json"
+             for _ in range(25)}  # fmt: skip
+    for name in names:  # schema files nothing uses: one AG503 finding on each
+        (root / "schemas" / name).write_text('{"type": "object"}')
+    done = _cli("lint", "--manifest", str(root / "provider.yaml"), "--select", "AG503", "--format", "sarif",
+                cwd=root)  # fmt: skip
+    log = json.loads(done.stdout)
+    _strict_sarif_validator()(log)
+    found = set()
+    for result in log["runs"][0]["results"]:
+        artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+        found.add(unquote_to_bytes(artifact["uri"]))  # the very bytes of the file's name
+    assert {("schemas/" + name).encode("utf-8", "surrogateescape") for name in names} <= found
