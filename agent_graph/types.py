@@ -3,7 +3,7 @@
 ``import agent_graph.types as agt`` for annotations and ``isinstance`` checks of
 everything the library reads and answers: Graphs, Actions, resources, locations,
 routes, Runs and their heads and events, bundles, tests, coverage, explanations,
-replays and lint findings, and their parts. The everyday API — load, evaluate,
+replays, lint and verify findings, the impact of a new version, and their parts. The everyday API — load, evaluate,
 route, the Run stores, errors and the main results (:class:`Evaluation`,
 :class:`Route`, :class:`Step`, :class:`Run`) — is on ``agent_graph`` itself.
 
@@ -24,6 +24,12 @@ from ._core.graph_coverage import (
     CoverageTotals as CoverageTotals,
     GraphCoverage as GraphCoverage,
 )
+from ._core.impact import (
+    ImpactReport as ImpactReport,
+    ProviderVersion as ProviderVersion,
+    RouteSnapshot as RouteSnapshot,
+    RunImpact as RunImpact,
+)
 from ._core.ir import (
     CompiledGraph as CompiledGraph,
 )
@@ -33,6 +39,7 @@ from ._core.model import (
     Action as Action,
     AfterAction as AfterAction,
     Availability as Availability,
+    Blocker as Blocker,
     Bundle as Bundle,
     BundleEntry as BundleEntry,
     BundleFile as BundleFile,
@@ -73,6 +80,7 @@ from ._core.model import (
     Outcome as Outcome,
     OutcomeRecord as OutcomeRecord,
     PlanStep as PlanStep,
+    ProofCheck as ProofCheck,
     ProviderManifest as ProviderManifest,
     ReadReceipt as ReadReceipt,
     ReadReceipts as ReadReceipts,
@@ -104,6 +112,14 @@ from ._core.provider import (
     NodeRoute as NodeRoute,
 )
 from ._core.replay import ReplayStep as ReplayStep, StateChange as StateChange
+from ._core.verify import (
+    GeneratedTest as GeneratedTest,
+    PropertyResult as PropertyResult,
+    TraceStep as TraceStep,
+    VerifyExploration as VerifyExploration,
+    VerifyFinding as VerifyFinding,
+    VerifyReport as VerifyReport,
+)
 from ._core.why import (
     CandidateExplanation as CandidateExplanation,
     CheckExplanation as CheckExplanation,
@@ -119,6 +135,7 @@ __all__ = [
     "Action",
     "AfterAction",
     "Availability",
+    "Blocker",
     "Bundle",
     "BundleEntry",
     "BundleFile",
@@ -153,6 +170,7 @@ __all__ = [
     "Gate",
     "GateActionPlan",
     "GateExplanation",
+    "GeneratedTest",
     "Graph",
     "GraphActionLocation",
     "GraphActionResource",
@@ -166,6 +184,7 @@ __all__ = [
     "HostActionReceipt",
     "HostActionResource",
     "HostActionResult",
+    "ImpactReport",
     "LoadedAction",
     "LoadedResource",
     "LocationReadState",
@@ -177,7 +196,10 @@ __all__ = [
     "Outcome",
     "OutcomeRecord",
     "PlanStep",
+    "ProofCheck",
+    "PropertyResult",
     "ProviderManifest",
+    "ProviderVersion",
     "ReadReceipt",
     "ReadReceipts",
     "ReadState",
@@ -187,11 +209,13 @@ __all__ = [
     "RouteAction",
     "RouteGate",
     "RouteResources",
+    "RouteSnapshot",
     "RouteSummary",
     "Run",
     "RunEvent",
     "RunHead",
     "RunPage",
+    "RunImpact",
     "RunSummary",
     "Runner",
     "Severity",
@@ -203,5 +227,9 @@ __all__ = [
     "TestExpect",
     "TestResult",
     "TestState",
+    "TraceStep",
+    "VerifyExploration",
+    "VerifyFinding",
+    "VerifyReport",
     "WorkingDirectory",
 ]

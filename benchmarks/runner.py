@@ -255,6 +255,35 @@ def _unseen_states(facts: dict[str, Any]) -> Callable[[], dict[str, Any]]:
     return next_facts
 
 
+# --------------------------------------------------------------------------- sections kept between runs
+
+
+def splice_section(document: str, section: str, begin: str, end: str) -> str:
+    """``document`` with its section between ``begin`` and ``end`` replaced by ``section`` (appended if none)."""
+    if begin in document and end in document:
+        head, _, rest = document.partition(begin)
+        _, _, tail = rest.partition(end)
+        return head + section.rstrip("\n") + tail
+    return document.rstrip("\n") + "\n\n" + section
+
+
+def publish_section(section: str, output: str, begin: str, end: str, *, write: bool) -> None:
+    """Print ``section`` and, when ``write``, put it in place in the report at ``output``."""
+    print(section)
+    if write:
+        path = Path(output)
+        document = path.read_text("utf-8") if path.exists() else ""
+        path.write_text(splice_section(document, section, begin, end), "utf-8")
+        print(f"wrote {path}", file=sys.stderr)
+
+
+def kept_section(document: str, begin: str, end: str) -> str | None:
+    """The section of an existing report between ``begin`` and ``end``, if it has one."""
+    if begin in document and end in document:
+        return begin + document.partition(begin)[2].partition(end)[0] + end + "\n"
+    return None
+
+
 # --------------------------------------------------------------------------- the suite
 
 
@@ -883,7 +912,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--skip",
         default="",
-        help="comma-separated groups to skip: realistic,canonical,scaling,processes,stores",
+        help="comma-separated groups to skip: realistic,canonical,scaling,processes,stores,verify,builder",
     )
     args = parser.parse_args(argv)
     sizes = (
@@ -916,6 +945,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = stores.splice(report, kept)
     else:
         report = stores.splice(report, stores.run(25))
+    from . import verify
+
+    if "verify" in skip:  # keep the last measurement of verify
+        previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
+        kept_verify = verify.kept_section(previous)
+        if kept_verify is not None:
+            report = verify.splice(report, kept_verify)
+    else:
+        report = verify.splice(report, verify.run())
+
+    from . import builder
+
+    if "builder" in skip:  # keep the last measurement of Providers built in Python
+        previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
+        kept = builder.kept_section(previous)
+        if kept is not None:
+            report = builder.splice(report, kept)
+    else:
+        report = builder.splice(report, builder.run())
+    from . import suggestions
+
+    previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
+    kept = suggestions.kept_section(previous)  # its own run: python -m benchmarks.suggestions
+    report = suggestions.splice(
+        report, kept if kept is not None else suggestions.render([suggestions.measure(2_000, 1)])
+    )
     print(report)
     if not args.no_write:
         output = Path(args.output)

@@ -42,6 +42,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .runner import kept_section as kept, publish_section, splice_section
+
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 DEFAULT_OUTPUT = REPO / "docs" / "performance.md"
@@ -493,20 +495,17 @@ def render(results: list[dict[str, Any]], records: int, notes: list[str]) -> str
     return "\n".join(lines) + "\n"
 
 
-def splice(document: str, section: str) -> str:
-    """``document`` with its Run stores section replaced by ``section`` (appended when it has none)."""
-    if BEGIN in document and END in document:
-        head, _, rest = document.partition(BEGIN)
-        _, _, tail = rest.partition(END)
-        return head + section.rstrip("\n") + tail
-    return document.rstrip("\n") + "\n\n" + section
+def splice(document: str, section: str, begin: str = BEGIN, end: str = END) -> str:
+    """``document`` with its section between ``begin`` and ``end`` (the Run stores') replaced by ``section``.
+
+    A document without that section gets it appended.
+    """
+    return splice_section(document, section, begin, end)
 
 
-def kept_section(document: str) -> str | None:
-    """The Run stores section of an existing report, if it has one."""
-    if BEGIN in document and END in document:
-        return BEGIN + document.partition(BEGIN)[2].partition(END)[0] + END + "\n"
-    return None
+def kept_section(document: str, begin: str = BEGIN, end: str = END) -> str | None:
+    """The section between ``begin`` and ``end`` (the Run stores') of an existing report, if it has one."""
+    return kept(document, begin, end)
 
 
 def run(records: int, turns: int = 5000, rounds: int = 5) -> str:
@@ -588,12 +587,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(measure_throughput(args.rounds)))
         return 0
     section = run(args.records, args.turns, args.rounds)
-    print(section)
-    if not args.no_write:
-        output = Path(args.output)
-        document = output.read_text("utf-8") if output.exists() else ""
-        output.write_text(splice(document, section), "utf-8")
-        print(f"wrote {output}", file=sys.stderr)
+    publish_section(section, args.output, BEGIN, END, write=not args.no_write)
     return 0
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -17,7 +19,8 @@ settings.register_profile("agent-graph", derandomize=True, deadline=None)
 settings.load_profile("agent-graph")
 
 REPO = Path(__file__).resolve().parents[1]
-VECTORS = REPO.parent / "shared" / "vectors"
+#: The TypeScript toolchain's recorded answers, kept in the repository as test data (see its README).
+VECTORS = REPO / "tests" / "vectors"
 _database_numbers = itertools.count(1)
 #: An object's address in a test ID (``<object object at 0x7f…>``): it differs between processes.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
@@ -50,10 +53,13 @@ def _isolated_load_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
 
 @pytest.fixture(scope="session")
 def vectors() -> Path:
-    """The folder of vectors recorded from the TypeScript toolchain (skips when absent)."""
-    if not VECTORS.is_dir():
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    """The folder of vectors recorded from the TypeScript toolchain (``tests/vectors``)."""
     return VECTORS
+
+
+def vector_json(name: str) -> Any:
+    """A file of the vectors, read as JSON; a checkout without it fails here rather than skipping."""
+    return json.loads((VECTORS / name).read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")
@@ -91,6 +97,29 @@ def postgres_url(postgres_server: str) -> str:
     return f"{postgres_server}&options=-csearch_path%3D{name}"
 
 
+def _store_url(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if kind == "file":
+        return str(tmp_path / "runs")
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'runs.db'}"
+    if kind == "memory":
+        return "memory://"  # every open is a new, empty store, of this process only
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture(params=("file", "sqlite", "postgres"))
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty store of each kind that outlives a process: a folder of Run files, SQLite, PostgreSQL."""
+    return _store_url(request.param, request, tmp_path)
+
+
+@pytest.fixture(params=("file", "sqlite", "postgres", "memory"))
+def any_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty store of every kind, the in-process ``memory://`` one included."""
+    return _store_url(request.param, request, tmp_path)
+
+
 @pytest.fixture(params=("sqlite", "postgres"))
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The URL of a new SQLite database, then of a new PostgreSQL schema: each database store once."""
@@ -98,3 +127,44 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'runs.db'}"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+class Result:
+    """Exit status and the captured streams of one run."""
+
+    def __init__(self, status: int, out: str, err: str) -> None:
+        self.status = status
+        self.out = out
+        self.err = err
+
+    def json(self) -> Any:
+        lines = self.out.splitlines()
+        assert len(lines) == 1, self.out
+        return json.loads(lines[0])
+
+    def envelope(self) -> dict[str, Any]:
+        assert self.status == 1
+        assert self.out == ""
+        lines = self.err.splitlines()
+        assert len(lines) == 1, self.err
+        value: dict[str, Any] = json.loads(lines[0])
+        assert list(value) == ["schema", "state", "error"]
+        assert value["schema"] == "agent-graph.error.v1" and value["state"] == "error"
+        assert list(value["error"]) == ["code", "message", "diagnostics"]
+        from agent_graph._syntax import schema as _schema
+
+        _schema.validate("error", value, "stderr")
+        return value
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Any:
+    """The command line in this process: ``cli("run", "next", …)`` answers a :class:`Result`."""
+    from agent_graph._cli.main import main
+
+    def run(*argv: str) -> Result:
+        status = main(list(argv))
+        captured = capsys.readouterr()
+        return Result(status, captured.out, captured.err)
+
+    return run

@@ -229,7 +229,7 @@ def test_public_names_are_listed_once_and_agree_with_the_type_checkers_view() ->
         name for name, module in exports.items() if not module.startswith(("types", "toolchain", "testing"))
     )
     assert sorted(agent_graph.__all__) == sorted(["PROTOCOL_VERSION", "__version__", *submodules, *current])
-    assert len(agent_graph.__all__) <= 62
+    assert len(agent_graph.__all__) <= 70  # the everyday API and its public modules
     for name in agent_graph.__all__:
         assert getattr(agent_graph, name) is not None
     for name, module in exports.items():  # a moved name is where its table entry says
@@ -299,14 +299,14 @@ def test_the_protocol_version_is_written_once() -> None:
 
 def test_the_command_modules_are_imported_plainly() -> None:
     """No command is loaded through importlib: a broken command module fails loudly instead of vanishing."""
-    from agent_graph._cli import lint, main as cli_main, mcp, replay, runtime, toolchain
+    from agent_graph._cli import lint, main as cli_main, mcp, replay, runtime, toolchain, verify
 
     for module, path in MODULES.items():
         if not module.startswith("agent_graph._cli"):
             continue
         text = path.read_text(encoding="utf-8")
         assert "import_module" not in text and "__import__(" not in text, module
-    assert (runtime, toolchain, mcp, lint, replay) == cli_main.COMMAND_MODULES
+    assert (runtime, toolchain, mcp, lint, replay, verify) == cli_main.COMMAND_MODULES
     for module in ("agent_graph._cli.runtime", "agent_graph._cli.toolchain"):
         assert "agent_graph._cli.main" not in {target for target, _ in _imports(module, MODULES[module])}
 

@@ -17,7 +17,7 @@ from agent_graph._core.canonical import collation_key, digest_bytes, digest_valu
 from agent_graph._syntax.parse import parse_yaml
 from agent_graph._toolchain.bundle import build_bundle, manifest_json, plan_bundle
 
-from .conftest import VECTORS
+from .conftest import VECTORS, vector_json
 
 # ---------------------------------------------------------------- a Provider using every kind of file
 
@@ -314,17 +314,13 @@ def test_round_trip_gives_the_same_evaluation_and_route(source: ag.Provider, tmp
 
 
 def _vector_cases() -> list[dict[str, Any]]:
-    path = VECTORS / "cases.json"
-    if not path.is_file():
-        return []
     wanted = {f"providers/seed-{n}/provider.json" for n in (2, 10, 13, 17, 22, 24)}
-    return [c for c in json.loads(path.read_text()) if c["manifest"] in wanted and "load" not in c]
+    return [c for c in vector_json("cases.json") if c["manifest"] in wanted and "load" not in c]
 
 
 def test_round_trip_of_toolchain_vectors(tmp_path: Path) -> None:
     cases = _vector_cases()
-    if not cases:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    assert cases
     bundles: dict[str, ag.Provider] = {}
     for case in cases:
         manifest = case["manifest"]

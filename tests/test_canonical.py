@@ -6,7 +6,6 @@ import hashlib
 import json
 import math
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,14 +23,11 @@ from agent_graph._core.canonical import (
     sort_collated,
 )
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+from .conftest import vector_json
 
 
 def _vector_cases() -> list[dict[str, Any]]:
-    path = VECTORS / "canonical-json.json"
-    if not path.is_file():
-        return []
-    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    cases: list[dict[str, Any]] = vector_json("canonical-json.json")
     return cases
 
 
@@ -43,12 +39,8 @@ def _sha(text: str) -> str:
 # Vectors of the reference toolchain
 
 
-@pytest.mark.parametrize(
-    "case", _vector_cases() or [None], ids=lambda c: "missing" if c is None else c["text"][:40]
-)
-def test_vector(case: dict[str, Any] | None) -> None:
-    if case is None:
-        pytest.skip(f"vectors not found at {VECTORS}")
+@pytest.mark.parametrize("case", _vector_cases(), ids=lambda c: c["text"][:40])
+def test_vector(case: dict[str, Any]) -> None:
     assert canonical_json(case["value"]) == case["text"]
     assert digest_value(case["value"]) == case["digest"]
 

@@ -18,10 +18,9 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
-from agent_graph._cli.main import main
 from agent_graph._syntax import schema as _schema
 
-from .conftest import REPO, VECTORS
+from .conftest import REPO, VECTORS, vector_json
 from .load_fixtures import base_documents, write_tree
 
 PASSING_CASE = {
@@ -42,42 +41,6 @@ SKILL = (
     "---\nname: bound\ndescription: Runs the release.\nmetadata:\n"
     "  agent-graph: path:../../provider.yaml\n  agent-graph.graph: main\n  agent-graph.entry: default\n---\nBody.\n"
 )
-
-
-class Result:
-    """Exit status and the captured streams of one run."""
-
-    def __init__(self, status: int, out: str, err: str) -> None:
-        self.status = status
-        self.out = out
-        self.err = err
-
-    def json(self) -> Any:
-        lines = self.out.splitlines()
-        assert len(lines) == 1, self.out
-        return json.loads(lines[0])
-
-    def envelope(self) -> dict[str, Any]:
-        assert self.status == 1
-        assert self.out == ""
-        lines = self.err.splitlines()
-        assert len(lines) == 1, self.err
-        value: dict[str, Any] = json.loads(lines[0])
-        assert list(value) == ["schema", "state", "error"]
-        assert value["schema"] == "agent-graph.error.v1" and value["state"] == "error"
-        assert list(value["error"]) == ["code", "message", "diagnostics"]
-        _schema.validate("error", value, "stderr")
-        return value
-
-
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Any:
-    def run(*argv: str) -> Result:
-        status = main(list(argv))
-        captured = capsys.readouterr()
-        return Result(status, captured.out, captured.err)
-
-    return run
 
 
 @pytest.fixture
@@ -228,6 +191,33 @@ def test_evaluate_outcomes_from_a_yaml_file(cli: Any, provider_dir: Path) -> Non
     assert cli("evaluate", "main", "--outcomes", "@outcomes.yaml", "--format", "json").envelope()["error"][
         "code"
     ] == ("outcome-invalid")
+
+
+@pytest.mark.parametrize(
+    ("given", "shown", "hint"),
+    [("sent", '"sent"', ""), ("complete", '"complete"', ' (did you mean "completed"?)'), (3, "3", "")],
+)
+def test_a_bad_outcome_is_named_with_the_valid_ones(
+    cli: Any, provider_dir: Path, given: Any, shown: str, hint: str
+) -> None:
+    from agent_graph._core.model import OUTCOMES
+
+    expected = f"expected one of {', '.join(OUTCOMES)}{hint}"
+    message = cli("evaluate", "--outcomes", json.dumps({"main/build": given}), "--format", "json").envelope()[
+        "error"
+    ]["message"]
+    assert message == f"--outcomes: the outcome for main/build is {shown}; {expected}"
+    # The same value in a graph test: the file, line and column, the value and the valid ones.
+    case = (
+        f"schema: agent-graph.test.v1\nname: bad\ngraph: main\nstate:\n  outcomes:\n    main/build: {shown}\n"
+    )
+    (provider_dir / "tests/09-bad-outcome.yaml").write_text(case + "expect: {statusCode: blocked}\n")
+    answer = cli("test", "tests/09-bad-outcome.yaml", "--format", "json").json()
+    (diagnostic,) = answer["results"][0]["error"]["diagnostics"]
+    assert diagnostic["message"] == (
+        f"tests/09-bad-outcome.yaml:6:17: test case bad: state.outcomes.main/build is {shown}; "
+        f"{expected.replace(hint, '')}, or an object with outcome, recordedAt{hint}"
+    )
 
 
 def test_evaluate_human(cli: Any, provider_dir: Path) -> None:
@@ -626,17 +616,13 @@ def test_process_success(provider_dir: Path) -> None:
 
 
 def _vector_cases() -> list[dict[str, Any]]:
-    path = VECTORS / "cases.json"
-    if not path.is_file():
-        return []
-    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    cases: list[dict[str, Any]] = vector_json("cases.json")
     return cases
 
 
 def test_vector_load_errors_through_the_cli(cli: Any) -> None:
     cases = [case for case in _vector_cases() if "load" in case]
-    if not cases:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    assert cases
     for case in cases:
         envelope = cli(
             "validate", "--manifest", str(VECTORS / case["manifest"]), "--format", "json"
@@ -651,8 +637,7 @@ def test_vector_evaluations_through_the_cli(cli: Any) -> None:
         if "evaluation" in case
         and all(isinstance(value, str) for value in case["state"].get("outcomes", {}).values())
     ][:12]
-    if not cases:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    assert cases
     for case in cases:
         state = case["state"]
         argv = [

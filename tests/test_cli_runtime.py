@@ -96,7 +96,7 @@ def test_run_lifecycle_through_the_command_line(cli: Cli, tmp_path: Path) -> Non
     assert replaced["events"][-1] == {
         **replaced["events"][-1],
         "type": "facts.replaced",
-        "detail": {"keys": ["report"]},
+        "detail": {"keys": ["report"], "set": {"report": {"digest": "sha256:2"}}},
     }
 
     assert cli("run", "authority", "--state", "run.json", "--add", "report.publish", "--remove", "a")[
@@ -440,19 +440,20 @@ def test_the_documented_host_loop_stops_at_the_user_gate_and_a_later_process_fin
     script = tmp_path / "host.py"
     script.write_text(_host_loop_source(), "utf-8")
     first = _host(script, tmp_path)
-    assert first[:3] == [
-        "turn 1: draft -> partial (read 2 of 2 required)",
-        "turn 2: draft -> completed (read 0 of 2 required)",
-        "turn 3: waiting for the user: Publish this report?",
+    assert first[:2] == [
+        "turn 1: draft -> completed (read 2 of 2 required)",
+        "turn 2: waiting for the user: Publish this report?",
     ]
-    match = re.fullmatch(r"continue with: --run (\S+) --answer yes\|no", first[3])
-    assert match, first[3]
+    match = re.fullmatch(r"continue with: --run (\S+) --answer yes\|no", first[2])
+    assert match, first[2]
     run_id = match.group(1)
-    assert [line.split()[1] for line in first[4:]] == [
-        "run.started", "node.outcome-recorded", "facts.updated", "node.outcome-recorded",
-    ]  # fmt: skip
+    assert [line.split()[1] for line in first[3:]] == [
+        "run.started",
+        "facts.updated",
+        "node.outcome-recorded",
+    ]
     # The Run is in the store the script named, relative to its working directory.
-    with ag_open(f"sqlite:///{tmp_path / 'weekly-report.db'}") as store:
+    with ag_open(f"sqlite:///{tmp_path / 'host-runs.db'}") as store:
         waiting = store.load(run_id)
     assert waiting.authorities == () and "report/approve" not in waiting.outcomes
     second = _host(script, tmp_path, "--run", run_id, "--answer", "yes")
@@ -465,16 +466,16 @@ def test_the_documented_host_loop_stops_at_the_user_gate_and_a_later_process_fin
     events = [line.split() for line in second[4:]]
     assert [int(e[0]) for e in events] == list(range(1, len(events) + 1))
     assert [e[1] for e in events] == [
-        "run.started", "node.outcome-recorded", "facts.updated", "node.outcome-recorded",
-        "facts.updated", "node.outcome-recorded", "node.outcome-recorded", "facts.updated", "node.outcome-recorded",
+        "run.started", "facts.updated", "node.outcome-recorded", "facts.updated", "node.outcome-recorded",
+        "node.outcome-recorded", "facts.updated", "node.outcome-recorded",
     ]  # fmt: skip
-    with ag_open(f"sqlite:///{tmp_path / 'weekly-report.db'}") as store:
+    with ag_open(f"sqlite:///{tmp_path / 'host-runs.db'}") as store:
         done = store.load(run_id)
     assert done.facts["report"]["approved"] is True and done.facts["report"]["digest"].startswith("sha256:")
     assert done.facts["publication"]["url"].startswith("https://")
     # Once finished, running it again changes nothing.
     assert _host(script, tmp_path, "--run", run_id)[0] == "turn 1: complete (completed)"
-    assert textwrap.dedent(_host_loop_source()).startswith('"""Drive examples/weekly-report')
+    assert textwrap.dedent(_host_loop_source()).startswith('"""Drive a Provider\'s Graph from the step alone')
 
 
 @needs_weekly

@@ -205,11 +205,11 @@ def test_the_command_line_reports_coverage(capsys: pytest.CaptureFixture[str], t
     manifest = _example("weekly-report")
     assert _cli.main(["test", "--coverage", "--manifest", manifest]) == 0
     out = capsys.readouterr().out
-    assert "TOTAL   5/5 100%  6/6 100%  6/6 100%  3/3 100%  20/20 100%" in out
+    assert "TOTAL   6/6 100%  7/7 100%  7/7 100%  3/3 100%  23/23 100%" in out
     assert _cli.main(["test", "--coverage", "--manifest", manifest, "--format", "json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["coverage"]["schema"] == "agent-graph.coverage.v1"
-    assert answer["coverage"]["total"]["edges"] == {"covered": 6, "total": 6, "percent": 100.0}
+    assert answer["coverage"]["total"]["edges"] == {"covered": 7, "total": 7, "percent": 100.0}
     # One test alone leaves most of the graph untested.
     one = str(EXAMPLES / "weekly-report" / "tests" / "01-initial-draft.yaml")
     assert _cli.main(["test", one, "--fail-under", "100", "--manifest", manifest]) == 1
@@ -225,6 +225,58 @@ def test_the_command_line_reports_coverage(capsys: pytest.CaptureFixture[str], t
     assert list(diagrams) == ["report"] and diagrams["report"].startswith("digraph")
     assert _cli.main(["test", "--fail-under", "x", "--manifest", manifest, "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().err)["error"]["code"] == "argument-invalid"
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(S.scenarios(hostile=False), S.scenarios(hostile=False))
+def test_merged_snapshots_report_what_one_collector_would(
+    first: tuple[Any, ...], second: tuple[Any, ...]
+) -> None:
+    """Evaluations spread over collectors (processes), merged by snapshot, report as if counted in one."""
+    import msgspec
+
+    files = first[0]
+    provider = S.load_files(files)
+    whole, parts = CoverageCollector(provider), [CoverageCollector(provider), CoverageCollector(provider)]
+    for part, (_, facts, outcomes, authorities, entry) in zip(parts, (first, second), strict=True):
+        for collector in (whole, part):
+            collector.evaluate(S.MAIN, entry, facts=facts, outcomes=outcomes, authorities=authorities)
+    merged = CoverageCollector(provider)
+    for part in parts:  # through JSON, as a worker process sends it
+        merged.merge(json.loads(json.dumps(part.snapshot())))
+    assert msgspec.json.encode(merged.report()) == msgspec.json.encode(whole.report())
+
+
+def test_a_snapshot_of_another_provider_or_shape_is_refused_and_adds_nothing() -> None:
+    provider = _review()
+    counted = CoverageCollector(provider)
+    counted.evaluate("main", facts={"draft": True})
+    snapshot = counted.snapshot()
+    other = CoverageCollector(P.build(P.graph_doc("main", [P.terminal_node("done")], [])))
+    for bad, code in (
+        ({**snapshot, "provider": "someone-else"}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"nowhere": {"nodes": [0]}}}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"main": {"nodes": [99]}}}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"main": {"outcomes": [[0]]}}}, "coverage-provider-mismatch"),
+        ({**snapshot, "graphs": {"main": {"nodes": "0"}}}, "argument-invalid"),
+        ({**snapshot, "evaluations": -1}, "argument-invalid"),
+        ([], "argument-invalid"),
+    ):
+        fresh = CoverageCollector(provider)
+        with pytest.raises(ag.AgentGraphError) as caught:
+            fresh.merge(bad)  # type: ignore[arg-type]
+        assert caught.value.code == code, bad
+        assert fresh.evaluations == 0 and fresh.report() == CoverageCollector(provider).report()
+    if other.provider.manifest.id == provider.manifest.id:  # same ID, other Graph: the nodes do not fit
+        with pytest.raises(ag.AgentGraphError) as caught:
+            other.merge(snapshot)
+        assert caught.value.code == "coverage-provider-mismatch"
 
 
 # ---------------------------------------------------------------- pytest plugin

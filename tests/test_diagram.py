@@ -17,7 +17,7 @@ from agent_graph._core.evaluate import evaluate_with_candidates
 from agent_graph._core.normalize import normalize_authorities, normalize_outcomes
 from agent_graph._toolchain.diagram import DiagramState, render_diagram, settle_frame
 
-from .conftest import VECTORS
+from .conftest import VECTORS, vector_json
 from .test_bundle import FULL_PROVIDER, write_tree
 
 
@@ -216,16 +216,12 @@ def test_settle_frame_follows_the_rules(provider: ag.Provider) -> None:
 
 
 def _vector_cases() -> list[dict[str, Any]]:
-    path = VECTORS / "cases.json"
-    if not path.is_file():
-        return []
-    return [c for c in json.loads(path.read_text()) if "load" not in c][:120]
+    return [c for c in vector_json("cases.json") if "load" not in c][:120]
 
 
 def test_settled_outcomes_agree_with_the_evaluator() -> None:
     cases = _vector_cases()
-    if not cases:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+    assert cases
     providers: dict[str, ag.Provider] = {}
     for case in cases:
         manifest = case["manifest"]

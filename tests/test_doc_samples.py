@@ -39,6 +39,8 @@ from pathlib import Path
 
 import pytest
 
+from .typecheck import mypy_strict
+
 REPO = Path(__file__).resolve().parents[1]
 DOCUMENTS = sorted(
     {
@@ -259,22 +261,7 @@ def test_every_python_sample_passes_mypy_strict(tmp_path: Path) -> None:
                 target.write_text(block.prelude + block.text, encoding="utf-8")
                 files.append(str(target))
     assert len(files) >= 8
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--no-error-summary",
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            *files,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=tmp_path,
-    )
+    done = mypy_strict(files, tmp_path / "cache")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

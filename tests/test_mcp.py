@@ -105,7 +105,9 @@ async def draft_step(session: Any, run_id: str) -> dict[str, Any]:
     """next_step -> read_resource -> record_outcome (with its proof) for the draft; answers the next step."""
     step = await ok(session, "next_step", {"runId": run_id})
     assert step["status"] == "actionable" and step["route"]["node"] == "draft"
-    assert step["proof"] == [{"path": "report.digest", "exists": True}]
+    assert step["proof"] == [
+        {"path": "report.digest", "operator": "exists", "expected": True, "holds": False}
+    ]
     assert step["record"] == {"node": "report/draft", "revision": step["revision"]}
     required = [location["id"] for location in step["route"]["resources"]["required"]]
     assert required[0] == "skill.report-writer"
@@ -291,13 +293,18 @@ def test_user_gate_answered_through_elicitation(tmp_path: Path) -> None:
                 "comment": "looks good",
             }
             # The published approval is the Gate's Fact: the user's answer, not the agent's claim.
-            assert any(e["type"] == "facts.updated" and e["detail"] == {"keys": ["report"]} for e in events)
+            assert any(
+                e["type"] == "facts.updated"
+                and e["detail"] == {"keys": ["report"], "merge": {"report": {"approved": True}}}
+                for e in events
+            )
 
-            # Rejected: the Gate fails, nothing it guards is offered, and the agent cannot undo it.
+            # Rejected: the Gate fails, nothing it guards is offered, and the agent cannot undo it: the
+            # report ends in its rejected terminal.
             other = (await ok(session, "start_run", {"facts": drafted}))["runId"]
             rejected = await ok(session, "next_step", {"runId": other})
             assert rejected["resolved"]["decision"] == "reject"
-            assert rejected["status"] == "blocked" and rejected["route"] is None
+            assert rejected["status"] == "complete" and rejected["route"] is None
             outcomes = [
                 e for e in (await ok(session, "run_events", {"runId": other}))["events"] if e.get("node")
             ]
@@ -367,7 +374,7 @@ def test_hostile_calls_get_clean_tool_errors(tmp_path: Path) -> None:
                 (
                     "record_outcome",
                     {"runId": run_id, "node": "nowhere/x", "outcome": "completed", "revision": revision},
-                    "run-node-invalid",
+                    "state-key-unknown",
                 ),
                 ("read_resource", {"runId": run_id, "resourceId": "../../../etc/passwd"}, "resource-missing"),
                 ("read_resource", {"runId": run_id, "resourceId": "/etc/passwd"}, "resource-missing"),

@@ -200,7 +200,7 @@ def test_a_gate_that_waits_for_the_user_is_never_rendered_as_something_to_record
             "asked": False,
         },
         "alternatives": [],
-        "proof": [{"path": "report.approved", "equals": True}],
+        "proof": [{"path": "report.approved", "operator": "equals", "expected": True, "holds": False}],
         "diagnostics": [],
     }
     text = render_step(answer)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from agent_graph._syntax.parse import (
     parse_yaml,
 )
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+from .conftest import vector_json
 
 
 def _as_json(value: Any) -> Any:
@@ -77,19 +76,12 @@ def _json_failed(text: str, **options: Any) -> AgentGraphError:
 
 
 def _yaml_vectors() -> list[dict[str, Any]]:
-    path = VECTORS / "yaml.json"
-    if not path.is_file():
-        return []
-    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    cases: list[dict[str, Any]] = vector_json("yaml.json")
     return cases
 
 
-@pytest.mark.parametrize(
-    "case", _yaml_vectors() or [None], ids=lambda c: repr(c["yaml"][:40]) if c else "none"
-)
-def test_yaml_vector(case: dict[str, Any] | None) -> None:
-    if case is None:
-        pytest.skip(f"toolchain vectors not found at {VECTORS}")
+@pytest.mark.parametrize("case", _yaml_vectors(), ids=lambda c: repr(c["yaml"][:40]))
+def test_yaml_vector(case: dict[str, Any]) -> None:
     if "error" in case:
         assert case["error"] == "parse-failed"
         _parse_failed(case["yaml"])
@@ -799,3 +791,83 @@ def test_front_matter_must_be_a_mapping(header: str) -> None:
         parse_front_matter(f"---\n{header}---\nbody\n", "doc.md")
     assert caught.value.code == "frontmatter-invalid"
     assert caught.value.message == "Markdown frontmatter must be an object: doc.md"
+
+
+# --------------------------------------------------------------------------- where a syntax error comes from
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from("[{"), st.integers(0, 3), st.integers(0, 4)), min_size=1, max_size=8),
+    st.data(),
+)
+def test_an_unclosed_bracket_is_named_by_the_line_that_opened_it(
+    rows: list[tuple[str, int, int]], data: st.DataObject
+) -> None:
+    """Keys holding flow collections, one line each; one loses its closing bracket: the hint names its opener."""
+    lines = []
+    for number, (bracket, items, pad) in enumerate(rows):
+        body = ", ".join(f"k{i}: {i}" if bracket == "{" else f"v{i}" for i in range(items))
+        lines.append(f"key{number}:{' ' * (pad + 1)}{bracket}{body}{']' if bracket == '[' else '}'}")
+    broken = data.draw(st.integers(0, len(lines) - 1))
+    lines[broken] = lines[broken][:-1]
+    opener = rows[broken][0]
+    column = lines[broken].index(opener) + 1
+    error = _parse_failed("\n".join(lines) + "\n")
+    assert f"the '{opener}' opened on line {broken + 1}, column {column} is " in error.message, error.message
+    (diagnostic,) = error.diagnostics
+    assert diagnostic.detail["line"] >= broken + 1
+
+
+@given(st.integers(1, 6), st.data())
+def test_a_tab_in_the_indentation_is_named_by_its_line(count: int, data: st.DataObject) -> None:
+    lines = ["top:"] + [f"  key{i}: {i}" for i in range(count)]
+    tabbed = data.draw(st.integers(1, count))
+    lines[tabbed] = "\t" + lines[tabbed].lstrip(" ")
+    error = _parse_failed("\n".join(lines) + "\n")
+    assert f"replace the tab on line {tabbed + 1} with spaces" in error.message, error.message
+
+
+def test_brackets_in_comments_quotes_and_block_scalars_are_not_openers() -> None:
+    text = "a: 'a [ quote'  # and a { comment\nb: |\n  block [ text {\nc: [1, 2\n"
+    error = _parse_failed(text)
+    assert "the '[' opened on line 4, column 4 is never closed" in error.message, error.message
+
+
+@given(
+    st.text(alphabet="ab :-[]{}'\"#|>\t\n\\,", max_size=60),
+    st.sampled_from(
+        [
+            "expected <block end>, but found '?'",
+            "mapping values are not allowed here",
+            "could not find expected ':'",
+            "lines inside a flow collection or quoted scalar must be indented",
+            "expected ',' or ']', but got '<stream end>'",
+            "Expecting ',' delimiter",
+            "found character '\\t' that cannot start any token",
+            "something else",
+        ]
+    ),
+    st.integers(-2, 12),
+    st.integers(-2, 40),
+    st.one_of(st.none(), st.integers(-2, 12)),
+    st.one_of(st.none(), st.integers(-2, 40)),
+)
+def test_a_hint_never_fails_whatever_the_text_and_position(
+    text: str, problem: str, line: int, column: int, context_line: int | None, context_column: int | None
+) -> None:
+    from agent_graph._syntax.syntax_hints import syntax_hint
+
+    hint = syntax_hint(text, problem, line, column, "while parsing", context_line, context_column)
+    assert hint is None or isinstance(hint, str)
+
+
+@given(st.text(alphabet="ab :-[]{}'\"#|>\t\n\\,&*!%@`", max_size=80))
+def test_yaml_that_does_not_parse_is_always_parse_failed_with_a_place(text: str) -> None:
+    try:
+        parse_yaml(text, "doc.yaml")
+    except AgentGraphError as error:
+        assert error.code == "parse-failed"
+        for diagnostic in error.diagnostics:
+            assert 1 <= diagnostic.detail["line"] <= text.count("\n") + 2

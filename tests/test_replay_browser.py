@@ -12,18 +12,22 @@ Skipped, with the reason, only where no browser can be started.
 from __future__ import annotations
 
 import base64
+import json
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import agent_graph as ag
 from agent_graph._core.replay import ReplayStep, replay
 from agent_graph._toolchain.replay_page import node_statuses, render_replay_page
 
+from .fact_runs import drive, expected_statuses
+from .test_replay import legacy
 from .test_replay_page import WEEKLY, weekly_run
 from .webdriver import Browser, WebDriverError, browser_unavailable
 
@@ -147,6 +151,31 @@ def test_clicking_through_the_timeline_shows_the_replay_at_each_event(
 def test_the_facts_diff_and_the_gate_decision(browser: Browser, page: str) -> None:
     fresh(browser, page + "#event-3")
     assert heading(browser) == "Event 3 of 10"
+    # The events record the values they set: every change shows before and after.
+    assert changes(browser) == [["facts", "report", "(absent)", '{"digest": "sha256:5f0c"}']]
+    assert browser.run("return document.getElementById('notice').hidden") is True
+    browser.click(browser.find("#row-6"))
+    assert changes(browser) == [
+        ["facts", "report", '{"digest": "sha256:5f0c"}', '{"digest": "sha256:5f0c", "approved": true}']
+    ]
+    browser.click(browser.find("#row-9"))
+    assert changes(browser) == [
+        ["facts", "publication", "(absent)", '{"url": "https://intranet.example/w05"}']
+    ]
+    browser.click(browser.find("#row-7"))
+    assert changes(browser) == [["outcomes", "report/approve", "(absent)", "completed"]]
+    row = browser.text(browser.find("#row-7"))
+    assert "session:alice" in row and "decided completed: Ship it" in row
+    browser.click(browser.find("#row-10"))
+    assert browser.run("return document.getElementById('notice').hidden") is True
+
+
+def test_a_run_whose_events_record_no_values_says_what_it_does_not_know(
+    browser: Browser, weekly: ag.Provider, run: ag.Run, tmp_path: Path
+) -> None:
+    path = tmp_path / "legacy.html"
+    path.write_text(render_replay_page(weekly, legacy(run), layout="builtin"), "utf-8")
+    fresh(browser, path.as_uri() + "#event-3")
     # "report" changes again at event 6: its value here is not in the events, and the page says so.
     assert changes(browser) == [["facts", "report", "not recorded", "not recorded"]]
     assert "report" in browser.text(browser.find("#notice"))
@@ -155,10 +184,8 @@ def test_the_facts_diff_and_the_gate_decision(browser: Browser, page: str) -> No
         ["facts", "publication", "not recorded", '{"url": "https://intranet.example/w05"}']
     ]
     browser.click(browser.find("#row-7"))
-    assert changes(browser) == [["outcomes", "report/approve", "(absent)", "completed"]]
-    assert "publication" in browser.text(browser.find("#notice"))  # first set at event 9
-    row = browser.text(browser.find("#row-7"))
-    assert "session:alice" in row and "decided completed: Ship it" in row
+    notice = browser.text(browser.find("#notice"))
+    assert "publication" in notice and "report" not in notice  # first set at event 9; report known from 6
     browser.click(browser.find("#row-10"))
     assert browser.run("return document.getElementById('notice').hidden") is True
 
@@ -300,3 +327,55 @@ def test_a_1000_event_run_steps_through_its_page(
     slider = browser.find("#slider")
     browser.keys(slider, "end")
     assert heading(browser) == "Event 1000 of 1000"
+
+
+def test_the_page_of_a_run_with_many_fact_changes_shows_only_statuses_the_run_had(
+    browser: Browser, weekly: ag.Provider, tmp_path: Path
+) -> None:
+    with ag.open_store(str(tmp_path / "runs")) as store:
+        run_id, states = drive(store, weekly, seed=7, writes=80)
+        run = store.load(run_id, weekly)
+    path = tmp_path / "many.html"
+    path.write_text(render_replay_page(weekly, run, layout="builtin"), "utf-8")
+    fresh(browser, path.as_uri())
+    shown: list[dict[str, str]] = browser.run(
+        "var out = []; for (var n = 1; n <= arguments[0]; n++) out.push(window.replayStatus(n)); return out;",
+        len(states),
+    )
+    rows: list[str] = browser.run(
+        "return Array.from(document.querySelectorAll('#events tbody tr')).map(function (tr) {"
+        " return tr.cells[7].textContent; });"
+    )
+    assert len(shown) == len(rows) == len(states) == len(run.events)
+    for number, (statuses, row, state) in enumerate(zip(shown, rows, states, strict=True), start=1):
+        evaluation = state.evaluate(weekly)
+        assert statuses == expected_statuses(weekly, state), f"event {number}"
+        assert row == evaluation.status_code + (f" ({evaluation.outcome})" if evaluation.outcome else "")
+    # And clicking to an event far from the last keeps what the page rebuilds from its deltas.
+    browser.click(browser.find("#row-70"))
+    assert shown_statuses(browser) == expected_statuses(weekly, states[69])
+
+
+def test_a_run_that_spells_every_placeholder_renders_whole(
+    browser: Browser, weekly: ag.Provider, tmp_path: Path
+) -> None:
+    names = ("TITLE", "LAYOUT", "CSS", "SVG", "DATA", "JS")
+    spelled = " ".join("{{" + name + "}}" for name in names)
+    run = weekly_run(weekly, {"note": spelled, "half": "\ud800"})
+    run = msgspec.structs.replace(run, id=f"run {spelled}")
+    path = tmp_path / "placeholders.html"
+    path.write_text(render_replay_page(weekly, run, layout="builtin"), "utf-8")
+    fresh(browser, path.as_uri())
+    assert len(browser.find_all("#events tbody tr")) == len(run.events)  # the data block is whole
+    assert (
+        browser.run("return document.title") == f"Run run {spelled} · report#default · examples/weekly-report"
+    )
+    assert spelled in browser.text(browser.find("#summary"))
+    browser.click(browser.find("#row-1"))
+    after = browser.run(
+        "var out = {}; document.querySelectorAll('#changes tbody tr').forEach(function (tr) {"
+        " var v = tr.cells[3].textContent; out[tr.cells[1].textContent] = v.length === 3 ? v.charCodeAt(1) : v; });"
+        " return out;"
+    )
+    # Shown as the Run holds them: the placeholders as text, the lone surrogate kept (0xD800).
+    assert after == {"team": '"web"', "note": json.dumps(spelled), "half": 0xD800}

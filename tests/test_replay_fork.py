@@ -12,7 +12,8 @@ import pytest
 import agent_graph as ag
 from agent_graph._runtime.run_fork import forked_run
 
-from .test_run_stores import FakeClock as Clock, Ids
+from .test_replay import legacy
+from .test_run_stores import FakeClock, Ids
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -23,17 +24,9 @@ def weekly() -> ag.Provider:
     return ag.load_provider(str(WEEKLY))
 
 
-@pytest.fixture(params=("file", "sqlite", "postgres", "memory"))
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ag.BaseRunStore]:
-    if request.param == "file":
-        url = str(tmp_path / "runs")
-    elif request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'runs.db'}"
-    elif request.param == "memory":
-        url = "memory://"
-    else:
-        url = request.getfixturevalue("postgres_url")
-    with ag.open_store(url, clock=Clock(), new_id=Ids()) as opened:
+@pytest.fixture
+def store(any_store_url: str) -> Iterator[ag.BaseRunStore]:
+    with ag.open_store(any_store_url, clock=FakeClock(), new_id=Ids()) as opened:
         yield opened
 
 
@@ -80,8 +73,34 @@ def test_fork_starts_a_new_run_from_the_state_after_event_n(
     ]
 
 
-def test_fork_refuses_what_its_events_do_not_record(store: ag.BaseRunStore, weekly: ag.Provider) -> None:
+def _legacy_run(store: ag.BaseRunStore, provider: ag.Provider, tmp_path: Path) -> str:
+    """The weekly Run as a writer that records no values wrote it (the reference toolchain), imported."""
+    source = store.load(_weekly_run(store, provider))
+    path = tmp_path / "legacy.json"
+    path.write_bytes(msgspec.json.encode(msgspec.structs.replace(legacy(source), id="legacy-run")))
+    return _ref(store, store.import_run(str(path)))
+
+
+def test_every_event_of_a_run_written_with_values_can_be_forked(
+    store: ag.BaseRunStore, weekly: ag.Provider
+) -> None:
     ref = _weekly_run(store, weekly)
+    source = store.load(ref)
+    steps = list(ag.replay(weekly, source))
+    for at in range(1, len(source.events) + 1):
+        forked = store.fork(ref, at, provider=weekly)
+        assert forked.facts == steps[at - 1].facts and forked.outcomes == steps[at - 1].outcomes
+        again = list(ag.replay(weekly, forked))
+        assert all(step.exact for step in again[:at])  # the authorities of the last: cleared by the fork
+        assert again[-1].exact and again[-1].evaluation == ag.evaluate(
+            weekly, "report", facts=forked.facts, outcomes=forked.outcomes
+        )
+
+
+def test_fork_refuses_what_its_events_do_not_record(
+    store: ag.BaseRunStore, weekly: ag.Provider, tmp_path: Path
+) -> None:
+    ref = _legacy_run(store, weekly, tmp_path)
     before = store.list()
     for at, code in ((4, "run-fork-unrecorded"), (0, "argument-invalid"), (8, "argument-invalid")):
         with pytest.raises(ag.AgentGraphError) as caught:
@@ -111,7 +130,7 @@ def test_fork_refuses_a_taken_target(store: ag.BaseRunStore, weekly: ag.Provider
 
 
 def test_forked_run_is_pure(weekly: ag.Provider, tmp_path: Path) -> None:
-    with ag.open_store(str(tmp_path), clock=Clock(), new_id=Ids()) as store:
+    with ag.open_store(str(tmp_path), clock=FakeClock(), new_id=Ids()) as store:
         run = store.start(None, weekly, "report", facts={"team": "web"})
         ref = _ref(store, run)
         store.record(ref, "report/draft", "partial")
@@ -124,15 +143,20 @@ def test_forked_run_is_pure(weekly: ag.Provider, tmp_path: Path) -> None:
 
 
 def test_a_fork_can_be_given_the_facts_its_events_do_not_record(
-    store: ag.BaseRunStore, weekly: ag.Provider
+    store: ag.BaseRunStore, weekly: ag.Provider, tmp_path: Path
 ) -> None:
-    ref = _weekly_run(store, weekly)
+    ref = _legacy_run(store, weekly, tmp_path)
     source = store.load(ref)
     # After event 2 the Run had no report yet, but the events cannot say so: the caller does.
     forked = store.fork(ref, 2, provider=weekly, facts={"team": "web"})
     assert forked.facts == {"team": "web"} and forked.outcomes == {}
     assert forked.events[:2] == source.events[:2]
-    assert forked.events[-1].detail == {"run": source.id, "event": 2, "keys": ["team"]}
+    assert forked.events[-1].detail == {
+        "run": source.id,
+        "event": 2,
+        "keys": ["team"],
+        "set": {"team": "web"},
+    }
     step = store.next_step(_ref(store, forked), weekly)
     assert step.route is not None and step.route.node == "draft"
     # Its replay: before the fork nothing is recorded of the Facts; at the fork, exactly the given ones.

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import agent_graph as ag
@@ -16,7 +18,15 @@ from agent_graph._core.replay import replay
 from agent_graph._runtime import run_changes as rc
 from agent_graph._runtime.graphviz import run_dot
 from agent_graph._toolchain.replay_layout import dot_source, graph_svg
-from agent_graph._toolchain.replay_page import node_statuses, page_data, render_replay_page, replay_page
+from agent_graph._toolchain.replay_page import (
+    _status_letters,
+    node_statuses,
+    page_data,
+    render_replay_page,
+    replay_page,
+)
+
+from .test_replay import legacy
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -106,7 +116,13 @@ def test_the_page_data_is_the_replay(weekly: ag.Provider) -> None:
     steps = list(replay(weekly, run))
     assert len(data["steps"]) == len(steps) == 10
     graph = weekly.graphs["report"]
+    letters = ""
     for shown, step in zip(data["steps"], steps, strict=True):
+        letters = shown.get("ns", letters)
+        changed = shown.get("nd", [])
+        for index in range(0, len(changed), 3):
+            first, count, letter = changed[index : index + 3]
+            letters = letters[:first] + letter * count + letters[first + count :]
         assert shown["s"] == step.event.sequence and shown["y"] == step.event.type
         assert shown["st"] == step.status and shown["rv"] == step.revision
         route = step.primary_route
@@ -115,7 +131,7 @@ def test_the_page_data_is_the_replay(weekly: ag.Provider) -> None:
         statuses = node_statuses(weekly, run, step)
         if route is not None and route.graph == "report":
             assert statuses[route.node] == "offered"
-        assert len(shown["ns"]) == len(graph.nodes)
+        assert letters == _status_letters(weekly, run, step)[0]  # rebuilt from the deltas
     # Event 7: the approval, with who decided and the comment.
     approval = data["steps"][6]
     assert (approval["n"], approval["o"], approval["by"], approval["cm"]) == (
@@ -124,14 +140,27 @@ def test_the_page_data_is_the_replay(weekly: ag.Provider) -> None:
         "session:alice",
         "Ship it",
     )
-    # Event 9 sets a Fact first set there: before it, not recorded; after it, its value.
-    assert data["steps"][8]["ch"] == [
-        ["facts", "publication", None, '{"url": "https://intranet.example/w05"}', 1]
-    ]
-    assert data["steps"][7]["x"] == {"f": ["publication"]}
-    assert "x" not in data["steps"][-1]
-    assert data["steps"][2]["ch"] == [["facts", "report", None, None, 3]]  # changed again at event 6
+    values = data["values"]
+    # Event 9 sets a Fact first set there: before it, absent; after it, its value (each value once).
+    [(part, key, before, after, flags)] = data["steps"][8]["ch"]
+    assert (part, key, before, values[after], flags) == (
+        "facts",
+        "publication",
+        -1,
+        '{"url": "https://intranet.example/w05"}',
+        0,
+    )
+    # Event 6 merges into the report: before is event 3's after, stored once.
+    [(_, key, before, after, flags)] = data["steps"][5]["ch"]
+    assert key == "report" and before == data["steps"][2]["ch"][0][3] and flags == 0
+    assert values[after] == '{"digest": "sha256:5f0c", "approved": true}'
+    assert not any("x" in shown for shown in data["steps"])  # every event exact
+    assert "set" not in data["steps"][2].get("d", "")  # the values show in the changes, not twice
     assert data["steps"][3]["ch"] == [["outcomes", "report/draft", "partial", "completed", 0]]
+    # Written without values, the events say what they do not know.
+    old = page_data(weekly, legacy(run))["steps"]
+    assert old[7]["x"] == {"f": 1} and old[2]["ch"] == [["facts", "report", -1, -1, 3]]
+    assert old[0]["xd"] == [["publication", "report"], []] and old[5]["xd"] == [[], ["report"]]
     card = data["nodes"][graph.index["draft"]]
     assert card["action"]["runner"] == "agent" and card["resources"]["required"] == ["resources/procedure.md"]
     assert card["satisfiedBy"] == ["report.digest exists"]
@@ -294,3 +323,110 @@ def test_a_route_inside_a_called_graph_marks_the_calling_node(tmp_path: Path) ->
     assert data["nodes"][1]["calls"] == "child#default"
     page = render_replay_page(provider, run, layout="builtin")
     assert page.count('class="node kind-subgraph"') == 1
+
+
+# ---------------------------------------------------------------- size, placeholders, surrogates
+
+
+def mixed_run(provider: ag.Provider, events: int, *, new_keys: bool = False, seed: int = 1) -> ag.Run:
+    """A Run of ``events`` events of every kind: records with details, shallow and deep Facts changes, a
+    replacement now and then, authority changes; ``new_keys``: each Facts change sets a key of its own."""
+    rng = random.Random(seed)
+    run = rc.new_run(
+        "mixed", provider.manifest.id, "report", "default", _at(1), workspace=None, facts={"team": "web"},
+        authorities=[],
+    )  # fmt: skip
+    for index in range(2, events + 1):
+        kind = rng.randrange(6)
+        change: rc.Change
+        if kind == 0:
+            node = rng.choice(("report/draft", "report/approve", "report/publish"))
+            outcome = rng.choice(("partial", "completed", "failed"))
+            change = rc.record_change(node, outcome, {"by": "agent:writer", "attempt": index})
+        elif kind == 1:
+            change = rc.facts_change({"report": {"digest": f"sha256:{index:064x}"}})
+        elif kind == 2:
+            change = rc.facts_change({"report": {"approved": rng.random() < 0.5}}, deep=True)
+        elif kind == 3:
+            change = rc.facts_change({f"key{index}" if new_keys else f"note{index % 5}": "lorem ipsum " * 3})
+        elif kind == 4:
+            change = rc.authorities_change(add=["report.publish"] if rng.random() < 0.5 else [], remove=["x"])
+        else:
+            url = {"publication": {"url": f"https://intranet.example/{index}"}}
+            change = rc.facts_change(url, replace=rng.random() < 0.1)
+        run = rc.apply_change(run, change, _at(index))[0]
+    return run
+
+
+def chain_run(events: int) -> tuple[ag.Provider, ag.Run]:
+    """A 300-node chain completed node by node, then its first node failing and passing in turn: every
+    node's status changes at each of those events."""
+    from . import providers as P
+
+    provider = P.build(P.chain("main", 301))
+    run = rc.new_run(
+        "chain", provider.manifest.id, "main", "default", _at(1), workspace=None, facts={}, authorities=[]
+    )
+    for index in range(2, events + 1):
+        if index <= 301:
+            change = rc.record_change(f"main/n{index - 2}", "completed", msgspec.UNSET)
+        else:
+            change = rc.record_change("main/n0", "failed" if index % 2 else "completed", msgspec.UNSET)
+        run = rc.apply_change(run, change, _at(index))[0]
+    return provider, run
+
+
+@pytest.mark.parametrize("kind", ["mixed", "legacy-new-keys", pytest.param("chain", marks=pytest.mark.slow)])
+def test_the_page_grows_linearly_with_the_run(weekly: ag.Provider, kind: str) -> None:
+    sizes = {}
+    for events in (250, 500, 1000, 2000):
+        if kind == "chain":
+            provider, run = chain_run(events)
+        elif kind == "mixed":
+            provider, run = weekly, mixed_run(weekly, events)
+        else:  # a Run whose events name their keys without values, each a key of its own
+            provider, run = weekly, legacy(mixed_run(weekly, events, new_keys=True))
+        sizes[events] = len(render_replay_page(provider, run, layout="builtin").encode("utf-8"))
+    assert sizes[1000] < 1_000_000, sizes
+    # Each doubling adds about twice what the one before added: no part grows with the square of the length.
+    growth = [sizes[2 * n] - sizes[n] for n in (250, 500, 1000)]
+    assert growth[1] < 2.3 * growth[0] and growth[2] < 2.3 * growth[1], sizes
+
+
+@pytest.mark.parametrize("name", ["TITLE", "LAYOUT", "CSS", "SVG", "DATA", "JS"])
+def test_content_that_spells_a_placeholder_is_never_filled_again(weekly: ag.Provider, name: str) -> None:
+    spelled = "{{" + name + "}}"
+    run = weekly_run(weekly, {"note": spelled, spelled: [spelled]})
+    done = rc.record_change("report/done", "completed", {"comment": spelled, "by": spelled, "extra": spelled})
+    run = msgspec.structs.replace(rc.apply_change(run, done, _at(30))[0], id=f"run {spelled}")
+    page = render_replay_page(weekly, run, layout="builtin")
+    data = _data(page)
+    assert data == page_data(weekly, run)  # the data block is whole and reads back
+    assert data["steps"][-1]["cm"] == spelled and data["run"]["id"] == f"run {spelled}"
+    assert page.count("<script") == 2 and page.count("</script>") == 2
+    assert page.count("(function () {") == 1  # the script once, in its place
+    assert page.count('id="replay-data"') == 1 and page.count("<style>") == 1
+    title = re.search(r"<title>(.*?)</title>", page, re.DOTALL)
+    assert (
+        title is not None and title.group(1) == f"Run run {spelled} · report#default · examples/weekly-report"
+    )
+    for other in ("TITLE", "LAYOUT", "CSS", "SVG", "DATA", "JS"):  # each spelling stays what the Run holds
+        if other != name:
+            assert "{{" + other + "}}" not in page
+
+
+def test_a_lone_surrogate_in_the_run_gives_a_page(weekly: ag.Provider, tmp_path: Path, capsys: Any) -> None:
+    lone = "half \ud800 of a pair"
+    with ag.open_store(str(tmp_path / "runs")) as store:
+        run = store.start(None, weekly, "report", facts={"note": lone, lone: 1})
+        store.record(run.id, "report/draft", "partial", detail={"comment": lone, "by": lone})
+        store.update_facts(run.id, {"report": {"digest": lone}}, deep=True)
+        stored = store.load(run.id)
+    page = render_replay_page(weekly, stored, layout="builtin")
+    data = json.loads(re.search(r'id="replay-data">(.*?)</script>', page, re.DOTALL).group(1))  # type: ignore[union-attr]
+    assert data["steps"][1]["cm"] == lone and lone in data["values"][data["steps"][2]["ch"][0][3]]
+    assert page.encode("utf-8")  # the page is UTF-8: the surrogate is a \\u escape in the data
+    out = tmp_path / "page.html"
+    arguments = ["--manifest", str(WEEKLY), "replay", "--store", str(tmp_path / "runs"), "--run", run.id]
+    assert main([*arguments, "--out", str(out), "--format", "json"]) == 0, capsys.readouterr()
+    assert _data(out.read_text("utf-8")) == data

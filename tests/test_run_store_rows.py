@@ -68,14 +68,10 @@ def weekly() -> ag.Provider:
     return ag.load_provider(str(WEEKLY))
 
 
-@pytest.fixture(params=("file", "sqlite", "postgres"))
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "file":
-        return str(tmp_path / "runs")
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'runs.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
+@pytest.fixture
+def url(store_url: str) -> str:
+    """Each store kind (the conftest's ``store_url``)."""
+    return store_url
 
 
 def error_of(call: Any) -> ag.AgentGraphError:

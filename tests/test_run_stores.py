@@ -293,15 +293,30 @@ def test_facts_merge_deep_merge_and_replace(store: ag.BaseRunStore, kind: Kind, 
     replaced = store.update_facts(ref, {"only": 1}, replace=True)
     assert replaced.facts == {"only": 1}
     assert replaced.events == 5
+    # Each event records what it changed: a value set again as it was is named, not recorded again.
     assert [(e.type, e.detail) for e in store.events(ref, after=1)] == [
-        ("facts.updated", {"keys": ["report"]}),
-        ("facts.updated", {"keys": ["report"]}),
-        ("facts.updated", {"keys": ["report", "z"]}),
-        ("facts.replaced", {"keys": ["only"]}),
+        ("facts.updated", {"keys": ["report"], "set": {"report": {"approved": True}}}),
+        ("facts.updated", {"keys": ["report"], "set": {"report": {"digest": "d1", "sections": {"a": 1}}}}),
+        (
+            "facts.updated",
+            {
+                "keys": ["report", "z"],
+                "merge": {"report": {"sections": {"b": 2}, "approved": True}, "z": [1]},
+            },
+        ),
+        ("facts.replaced", {"keys": ["only"], "set": {"only": 1}}),
     ]
+    store.update_facts(ref, {"only": 1.0})
+    store.update_facts(ref, {"only": 1, "n": {"m": None}}, deep=True)
+    assert [e.detail for e in store.events(ref, after=5)] == [
+        {"keys": ["only"], "set": {}},
+        {"keys": ["n", "only"], "merge": {"n": {"m": None}}},
+    ]
+    store.update_facts(ref, {"only": 1, "n": {"m": None}}, deep=True)
+    assert store.events(ref, after=7)[0].detail == {"keys": ["n", "only"], "merge": {}}
     assert code_of(lambda: store.update_facts(ref, {"a": 1}, replace=True, deep=True)) == "argument-invalid"
     assert code_of(lambda: store.update_facts(ref, [1])) == "json-object-required"  # type: ignore[arg-type]
-    assert len(store.events(ref)) == 5
+    assert len(store.events(ref)) == 8
 
 
 def test_a_deep_merge_of_deeply_nested_facts_does_not_recurse() -> None:

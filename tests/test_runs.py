@@ -106,7 +106,14 @@ def test_start_writes_exact_fields_in_order(started: Path, tmp_path: Path) -> No
         "facts": {"a": 1},
         "outcomes": {},
         "authorities": ["a.a", "z.b"],
-        "events": [{"sequence": 1, "at": "2026-01-31T09:30:00.123Z", "type": "run.started"}],
+        "events": [
+            {
+                "sequence": 1,
+                "at": "2026-01-31T09:30:00.123Z",
+                "type": "run.started",
+                "detail": {"facts": {"a": 1}, "authorities": ["a.a", "z.b"]},
+            }
+        ],
     }
     schema_check(data)
 
@@ -186,12 +193,13 @@ def test_facts_merge_and_replace_with_sorted_keys(started: Path, store: FileRunS
     data = read(started)
     assert data["facts"] == {"a": {"x": 1}, "b": 2, "Z": 0}
     assert data["events"][-1]["type"] == "facts.updated"
-    assert data["events"][-1]["detail"] == {"keys": ["Z", "a", "b"]}  # code-unit order
+    # code-unit order; the values that changed (a, Z and b are new)
+    assert data["events"][-1]["detail"] == {"keys": ["Z", "a", "b"], "set": {"b": 2, "Z": 0, "a": {"x": 1}}}
     store.update_facts(str(started), {"only": True}, replace=True)
     data = read(started)
     assert data["facts"] == {"only": True}
     assert data["events"][-1]["type"] == "facts.replaced"
-    assert data["events"][-1]["detail"] == {"keys": ["only"]}
+    assert data["events"][-1]["detail"] == {"keys": ["only"], "set": {"only": True}}
     with pytest.raises(AgentGraphError) as error:
         store.update_facts(str(started), ["not", "an", "object"])  # type: ignore[arg-type]
     assert error.value.code == "json-object-required"

@@ -14,31 +14,25 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
-from agent_graph._runtime.telemetry import ATTRIBUTES, Operation, observed
+from agent_graph._runtime.telemetry import ATTRIBUTES, METRICS, Operation, observed
 
 trace = pytest.importorskip("opentelemetry.trace", reason="the [test] extra brings opentelemetry-sdk")
-sdk_trace = pytest.importorskip("opentelemetry.sdk.trace")
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
+pytest.importorskip("opentelemetry.sdk.trace")
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
+
+from . import otel_rig  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 WEEKLY = str(ROOT / "examples" / "weekly-report" / "provider.yaml")
 FACTS = {"report": {"digest": "sha256:1"}}
 
-_EXPORTER = InMemorySpanExporter()
-
 
 @pytest.fixture
 def spans() -> Iterator[InMemorySpanExporter]:
-    """The process's tracer provider (set once: OpenTelemetry allows one) writing to a fresh in-memory exporter."""
-    current = trace.get_tracer_provider()
-    if not isinstance(current, sdk_trace.TracerProvider):
-        provider = sdk_trace.TracerProvider()
-        provider.add_span_processor(SimpleSpanProcessor(_EXPORTER))
-        trace.set_tracer_provider(provider)
-    _EXPORTER.clear()
-    yield _EXPORTER
-    _EXPORTER.clear()
+    """The process's tracer provider (OpenTelemetry allows one: tests/otel_rig.py) and a fresh in-memory exporter."""
+    rig = otel_rig.install()
+    yield rig.spans
+    rig.spans.clear()
 
 
 def _one(exporter: InMemorySpanExporter, name: str) -> Any:
@@ -296,3 +290,154 @@ def test_each_operation_of_the_async_postgresql_store_is_a_span(
     assert listed.attributes["agent_graph.run_id"] == run.id
     for span in store_spans:
         assert set(dict(span.attributes)) <= set(ATTRIBUTES)
+
+
+# ---------------------------------------------------------------- record status, database attributes, metrics
+
+
+def _total(rig: otel_rig.Rig, name: str, **wanted: Any) -> float:
+    """The sum over the data points of metric ``name`` whose attributes hold ``wanted``: counts, or values."""
+    total = 0.0
+    for attributes, point in rig.points(name):
+        if all(attributes.get(key.replace("__", ".")) == value for key, value in wanted.items()):
+            total += getattr(point, "count", None) or getattr(point, "value", 0)
+    return total
+
+
+def test_a_record_span_carries_its_outcome_and_the_run_status_after_it(
+    spans: InMemorySpanExporter, tmp_path: Path
+) -> None:
+    provider = ag.load_provider(WEEKLY)
+    with ag.open_store(str(tmp_path / "runs")) as store:
+        run = store.start(None, provider, "report")
+        step = store.next_step(run.id, provider)
+        head = store.record(
+            run.id, "report/draft", "completed", provider=provider, revision=step.revision, facts=FACTS
+        )
+        bare = store.record(run.id, "report/approve", "failed")  # no Provider: no status to tell
+    after = ag.evaluate(
+        provider, "report", facts=head.facts, outcomes=head.outcomes, authorities=head.authorities
+    )
+    recorded, unchecked = (
+        span.attributes for span in spans.get_finished_spans() if span.name.endswith(".record")
+    )
+    assert recorded["agent_graph.outcome"] == "completed"
+    assert recorded["agent_graph.status"] == after.status_code == "waiting-user"
+    assert unchecked["agent_graph.outcome"] == "failed" and "agent_graph.status" not in unchecked
+    assert bare.events == 4
+
+
+@pytest.mark.parametrize("kind", ["files", "sqlite"])
+def test_database_stores_make_client_spans_with_the_database_attributes(
+    spans: InMemorySpanExporter, tmp_path: Path, kind: str
+) -> None:
+    provider = ag.load_provider(WEEKLY)
+    path = tmp_path / "runs.db"
+    url = str(tmp_path / "runs") if kind == "files" else f"sqlite:///{path}"
+    with ag.open_store(url) as store:
+        run = store.start(None, provider, "report")
+        with pytest.raises(ag.AgentGraphError):
+            store.load("no-such-run")
+
+    async def async_face() -> None:
+        async with await ag.open_async_store(url) as store:
+            await store.head(run.id, provider)
+
+    asyncio.run(async_face())
+    started, missing, headed = (
+        span for span in spans.get_finished_spans() if span.name.startswith("agent_graph.store")
+    )
+    if kind == "files":  # a folder is no database: internal spans, no database attributes
+        assert {span.kind for span in (started, missing, headed)} == {trace.SpanKind.INTERNAL}
+        assert not any(key.startswith("db.") for key in started.attributes)
+        return
+    for span, operation in ((started, "start"), (missing, "load"), (headed, "head")):
+        assert span.kind == trace.SpanKind.CLIENT
+        assert span.attributes["db.system.name"] == "sqlite"
+        assert span.attributes["db.operation.name"] == operation
+        assert span.attributes["db.namespace"] == str(path)
+    assert missing.attributes["error.type"] == "run-missing"
+    assert "error.type" not in started.attributes
+
+
+def test_postgresql_spans_name_the_database_schema_and_server(
+    spans: InMemorySpanExporter, postgres_url: str
+) -> None:
+    provider = ag.load_provider(WEEKLY)
+    with ag.open_store(postgres_url) as store:
+        run = store.start(None, provider, "report")
+    (span,) = (span for span in spans.get_finished_spans() if span.name == "agent_graph.store.start")
+    schema = postgres_url.rpartition("search_path%3D")[2]
+    socket_folder = postgres_url.partition("host=")[2].partition("&")[0]
+    assert span.kind == trace.SpanKind.CLIENT
+    assert span.attributes["db.system.name"] == "postgresql"
+    assert span.attributes["db.namespace"] == f"postgres.{schema}"
+    assert span.attributes["server.address"] == socket_folder
+    assert span.attributes["agent_graph.run_id"] == run.id
+
+
+@pytest.mark.parametrize("kind", ["files", "sqlite"])
+def test_metrics_count_turns_stale_writes_and_store_errors(
+    spans: InMemorySpanExporter, tmp_path: Path, kind: str
+) -> None:
+    rig = otel_rig.install()
+    provider = ag.load_provider(WEEKLY)
+    url = str(tmp_path / "runs") if kind == "files" else f"sqlite:///{tmp_path / 'runs.db'}"
+    names = ("agent_graph.turn.duration", "agent_graph.store.stale_writes", "agent_graph.store.errors")
+    turns, stale, errors = names
+
+    def measured() -> dict[str, float]:
+        return {
+            "evaluate": _total(rig, turns, agent_graph__operation="evaluate", agent_graph__graph="report"),
+            "next_step": _total(rig, turns, agent_graph__operation="next_step", agent_graph__store=kind),
+            "stale": _total(rig, stale, agent_graph__operation="record", agent_graph__store=kind),
+            "errors": _total(rig, errors, error__type="run-revision-stale", agent_graph__store=kind),
+            "missing": _total(rig, errors, error__type="run-missing", agent_graph__operation="load"),
+            "database": _total(
+                rig, "db.client.operation.duration", db__system__name="sqlite", db__operation__name="record"
+            ),
+        }
+
+    before = measured()
+    ev = ag.evaluate(provider, "report", facts=FACTS)
+    ag.evaluate(provider, "report")
+    with ag.open_store(url) as store:
+        run = store.start(None, provider, "report")
+        step = store.next_step(run.id, provider)
+        store.record(run.id, "report/draft", "completed", provider=provider, revision=step.revision)
+        for _ in range(2):
+            with pytest.raises(ag.AgentGraphError):
+                store.record(run.id, "report/draft", "completed", provider=provider, revision=step.revision)
+        with pytest.raises(ag.AgentGraphError):
+            store.load("no-such-run")
+    after = measured()
+    grown = {key: after[key] - before[key] for key in before}
+    assert grown == {
+        "evaluate": 2,
+        "next_step": 1,
+        "stale": 2,
+        "errors": 2,
+        "missing": 1,
+        "database": 3 if kind == "sqlite" else 0,
+    }
+    statuses = {attributes.get("agent_graph.status") for attributes, _ in rig.points(turns)}
+    assert ev.status_code in statuses
+    for attributes, point in rig.points(turns):
+        assert point.sum >= 0 and set(attributes) <= set(ATTRIBUTES)
+    assert set(METRICS) >= set(names) | {"db.client.operation.duration"}
+
+
+def test_a_database_error_gives_its_sqlstate_to_the_client_span(spans: InMemorySpanExporter) -> None:
+    class ServerError(Exception):
+        sqlstate = "57014"
+
+    log = logging.getLogger("agent_graph.test")
+    with pytest.raises(ag.AgentGraphError), Operation("agent_graph.test.db", log, client=True):
+        try:
+            raise ServerError("canceling statement due to statement timeout")
+        except ServerError:
+            raise ag.AgentGraphError("run-store-failed", "the statement timed out") from None
+    span = _one(spans, "agent_graph.test.db")
+    assert span.kind == trace.SpanKind.CLIENT
+    assert span.attributes["db.response.status_code"] == "57014"
+    assert span.attributes["error.type"] == "run-store-failed"

@@ -461,7 +461,10 @@ def test_run_values_are_stored_plain(run_path: Path) -> None:
     assert loaded.outcomes["main/build"].detail == value
     assert loaded.facts["b"] == value
     assert loaded.authorities == ("ops", "release")
-    assert json.loads(run_path.read_text("utf-8"))["events"][-2]["detail"] == {"keys": ["b"]}
+    assert json.loads(run_path.read_text("utf-8"))["events"][-2]["detail"] == {
+        "keys": ["b"],
+        "set": {"b": value},
+    }
 
 
 def test_a_run_too_large_for_its_reader_is_not_written(

@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+import agent_graph.define as agd
 
 from .conftest import VECTORS
 
@@ -25,6 +26,7 @@ def _cases() -> list[Any]:
 
 CASES = _cases()
 _PROVIDERS: dict[str, ag.Provider] = {}
+_BUILT: dict[str, ag.Provider] = {}
 
 
 # The recording toolchain (0.2.6) gave static file locations the 0.2 identity; in 0.3.1 every
@@ -45,6 +47,14 @@ def _provider(manifest: str) -> ag.Provider:
     return _PROVIDERS[manifest]
 
 
+def _built(manifest: str) -> ag.Provider:
+    """The Provider read back into a Python builder and loaded from it, in memory, at the same root."""
+    if manifest not in _BUILT:
+        provider = _provider(manifest)
+        _BUILT[manifest] = agd.from_provider(provider).load(root=provider.root)
+    return _BUILT[manifest]
+
+
 @pytest.mark.skipif(not CASES, reason=f"toolchain vectors not found at {VECTORS}")
 @pytest.mark.parametrize("index", range(len(CASES)))
 def test_case(index: int) -> None:
@@ -55,7 +65,17 @@ def test_case(index: int) -> None:
             ag.load_provider(str(VECTORS / manifest))
         assert raised.value.code == case["load"]["error"]
         return
-    provider = _provider(manifest)
+    _check(case, _provider(manifest))
+
+
+@pytest.mark.skipif(not CASES, reason=f"toolchain vectors not found at {VECTORS}")
+@pytest.mark.parametrize("index", [i for i, case in enumerate(CASES) if "load" not in case])
+def test_case_through_a_builder(index: int) -> None:
+    """The same answers, byte for byte, from the Provider as ``agent_graph.define`` gives it back."""
+    _check(CASES[index], _built(CASES[index]["manifest"]))
+
+
+def _check(case: Any, provider: ag.Provider) -> None:
     root = str(Path(provider.root))
     state = case["state"]
     evaluation = ag.evaluate(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -21,6 +21,7 @@ import msgspec
 from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, listing, os_error
 
 if TYPE_CHECKING:
+    from .._core.model import Blocker, ProofCheck
     from .._core.provider import Provider
 
 __all__ = [
@@ -37,9 +38,11 @@ __all__ = [
     "load_run_state",
     "object_argument",
     "outcomes_argument",
+    "proof_lines",
     "run_file_error",
     "select_graph",
     "store_options",
+    "why_lines",
 ]
 
 #: What ``--store`` names, for the help of every command that takes it.
@@ -118,6 +121,22 @@ class Context:
 # ---------------------------------------------------------------- arguments
 
 
+def proof_lines(proof: Iterable[ProofCheck]) -> list[str]:
+    """``Proof: report.digest exists ✗``: what proves a route's node done, one line per check."""
+    from .._core.why import proof_text
+
+    return [f"Proof: {proof_text(check)}" for check in proof]
+
+
+def why_lines(blockers: Iterable[Blocker]) -> list[str]:
+    """``Why: report/draft unverified: …`` and each unmet check beneath: what holds the Run back."""
+    from .._core.why import blocker_lines
+
+    return [
+        f"{'Why: ' if not line.startswith(' ') else '    '}{line.strip()}" for line in blocker_lines(blockers)
+    ]
+
+
 def json_argument(value: str, label: str) -> Any:
     """Parse a JSON argument, or read ``@file`` (YAML or JSON by extension)."""
     from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_json, parse_structured
@@ -154,12 +173,15 @@ def object_argument(value: str, label: str) -> dict[str, Any]:
 
 
 def outcomes_argument(value: str) -> dict[str, str]:
-    from .._core.model import OUTCOMES
+    from .._core.model import OUTCOMES, expected_outcome
 
     parsed = object_argument(value, "outcomes")
     for key, outcome in parsed.items():
         if not isinstance(outcome, str) or outcome not in OUTCOMES:
-            raise AgentGraphError("outcome-invalid", f"Outcome for {key} is invalid: {json.dumps(outcome)}")
+            raise AgentGraphError(
+                "outcome-invalid",
+                f"--outcomes: the outcome for {key} is {json.dumps(outcome)}; {expected_outcome(outcome)}",
+            )
     return parsed
 
 

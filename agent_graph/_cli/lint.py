@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path, PurePath
 from typing import Any
+from urllib.parse import quote
 
-from .._core.lint import RULES, Finding
+from .._core.lint import RULES, Finding, LintRule
 from .._core.version import __version__
 from .common import Context
 
@@ -42,6 +43,17 @@ def _shown(path: str, base: str) -> str:
     return path[len(prefix) :] if path.startswith(prefix) else path
 
 
+def _uri_reference(relative: str) -> str:
+    """A relative file path as a URI reference (RFC 3986): ``/``-separated, everything else percent-encoded.
+
+    The file name's own bytes are encoded (UTF-8, or what the OS gave), so
+    decoding the reference gives the path back: a space, ``#``, ``%``, ``?``, a
+    backslash in a POSIX name or a non-ASCII letter cannot end the path or
+    start a query or fragment.
+    """
+    return quote(os.fsencode(PurePath(relative).as_posix()), safe="/")
+
+
 def _counts(findings: Sequence[Finding]) -> dict[str, int]:
     counts = {"error": 0, "warning": 0, "info": 0}
     for finding in findings:
@@ -53,8 +65,16 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def text_lines(findings: Sequence[Finding], root: str, base: str) -> list[str]:
-    """Human text: findings grouped by file (shown relative to ``base``), each with its hint, then a summary."""
+def text_lines(
+    findings: Sequence[Finding],
+    root: str,
+    base: str,
+    details: Callable[[Finding], list[str]] | None = None,
+) -> list[str]:
+    """Human text: findings grouped by file (shown relative to ``base``), each with its hint, then a summary.
+
+    ``details`` gives more lines to print under a finding (``verify``: its trace and test).
+    """
     if not findings:
         return ["All checks passed!"]
     lines: list[str] = []
@@ -71,6 +91,8 @@ def text_lines(findings: Sequence[Finding], root: str, base: str) -> list[str]:
         )
         if finding.hint:
             lines.append(f"    hint: {finding.hint}")
+        if details is not None:
+            lines.extend(details(finding))
     counts = _counts(findings)
     parts = [_plural(counts[s], s) for s in ("error", "warning") if counts[s]]
     if counts["info"]:
@@ -80,32 +102,38 @@ def text_lines(findings: Sequence[Finding], root: str, base: str) -> list[str]:
     return lines
 
 
-def sarif_log(findings: Sequence[Finding], root: str, base: str) -> dict[str, Any]:
-    """A SARIF 2.1.0 log of ``findings``: every rule in ``tool.driver.rules``, one result per finding.
+def sarif_log(
+    findings: Sequence[Finding],
+    root: str,
+    base: str,
+    rules: Mapping[str, LintRule] = RULES,
+    guide: str = "the Lint section of docs/authoring.md",
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log of ``findings``: every rule of ``rules`` in ``tool.driver.rules``, one result per finding.
 
     Files below ``base`` are written relative to it (``uriBaseId`` ``%SRCROOT%``,
     which ``originalUriBaseIds`` maps to ``base``); others as absolute file URIs.
+    Every URI is percent-encoded as RFC 3986 asks (:func:`_uri_reference`).
+    A finding with a ``trace`` (``verify``) also gets a ``codeFlows`` entry, one
+    step per host move. ``guide`` is where each rule's help points.
     """
-    codes = list(RULES)
-    rules = [
+    codes = list(rules)
+    driver_rules = [
         {
             "id": rule.code,
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
-            "help": {"text": f"{rule.summary}. See the Lint section of docs/authoring.md."},
+            "help": {"text": f"{rule.summary}. See {guide}."},
         }
-        for rule in RULES.values()
+        for rule in rules.values()
     ]
     prefix = base.rstrip(os.sep) + os.sep
     results: list[dict[str, Any]] = []
     for finding in findings:
         path = _absolute(root, finding)
         if path.startswith(prefix):
-            artifact: dict[str, Any] = {
-                "uri": Path(path[len(prefix) :]).as_posix(),
-                "uriBaseId": _SOURCE_ROOT,
-            }
+            artifact: dict[str, Any] = {"uri": _uri_reference(path[len(prefix) :]), "uriBaseId": _SOURCE_ROOT}
         else:
             artifact = {"uri": Path(path).as_uri()}
         physical: dict[str, Any] = {"artifactLocation": artifact}
@@ -122,15 +150,18 @@ def sarif_log(findings: Sequence[Finding], root: str, base: str) -> dict[str, An
                 }
             ]
         text = f"{finding.message}. Fix: {finding.hint}" if finding.hint else finding.message
-        results.append(
-            {
-                "ruleId": finding.code,
-                "ruleIndex": codes.index(finding.code),
-                "level": _SARIF_LEVEL[finding.severity],
-                "message": {"text": text},
-                "locations": [location],
-            }
-        )
+        result: dict[str, Any] = {
+            "ruleId": finding.code,
+            "ruleIndex": codes.index(finding.code),
+            "level": _SARIF_LEVEL[finding.severity],
+            "message": {"text": text},
+            "locations": [location],
+        }
+        trace = getattr(finding, "trace", ())
+        if trace:
+            steps = [{"location": {"message": {"text": step.text}}} for step in trace]
+            result["codeFlows"] = [{"threadFlows": [{"locations": steps}]}]
+        results.append(result)
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -140,7 +171,7 @@ def sarif_log(findings: Sequence[Finding], root: str, base: str) -> dict[str, An
                     "driver": {
                         "name": "agent-graph",
                         "version": __version__,
-                        "rules": rules,
+                        "rules": driver_rules,
                     }
                 },
                 "originalUriBaseIds": {_SOURCE_ROOT: {"uri": Path(prefix).as_uri() + "/"}},

@@ -23,13 +23,15 @@ import msgspec
 
 from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.version import PROTOCOL_VERSION, __version__
-from . import lint, mcp, replay, runtime, toolchain
+from . import lint, mcp, replay, runtime, toolchain, verify
 from .common import (
     Context,
     Parser,
     add_evaluation_options,
     evaluation_input,
     json_argument,
+    proof_lines,
+    why_lines,
 )
 
 if TYPE_CHECKING:
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 
 #: Modules that add commands, imported plainly (a broken one fails loudly): each has
 #: ``add_commands(subparsers, groups)``.
-COMMAND_MODULES = (runtime, toolchain, mcp, lint, replay)
+COMMAND_MODULES = (runtime, toolchain, mcp, lint, replay, verify)
 
 GLOBAL_OPTIONS = {
     "--manifest": "manifest",
@@ -197,6 +199,7 @@ def compatibility_diagnostics(provider: Provider) -> list[Diagnostic]:
 
 def cmd_evaluate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._core.evaluate import evaluate
+    from .._core.why import step_blockers
 
     data = evaluation_input(args, ctx)
     result = evaluate(
@@ -213,6 +216,9 @@ def cmd_evaluate(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]
         lines.append(f"Route: {result.primary_route.route_id}")
     for alternative in result.alternative_routes:
         lines.append(f"Also: {alternative.node} ({alternative.availability}) {alternative.route_id}")
+    lines.extend(
+        why_lines(step_blockers(ctx.provider(), result, data.facts, data.outcomes, data.authorities))
+    )
     lines.append(f"Revision: {result.revision}")
     lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in result.diagnostics)
     return result, lines
@@ -296,6 +302,9 @@ def cmd_route(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
                 lines.append(f"{label}: {plan.action.id} ({target}, in {step.working_directory})")
             if not plan.command_plan:
                 lines.append(f"{label}: {plan.action.id} ({plan.action.runner})")
+    from .._core.why import proof_checks
+
+    lines.extend(proof_lines(proof_checks(ctx.provider(), result.graph, result.node, data.facts)))
     lines.append(f"After action: record {result.after_action.record_node}, then evaluate again")
     return result, lines
 
@@ -340,6 +349,10 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
     from .._core.graph_coverage import fail_under_percent
     from .._runtime.testing import run_graph_tests
 
+    if args.generate is not None:
+        return verify.cmd_generate(args, ctx)
+    if args.graph is not None or args.entry is not None:
+        raise AgentGraphError("argument-invalid", "test --graph and --entry choose what --generate generates")
     if args.fail_under is not None:
         fail_under_percent(args.fail_under)  # refused before any test runs
     provider = ctx.provider()
@@ -365,7 +378,11 @@ def cmd_test(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
         where = _shown_path(result.path)
         if result.error is not None:
             lines.append(f"ERROR {where}: {result.error.code}: {result.error.message}")
-            lines.extend(f"  {d.code}: {d.message}" for d in result.error.diagnostics)
+            lines.extend(
+                f"  {d.code}: {d.message}"
+                for d in result.error.diagnostics
+                if d.code != result.error.code or d.message != result.error.message  # no copy of the line
+            )
         elif result.passed:
             lines.append(f"PASS {where}: {result.name}")
         else:
@@ -587,6 +604,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         choices=("mermaid", "dot"),
         help="print the coverage as Mermaid or DOT diagrams instead of a table (implies --coverage)",
     )
+    test.add_argument(
+        "--generate",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="write graph tests that take every edge and outcome branch into DIR (default: tests/generated)",
+    )
+    test.add_argument(
+        "--graph", help="with --generate: the Graph to generate tests for (default: every Graph)"
+    )
+    test.add_argument("--entry", help="with --generate: the entry (default: every entry)")
+    verify.add_exploration_options(test)
     test.set_defaults(handler=cmd_test)
 
     inspect = commands.add_parser("inspect", help="inspect a Provider or a Skill binding")
@@ -670,6 +699,32 @@ def split_globals(argv: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     return found, rest
 
 
+def _escape(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+#: What human output never writes as it is: control characters but tab and newline (a terminal runs
+#: escape sequences, a carriage return hides what came before), the bidirectional overrides and
+#: isolates (text shown in another order than it is) and lone surrogates (not Unicode). Each is
+#: written as its escape (``\x1b``, ``\u202e``, ``\udcff``), whoever wrote it: a Provider's text,
+#: a Run's Facts and comments, a file name.
+_UNSHOWN = {
+    code: _escape(code)
+    for code in (
+        *(c for c in range(0x20) if c not in (0x09, 0x0A)),
+        *range(0x7F, 0xA0),
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+        *range(0xD800, 0xE000),
+    )
+}
+
+
+def visible(text: str) -> str:
+    """``text`` as human output writes it: what a terminal would act on, or show out of order, escaped."""
+    return text.translate(_UNSHOWN)
+
+
 def _write(stream: Any, text: str) -> None:
     """Write ``text``; characters the stream cannot encode (lone surrogates from undecodable
     arguments or file names) are written as ``\\uXXXX`` escapes, which JSON strings read back."""
@@ -708,7 +763,7 @@ def _fail(error: AgentGraphError, output_format: str) -> int:
         if output_format == "json":
             _write(sys.stderr, _json_line(error.to_envelope()))
         else:
-            _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
+            _write(sys.stderr, visible(f"ERROR {error.code}: {error.message}") + "\n")
             for diagnostic in error.diagnostics:
                 if diagnostic.code == error.code and diagnostic.message == error.message:
                     continue  # the machine-readable copy of the line above (its detail says where)
@@ -716,7 +771,7 @@ def _fail(error: AgentGraphError, output_format: str) -> int:
                     isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail
                 )  # the message says where
                 where = f" ({diagnostic.path})" if diagnostic.path and not located else ""
-                _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
+                _write(sys.stderr, visible(f"  {diagnostic.code}: {diagnostic.message}{where}") + "\n")
         sys.stderr.flush()
     except OSError:  # nowhere left to report to; the exit status still says it
         pass
@@ -753,7 +808,7 @@ def _answer(value: Any, lines: list[str], output_format: str) -> None:
     if output_format == "json":
         _emit_json(value)
     else:
-        _write(sys.stdout, "\n".join(lines) + "\n")
+        _write(sys.stdout, visible("\n".join(lines)) + "\n")
     sys.stdout.flush()
 
 

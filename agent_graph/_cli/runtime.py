@@ -24,6 +24,7 @@ import os
 from typing import Any
 
 from .._core.errors import AgentGraphError
+from .._core.why import step_blockers
 from .._runtime.run_changes import evaluate_run
 from .common import (
     STORE_HELP,
@@ -32,9 +33,11 @@ from .common import (
     check_entry,
     json_argument,
     object_argument,
+    proof_lines,
     run_file_error,
     select_graph,
     store_options,
+    why_lines,
 )
 
 __all__ = ["add_commands"]
@@ -146,6 +149,7 @@ def cmd_run_status(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     if evaluation.primary_route is not None:
         lines.append(f"Next: {evaluation.primary_route.node} ({evaluation.primary_route.availability})")
         lines.append(f"Route: {evaluation.primary_route.route_id}")
+    lines.extend(why_lines(step_blockers(provider, evaluation, run.facts, run.outcomes, run.authorities)))
     lines.append(f"Revision: {evaluation.revision}")
     lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in evaluation.diagnostics)
     return answer, lines
@@ -161,6 +165,8 @@ def cmd_run_next(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         "revision": step.revision,
         "evaluation": step.evaluation.to_json(),
         "route": step.route.to_json() if step.route is not None else None,
+        "proof": [check.to_json() for check in step.proof],
+        "blockers": [blocker.to_json() for blocker in step.blockers],
     }
     evaluation = step.evaluation
     lines = [
@@ -171,8 +177,11 @@ def cmd_run_next(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         lines.append(f"Next: {step.route.node} ({step.route.availability})")
         if step.route.gate is not None and step.route.gate.prompt:
             lines.append(f"Gate: {step.route.gate.prompt}")
+        lines.extend(proof_lines(step.proof))
         lines.append(f"Record: {step.route.after_action.record_node}")
+    lines.extend(why_lines(step.blockers))
     lines.append(f"Revision: {step.revision}")
+    lines.extend(f"{d.severity.upper()} {d.code}: {d.message}" for d in evaluation.diagnostics)
     return answer, lines
 
 
@@ -198,10 +207,16 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     with store:
         store.record(ref, args.node, args.outcome, detail=detail, provider=provider, revision=args.revision)
         run = store.load(ref)  # the command prints the whole Run file
-    return run, [
-        f"Recorded {args.node}: {args.outcome}",
-        "Evaluate the run again; a recorded outcome does not prove any Fact.",
-    ]
+    lines = [f"Recorded {args.node}: {args.outcome}"]
+    if (
+        provider is not None and run.graph in ctx.provider().graphs
+    ):  # what holds the Run back now, if anything
+        loaded = ctx.provider()
+        evaluation = evaluate_run(loaded, run)
+        lines.append(f"State: {evaluation.status_code}")
+        lines.extend(why_lines(step_blockers(loaded, evaluation, run.facts, run.outcomes, run.authorities)))
+    lines.append("Evaluate the run again; a recorded outcome does not prove any Fact.")
+    return run, lines
 
 
 def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:

@@ -1,4 +1,4 @@
-"""Authoring commands of the command line: ``build``, ``init``, ``import``, ``migrate`` and ``diagram``.
+"""Authoring commands of the command line: ``build``, ``init``, ``import``, ``migrate``, ``diagram``, ``export-python``.
 
 ``agent_graph._cli.main`` imports this module and calls :func:`add_commands`; each
 handler returns ``(answer, human lines)`` and raises ``AgentGraphError`` on
@@ -143,6 +143,14 @@ def cmd_explain(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]
     return explanation, [explanation_text(explanation).rstrip("\n")]
 
 
+def cmd_export_python(args: argparse.Namespace, ctx: Context) -> tuple[Any, list[str]]:
+    from .._toolchain.export_python import python_source
+
+    provider = ctx.provider()
+    text = python_source(provider)
+    return {"provider": provider.id, "version": provider.version, "python": text}, [text.rstrip("\n")]
+
+
 def add_commands(commands: Any, groups: Any) -> None:
     """Register the authoring commands on the top-level sub-command parser."""
     build = commands.add_parser("build", help="build a deterministic, relocatable provider bundle")
@@ -206,6 +214,11 @@ def add_commands(commands: Any, groups: Any) -> None:
     )
     add_evaluation_options(diagram)
     diagram.set_defaults(handler=cmd_diagram)
+
+    export = commands.add_parser(
+        "export-python", help="print the Python that declares the provider with agent_graph.define"
+    )
+    export.set_defaults(handler=cmd_export_python)
 
     explain = commands.add_parser(
         "explain", help="why an evaluation is what it is: each node's status, checks, edges and route"

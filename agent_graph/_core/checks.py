@@ -10,11 +10,11 @@ the answer. Iterative and linear: nothing recurses on the size of a Graph.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 
 from .errors import AgentGraphError, Diagnostic, ErrorCode, listing
 from .model import Graph
+from .suggest import close_names
 
 __all__ = ["at_pointer", "closest_names", "find_cycle", "validate_graph_semantics"]
 
@@ -37,11 +37,7 @@ def closest_names(word: str, names: Iterable[str], what: str, limit: int = 3) ->
     choices = list(dict.fromkeys(n for n in names if isinstance(n, str)))
     if not choices:
         return f" (no {what})"
-    close: list[str] = []
-    if isinstance(word, str) and len(choices) <= 10_000:
-        close = difflib.get_close_matches(word, choices, n=limit, cutoff=0.6)
-        if not close:
-            close = [c for c in choices if c.lower() == word.lower()][:1]
+    close = close_names(word, choices, limit, 0.6) if isinstance(word, str) else []
     close = [c for c in close if c != word]
     if close:
         names_text = close[0] if len(close) == 1 else ", ".join(close[:-1]) + f" or {close[-1]}"

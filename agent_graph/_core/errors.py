@@ -11,9 +11,12 @@ This module knows nothing of files, graphs or the command line.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
 
 import msgspec
+
+if TYPE_CHECKING:
+    from .suggest import CloseNames
 
 Severity = Literal["info", "warning", "error"]
 
@@ -71,6 +74,7 @@ NotFoundCode = Literal[
     "test-cases-empty",
     "test-path-missing",
     "tool-unknown",
+    "verify-path-missing",
     "workspace-missing",
 ]
 
@@ -89,6 +93,7 @@ ProviderInvalidCode = Literal[
     "code-catalog-code-duplicate",
     "code-document-dynamic",
     "file-encoding-invalid",
+    "file-path-conflict",
     "file-too-large",
     "frontmatter-invalid",
     "frontmatter-missing",
@@ -220,6 +225,7 @@ NoFamilyCode = Literal[
     "build-output-overlaps-source",
     "build-output-path-conflict",
     "build-verification-failed",
+    "generated-test-foreign",
     "import-source-overlaps-target",
     "import-target-exists",
     "internal-error",
@@ -436,21 +442,23 @@ def shown(value: object, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def did_you_mean(word: str, candidates: Iterable[str], quote: str = "") -> str:
+def did_you_mean(word: str, candidates: Iterable[str] | CloseNames, quote: str = "") -> str:
     """`` (did you mean X?)`` when one of ``candidates`` is close to ``word``, else an empty string.
 
     ``quote`` is written around the suggestion (``'"'`` gives ``(did you mean "X"?)``).
+    ``candidates`` may be a :class:`~agent_graph._core.suggest.CloseNames` index
+    built once for many lookups; any other iterable is indexed for this one
+    (see :mod:`agent_graph._core.suggest`: bounded work per lookup).
     """
-    import difflib
+    from .suggest import CloseNames
 
-    choices = [c for c in candidates if isinstance(c, str)]
-    if not isinstance(word, str) or not choices or len(choices) > 10_000:
+    if not isinstance(word, str):
         return ""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    index = candidates if isinstance(candidates, CloseNames) else CloseNames(candidates)
+    close = index.closest(word, 1, 0.6)
     if not close:
-        lowered = {c.lower(): c for c in choices}
-        if word.lower() in lowered:
-            close = [lowered[word.lower()]]
+        same = index.same_but_case(word)
+        close = [same] if same is not None else []
     return f" (did you mean {quote}{close[0]}{quote}?)" if close and close[0] != word else ""
 
 

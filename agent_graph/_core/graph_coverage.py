@@ -38,10 +38,12 @@ __all__ = [
     "CoverageCollector",
     "CoverageCount",
     "CoverageReport",
+    "Exercised",
     "GraphCoverage",
     "coverage_table",
     "edge_label",
     "falls_short",
+    "frame_coverage",
 ]
 
 #: Gate resolutions, in report order.
@@ -139,7 +141,9 @@ def edge_label(edge: Edge) -> str:
     return f"{edge.from_} -> {edge.to} [{edge.kind or 'flow'}: {outcomes}]"
 
 
-class _Seen:
+class Exercised:
+    """What evaluations exercised in one Graph: node indices, edge positions, ``(node, outcome)`` and ``(gate, resolution)``."""
+
     __slots__ = ("edges", "nodes", "outcomes", "resolutions")
 
     def __init__(self) -> None:
@@ -147,6 +151,23 @@ class _Seen:
         self.edges: set[int] = set()
         self.outcomes: set[tuple[int, str]] = set()
         self.resolutions: set[tuple[int, str]] = set()
+
+
+def _items(value: Any) -> list[Any]:
+    """The items of a snapshot's list (none when absent); anything else is ``argument-invalid``."""
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise AgentGraphError("argument-invalid", "merge takes a CoverageCollector.snapshot()")
+    return list(value)
+
+
+def _stale_snapshot(graph: str, name: str) -> AgentGraphError:
+    return AgentGraphError(
+        "coverage-provider-mismatch",
+        f"The coverage snapshot's {name} of graph {graph} do not fit this Provider's graph "
+        "(was it counted on other files?)",
+    )
 
 
 def _universe(graph: CompiledGraph) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
@@ -168,6 +189,53 @@ def _universe(graph: CompiledGraph) -> tuple[list[tuple[int, str]], list[tuple[i
     return outcomes, resolutions
 
 
+def frame_coverage(frame: FrameTrace, seen: Exercised | None = None) -> Exercised:
+    """What one frame of a traced evaluation exercised in its Graph, added to ``seen`` (a new one by default).
+
+    Nodes it reached; edges whose source settled (or was re-armed from) an
+    outcome the edge accepts; ``(node index, outcome)`` pairs a node settled
+    with; Gate resolutions offered, delegated or refused.
+    """
+    if seen is None:
+        seen = Exercised()
+    graph = frame.graph
+    outcomes = frame.outcomes
+    first: dict[int, Any] = {}
+    fired: set[int] = set()
+    for edge_index, old in frame.rearmed:
+        target = graph.repeat_edges[edge_index][1]
+        fired.add(edge_index)
+        if old is not None:
+            first.setdefault(target, old)
+            seen.outcomes.add((target, old))
+    for index in frame.reached:
+        seen.nodes.add(index)
+        seen.outcomes.add((index, outcomes[index]))
+        node = graph.nodes[index]
+        if (
+            node.is_gate
+            and frame.why.get(index) == WHY_RECORDED
+            and first.get(index, outcomes[index]) not in _NOT_REFUSED
+        ):
+            seen.resolutions.add((index, "refused"))
+    repeat_index = 0
+    for position, edge in enumerate(graph.definition.edges):
+        source = graph.index[edge.from_]
+        accepted = edge.outcomes if edge.outcomes is not None else ("completed",)
+        settled = {outcomes[source], first.get(source)}
+        if edge.kind == "repeat":
+            if repeat_index in fired or any(o in accepted for o in settled if o is not None):
+                seen.edges.add(position)
+            repeat_index += 1
+        elif any(o in accepted for o in settled if o is not None):
+            seen.edges.add(position)
+    for candidate in frame.candidates:
+        if candidate.graph is graph and candidate.node.is_gate:
+            kind = "delegated" if candidate.resolution == "session-authority" else "user"
+            seen.resolutions.add((candidate.node.index, kind))
+    return seen
+
+
 class CoverageCollector:
     """Collects what evaluations exercised in one Provider's Graphs.
 
@@ -183,7 +251,7 @@ class CoverageCollector:
             )
         self.provider = provider
         self.evaluations = 0
-        self._seen: dict[str, _Seen] = {}
+        self._seen: dict[str, Exercised] = {}
 
     def evaluate(
         self,
@@ -213,49 +281,88 @@ class CoverageCollector:
         for frame in frames:
             if frame.error is not None:
                 continue
-            graph = frame.graph
-            seen = self._seen.setdefault(graph.id, _Seen())
-            outcomes = frame.outcomes
-            first: dict[int, Any] = {}
-            fired: set[int] = set()
-            for edge_index, old in frame.rearmed:
-                target = graph.repeat_edges[edge_index][1]
-                fired.add(edge_index)
-                if old is not None:
-                    first.setdefault(target, old)
-                    seen.outcomes.add((target, old))
-            for index in frame.reached:
-                seen.nodes.add(index)
-                seen.outcomes.add((index, outcomes[index]))
-                node = graph.nodes[index]
-                if (
-                    node.is_gate
-                    and frame.why.get(index) == WHY_RECORDED
-                    and first.get(index, outcomes[index]) not in _NOT_REFUSED
-                ):
-                    seen.resolutions.add((index, "refused"))
-            repeat_index = 0
-            for position, edge in enumerate(graph.definition.edges):
-                source = graph.index[edge.from_]
-                accepted = edge.outcomes if edge.outcomes is not None else ("completed",)
-                settled = {outcomes[source], first.get(source)}
-                if edge.kind == "repeat":
-                    if repeat_index in fired or any(o in accepted for o in settled if o is not None):
-                        seen.edges.add(position)
-                    repeat_index += 1
-                elif any(o in accepted for o in settled if o is not None):
-                    seen.edges.add(position)
-            for candidate in frame.candidates:
-                if candidate.graph is graph and candidate.node.is_gate:
-                    kind = "delegated" if candidate.resolution == "session-authority" else "user"
-                    seen.resolutions.add((candidate.node.index, kind))
+            frame_coverage(frame, self._seen.setdefault(frame.graph.id, Exercised()))
+
+    def snapshot(self) -> dict[str, Any]:
+        """What this collector counted, as plain JSON data, for :meth:`merge` in another process.
+
+        Test runners that spread graph tests over processes (pytest-xdist's
+        workers) send each process's snapshot to one collector of the same
+        Provider, which then reports the whole run.
+        """
+        return {
+            "provider": self.provider.manifest.id,
+            "evaluations": self.evaluations,
+            "graphs": {
+                graph: {
+                    "nodes": sorted(seen.nodes),
+                    "edges": sorted(seen.edges),
+                    "outcomes": sorted([index, outcome] for index, outcome in seen.outcomes),
+                    "resolutions": sorted([index, kind] for index, kind in seen.resolutions),
+                }
+                for graph, seen in self._seen.items()
+            },
+        }
+
+    def merge(self, snapshot: Mapping[str, Any]) -> None:
+        """Add what another collector of the same Provider counted (its :meth:`snapshot`).
+
+        A snapshot of another Provider, or naming a Graph or node this one does
+        not have, is ``coverage-provider-mismatch``; a value that is no snapshot
+        is ``argument-invalid``. Nothing is added then.
+        """
+        if not isinstance(snapshot, Mapping) or not isinstance(snapshot.get("graphs"), Mapping):
+            raise AgentGraphError("argument-invalid", "merge takes a CoverageCollector.snapshot()")
+        evaluations = snapshot.get("evaluations")
+        if type(evaluations) is not int or evaluations < 0:
+            raise AgentGraphError("argument-invalid", "merge takes a CoverageCollector.snapshot()")
+        if snapshot.get("provider") != self.provider.manifest.id:
+            raise AgentGraphError(
+                "coverage-provider-mismatch",
+                f"The coverage snapshot is of Provider {snapshot.get('provider')!r:.80}, "
+                f"not {self.provider.manifest.id}",
+            )
+        found: dict[str, Exercised] = {}
+        for graph_id, counted in snapshot["graphs"].items():
+            graph = self.provider.graphs.get(graph_id) if isinstance(graph_id, str) else None
+            if graph is None or not isinstance(counted, Mapping):
+                raise AgentGraphError(
+                    "coverage-provider-mismatch",
+                    f"The coverage snapshot counts graph {graph_id!r:.80}, which Provider "
+                    f"{self.provider.manifest.id} does not have",
+                )
+            seen = found[graph_id] = Exercised()
+            sizes = (len(graph.nodes), len(graph.definition.edges))
+            for name, into, size in (("nodes", seen.nodes, sizes[0]), ("edges", seen.edges, sizes[1])):
+                for item in _items(counted.get(name)):
+                    if type(item) is not int or not 0 <= item < size:
+                        raise _stale_snapshot(graph_id, name)
+                    into.add(item)
+            for name, pairs in (("outcomes", seen.outcomes), ("resolutions", seen.resolutions)):
+                for item in _items(counted.get(name)):
+                    if (
+                        not isinstance(item, (list, tuple))
+                        or len(item) != 2
+                        or type(item[0]) is not int
+                        or not 0 <= item[0] < sizes[0]
+                        or type(item[1]) is not str
+                    ):
+                        raise _stale_snapshot(graph_id, name)
+                    pairs.add((item[0], item[1]))
+        self.evaluations += evaluations
+        for graph_id, seen in found.items():
+            mine = self._seen.setdefault(graph_id, Exercised())
+            mine.nodes |= seen.nodes
+            mine.edges |= seen.edges
+            mine.outcomes |= seen.outcomes
+            mine.resolutions |= seen.resolutions
 
     def report(self) -> CoverageReport:
         """Coverage per Graph (manifest order) and in total."""
         graphs: list[GraphCoverage] = []
         sums = [[0, 0] for _ in range(4)]
         for graph in self.provider.graphs.values():
-            seen = self._seen.get(graph.id) or _Seen()
+            seen = self._seen.get(graph.id) or Exercised()
             outcome_items, resolution_items = _universe(graph)
             nodes = graph.nodes
             edges = graph.definition.edges

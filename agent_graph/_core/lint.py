@@ -12,12 +12,12 @@ texts, Provider files the loader never reached) and answers :class:`Issue` recor
 files with JSON pointers. The caller (``agent_graph._runtime.lint``) turns
 pointers into lines and columns, applies suppressions and builds the public
 :class:`Finding` values. Every walk is iterative and linear in the size of
-the Provider (plus, for a misspelled fact path, one closest-match search).
+the Provider (plus, for a misspelled fact path, one closest-match search of
+bounded work in an index built once: :mod:`.suggest`).
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -28,6 +28,7 @@ from .errors import AgentGraphError, did_you_mean, listing, shown
 from .ir import CompiledGraph
 from .model import FactCheck, TestCase
 from .provider import Provider
+from .suggest import CloseNames
 
 __all__ = ["RULES", "Finding", "Issue", "LintRule", "LintSources", "analyse", "selected_rules"]
 
@@ -98,6 +99,13 @@ _RULE_LIST = (
         summary="An edge waits for an outcome its source node never settles to",
     ),
     LintRule(
+        code="AG105",
+        name="repeat-through-subgraph",
+        severity="warning",
+        summary="A repeat loop runs through a Subgraph node, which keeps its child frame's outcomes when the "
+        "repeat re-arms only its target",
+    ),
+    LintRule(
         code="AG201",
         name="fact-path-unknown",
         severity="warning",
@@ -161,34 +169,37 @@ _RULE_LIST = (
 
 #: Every rule by code, in code order.
 RULES: Mapping[str, LintRule] = {rule.code: rule for rule in _RULE_LIST}
-_BY_NAME: Mapping[str, str] = {rule.name: rule.code for rule in _RULE_LIST}
 
 
-def _matching(token: str) -> list[str]:
+def _matching(token: str, rules: Mapping[str, LintRule] = RULES) -> list[str]:
     """The rule codes ``token`` names: a code, a code prefix (``AG1``, ``AG``) or a rule name."""
     word = token.strip()
-    if word in _BY_NAME:
-        return [_BY_NAME[word]]
+    names = {rule.name: rule.code for rule in rules.values()}
+    if word in names:
+        return [names[word]]
     upper = word.upper()
-    found = [code for code in RULES if code.startswith(upper)] if upper.startswith("AG") else []
+    found = [code for code in rules if code.startswith(upper)] if upper.startswith("AG") else []
     if not found:
+        first = next(iter(rules), "AG101")
         raise AgentGraphError(
             "lint-rule-unknown",
-            f"Unknown lint rule {word!r}{did_you_mean(word, [*RULES, *_BY_NAME])}: give a code (AG101), "
-            f"a code prefix (AG1) or a rule name; the rules: {listing(RULES, limit=len(RULES))}",
+            f"Unknown rule {word!r}{did_you_mean(word, [*rules, *names])}: give a code ({first}), "
+            f"a code prefix ({first[:-2]}) or a rule name; the rules: {listing(rules, limit=len(rules))}",
         )
     return found
 
 
 def selected_rules(
-    select: Iterable[str] | None = None, ignore: Iterable[str] | None = None
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    rules: Mapping[str, LintRule] = RULES,
 ) -> frozenset[str]:
     """The rule codes to run: ``select`` (default all) without ``ignore``; unknown names are ``lint-rule-unknown``."""
-    chosen: set[str] = set(RULES)
+    chosen: set[str] = set(rules)
     if select is not None:
-        chosen = {code for token in _tokens(select, "select") for code in _matching(token)}
+        chosen = {code for token in _tokens(select, "select") for code in _matching(token, rules)}
     for token in _tokens(ignore or (), "ignore"):
-        chosen.difference_update(_matching(token))
+        chosen.difference_update(_matching(token, rules))
     return frozenset(chosen)
 
 
@@ -286,7 +297,7 @@ def _spread(starts: Iterable[int], links: Sequence[Sequence[int]], count: int) -
     return seen
 
 
-def _components(forward: Sequence[Sequence[int]]) -> list[int]:
+def components(forward: Sequence[Sequence[int]]) -> list[int]:
     """The strongly connected component of each node (Tarjan's algorithm, iteratively)."""
     count = len(forward)
     index = [-1] * count
@@ -379,8 +390,9 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                 f"{where} leads to no terminal node: no path from it ends the frame",
                 "add an edge from it (or from a node after it) towards a terminal node",
             )
+    # The loops: strongly connected parts of the Graph, over every edge (only where a repeat edge closes one).
+    component = components(forward) if graph.repeat_edges and ("AG103" in wanted or "AG105" in wanted) else []
     if "AG103" in wanted and graph.repeat_edges:
-        component = _components(forward)
         exits: set[int] = set()  # components with an edge out of them or a terminal inside
         for node in nodes:
             own = component[node.index]
@@ -412,6 +424,8 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                     edge=name,
                 )
             )
+    if "AG105" in wanted and graph.repeat_edges:
+        _repeat_subgraph_issues(graph, component, out)
     if "AG104" in wanted:
         _outcome_issues(provider, graph, out)
     if "AG401" in wanted:
@@ -432,6 +446,47 @@ def _graph_issues(provider: Provider, graph: CompiledGraph, wanted: frozenset[st
                     "add satisfiedBy with the fact its work publishes (a digest, a URL), or requiresFacts "
                     "on the node that needs that fact",
                 )
+
+
+def _repeat_subgraph_issues(graph: CompiledGraph, component: Sequence[int], out: list[Issue]) -> None:
+    """AG105: a repeat edge whose loop (the strongly connected part of the Graph it closes) holds a Subgraph node.
+
+    A repeat re-arms its target only. A Subgraph node inside the loop settles
+    from its child frame, whose recorded outcomes stay: the retry meets the
+    same child outcome again (a failed check stays failed). Linear: one pass
+    over the nodes and one over the repeat edges (``component``: each node's).
+    """
+    calls: dict[int, int] = {}  # component -> its first Subgraph node
+    for node in graph.nodes:
+        if node.is_subgraph:
+            calls.setdefault(component[node.index], node.index)
+    if not calls:
+        return
+    nodes = graph.nodes
+    repeat_indices = [index for index, edge in enumerate(graph.definition.edges) if edge.kind == "repeat"]
+    for position, (source, target, _outcomes) in enumerate(graph.repeat_edges):
+        loop = component[source]
+        call = calls.get(loop)
+        if call is None or loop != component[target]:
+            continue
+        edge_index = repeat_indices[position]
+        name = _edge_name(nodes[source].id, nodes[target].id)
+        child = nodes[call].child_graph or "its Graph"
+        out.append(
+            Issue(
+                "AG105",
+                f"Repeat edge {graph.id}: {name} loops through Subgraph node {nodes[call].id}: a repeat re-arms "
+                f"only its target {nodes[target].id}, so {nodes[call].id} keeps the outcomes its call of "
+                f"{child} recorded, and a failed {child} stays failed on every retry",
+                graph.path,
+                f"/edges/{edge_index}",
+                f"/edges/{edge_index}",
+                f"retry inside {child} instead (a repeat edge there, from the node to try again to itself, on "
+                "the outcome that asks for another try, say partial), and leave the Subgraph node outside loops",
+                graph=graph.id,
+                edge=name,
+            )
+        )
 
 
 def _outcome_issues(provider: Provider, graph: CompiledGraph, out: list[Issue]) -> None:
@@ -533,14 +588,10 @@ def _known(path: str, tested: set[str], declared: frozenset[str], open_maps: fro
     return False
 
 
-def _closest(path: str, candidates: Sequence[str], memo: dict[str, str | None]) -> str | None:
-    """The written path closest to ``path`` (each path searched once; none among more than 10,000)."""
+def _closest(path: str, candidates: CloseNames, memo: dict[str, str | None]) -> str | None:
+    """The written path closest to ``path`` (each path searched once, in bounded work: :mod:`.suggest`)."""
     if path not in memo:
-        close = (
-            difflib.get_close_matches(path, candidates, n=1, cutoff=0.8)
-            if candidates and len(candidates) <= 10_000
-            else []
-        )
+        close = candidates.closest(path, 1, 0.8)
         memo[path] = close[0] if close else None
     return memo[path]
 
@@ -551,7 +602,7 @@ def _fact_issues(provider: Provider, sources: LintSources, wanted: frozenset[str
         if case.state is not None and case.state.facts is not None:
             _fact_tree_paths(case.state.facts, tested)
     declared = sources.declared
-    candidates = sorted(tested | {p for p in declared if "*" not in p})
+    candidates = CloseNames(sorted(tested | {p for p in declared if "*" not in p}))
     memo: dict[str, str | None] = {}
     for graph in provider.graphs.values():
         for index, node in enumerate(graph.definition.nodes):

@@ -10,18 +10,19 @@ This module holds data shapes only: no I/O, no evaluation logic.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import msgspec
 
-from .errors import Diagnostic
+from .errors import AgentGraphError, Diagnostic, did_you_mean
 
 __all__ = [
     "OUTCOMES",
     "Action",
     "AfterAction",
     "Availability",
+    "Blocker",
     "Bundle",
     "BundleEntry",
     "BundleFile",
@@ -63,6 +64,7 @@ __all__ = [
     "Outcome",
     "OutcomeRecord",
     "PlanStep",
+    "ProofCheck",
     "ProviderManifest",
     "ReadReceipt",
     "ReadReceipts",
@@ -102,6 +104,14 @@ OUTCOMES: tuple[str, ...] = (
     "blocked",
     "waiting-user",
 )
+
+
+def expected_outcome(value: object) -> str:
+    """``expected one of completed, partial, … (did you mean "completed"?)``: the end of a bad outcome's message."""
+    hint = did_you_mean(value, OUTCOMES, quote='"') if isinstance(value, str) else ""
+    return f"expected one of {', '.join(OUTCOMES)}{hint}"
+
+
 StatusCode = Literal["actionable", "waiting-user", "blocked", "complete", "error"]
 Availability = Literal["immediate", "requires-user", "blocked"]
 ReadState = Literal["current", "read-required"]
@@ -624,17 +634,123 @@ class RunPage(list[RunSummary]):
         return (RunPage, (list(self), self.next_cursor))
 
 
+class ProofCheck(_Wire, frozen=True, kw_only=True):
+    """One Fact check on a step: what proves its node done (or what holds a node back), and whether it holds.
+
+    ``path`` is the dotted Fact path; ``operator`` is ``exists`` (``expected``
+    true: a value must be there; false: none may be) or ``equals`` (the Fact
+    must equal ``expected``, a JSON value); ``holds`` says whether the check
+    holds against the Facts of the step it came with.
+    """
+
+    path: str
+    operator: Literal["exists", "equals"]
+    expected: Any
+    holds: bool
+
+    def facts(self, value: Any = msgspec.UNSET) -> dict[str, Any]:
+        """A Facts object with ``value`` at the check's path, to merge into the Run (``deep=True``).
+
+        ``value`` is what the host observed (a digest, a URL, an ID, a status);
+        an ``equals`` check without one takes its expected value, an ``exists``
+        check needs one (``argument-invalid``). ``exists: false`` is refused: a
+        merge cannot remove a Fact (replace the Facts instead).
+        """
+        result: dict[str, Any] = {}
+        _put_path(result, self.path, self.value(value))
+        return result
+
+    def value(self, observed: Any = msgspec.UNSET) -> Any:
+        """What goes at the path: ``observed``, else the expected value of an ``equals`` check."""
+        if self.operator == "exists" and self.expected is not True:
+            raise AgentGraphError(
+                "argument-invalid", f"{self.path} must be absent: no Facts merged into the Run can remove it"
+            )
+        if observed is not msgspec.UNSET:
+            return observed
+        if self.operator == "equals":
+            return self.expected
+        raise AgentGraphError(
+            "argument-invalid", f"{self.path} must exist: give the value you observed for it"
+        )
+
+
+def _put_path(target: dict[str, Any], path: str, value: Any) -> None:
+    """Set ``value`` at the dotted ``path`` of ``target``, making objects on the way (replacing non-objects)."""
+    segments = path.split(".")
+    for segment in segments[:-1]:
+        inner = target.get(segment)
+        if not isinstance(inner, dict):
+            inner = target[segment] = {}
+        target = inner
+    target[segments[-1]] = value
+
+
+def proof_facts(checks: tuple[ProofCheck, ...], values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The Facts of each check of ``checks`` that does not hold yet (see :meth:`Step.proof_facts`)."""
+    given = values or {}
+    result: dict[str, Any] = {}
+    for check in checks:
+        if not check.holds:
+            _put_path(result, check.path, check.value(given.get(check.path, msgspec.UNSET)))
+    return result
+
+
+class Blocker(_Wire, frozen=True, kw_only=True):
+    """A node that holds a Run back, in the words of :func:`~agent_graph.explain`.
+
+    ``node`` is its state key (``report/draft``, ``release/check>quality/test``);
+    ``status`` the outcome it settled to (``unverified``, ``blocked``,
+    ``failed`` …); ``reason`` explain's reason (``unverified``,
+    ``requires-failed``, ``recorded`` …) and ``message`` explain's sentence
+    (``unverified: recorded completed, but satisfiedBy does not hold
+    (report.digest)``); ``checks`` the node's Fact checks that do not hold (its
+    ``requiresFacts`` when it is blocked by them, else its ``satisfiedBy``).
+    """
+
+    node: str
+    kind: str
+    status: str
+    reason: str
+    message: str
+    checks: tuple[ProofCheck, ...]
+
+
 class Step(_Wire, frozen=True, kw_only=True):
-    """The next step of a stored Run: the Run's head as read, its evaluation and the route to take (or None)."""
+    """The next step of a stored Run: the Run's head as read, its evaluation and the route to take (or None).
+
+    ``proof`` lists the route's node's ``satisfiedBy`` checks, each with
+    whether it holds against the Run's Facts: publish Facts that make them
+    hold when recording the step done (``check.facts(value)``,
+    :meth:`proof_facts`). ``blockers`` names the nodes that hold the Run back
+    (unverified, blocked by their ``requiresFacts``, or, when no route is
+    offered, where the Run stops) with the checks they wait for; empty when
+    nothing does.
+    """
 
     run: RunHead
     evaluation: Evaluation
     route: Route | None = None
+    proof: tuple[ProofCheck, ...] = ()
+    blockers: tuple[Blocker, ...] = ()
 
     @property
     def revision(self) -> str:
         """The revision to pass to ``record(…, revision=…)``: the evaluation's."""
         return self.evaluation.revision
+
+    def proof_facts(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The Facts that make every check of :attr:`proof` that does not hold yet hold, as one object.
+
+        ``values`` maps a check's path to the value the host observed for it
+        (``{"report.digest": digest}``); an ``equals`` check without one takes
+        its expected value, an ``exists`` check needs one (``argument-invalid``
+        names the path). An observed value that differs from an ``equals``
+        check's expected one is published as observed: the check then still
+        does not hold. Merge the answer with ``deep=True``
+        (``record(…, facts=step.proof_facts(…), deep=True)``).
+        """
+        return proof_facts(self.proof, values)
 
 
 class TestState(_Wire, frozen=True, kw_only=True):

@@ -16,6 +16,7 @@ from typing import Any
 from .canonical import utf16_key
 from .errors import AgentGraphError, shown
 from .facts import MISSING
+from .model import expected_outcome
 from .plain import plain_json
 
 
@@ -41,7 +42,10 @@ def normalize_authorities(authorities: Iterable[str] | None) -> list[str]:
 
 def _outcome_string(key: Any, value: Any) -> str:
     if not isinstance(value, str):
-        raise AgentGraphError("outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}")
+        raise AgentGraphError(
+            "outcome-invalid",
+            f"Outcome for {shown(key)} is invalid: {shown(value)}; {expected_outcome(value)}",
+        )
     return value if type(value) is str else str.__str__(value)
 
 
@@ -91,7 +95,8 @@ def normalize_outcomes(outcomes: Mapping[str, Any] | None) -> dict[str, Any]:
             outcome = getattr(value, "outcome", MISSING)
             if outcome is MISSING:
                 raise AgentGraphError(
-                    "outcome-invalid", f"Outcome for {shown(key)} is invalid: {shown(value)}"
+                    "outcome-invalid",
+                    f"Outcome for {shown(key)} is invalid: {shown(value)}; {expected_outcome(value)}",
                 )
             result[key] = _outcome_string(key, outcome)
     return result

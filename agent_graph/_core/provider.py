@@ -158,8 +158,13 @@ class Provider:
         )
 
     def relative(self, path: str) -> str:
-        """``path`` relative to the Provider root, ``/``-separated."""
-        return path[len(self.root.rstrip("/")) + 1 :].replace("\\", "/")
+        """``path`` relative to the Provider root, ``/``-separated.
+
+        A backslash is a separator only in a root written with backslashes
+        (Windows); under a ``/`` root it is part of a file's name and stays.
+        """
+        rest = path[len(self.root.rstrip("/\\")) + 1 :]
+        return rest if "/" in self.root else rest.replace("\\", "/")
 
     def __repr__(self) -> str:
         return f"<Provider {self.manifest.id}@{self.manifest.version} graphs={list(self.graphs)}>"

@@ -299,6 +299,16 @@ def route(
     if isinstance(route_id, str) and type(route_id) is not str:
         route_id = str.__str__(route_id)
     evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
+    if route_id is None and evaluation.primary_route is None:
+        from .why import blocker_lines, step_blockers  # the explanation, only when there is no route
+
+        why = blocker_lines(step_blockers(provider, evaluation, facts, outcomes, authorities))
+        raise AgentGraphError(
+            "route-unavailable",
+            _unavailable(graph, evaluation)
+            + ("; why: " + "; ".join(line.strip() for line in why) if why else ""),
+            evaluation.diagnostics,
+        )
     return route_evaluated(
         provider,
         evaluation,
@@ -309,6 +319,10 @@ def route(
         receipts=receipts,
         graph=graph,
     )
+
+
+def _unavailable(graph: object, evaluation: Evaluation) -> str:
+    return f"Graph {shown(graph)} has no available route (status {evaluation.status_code})"
 
 
 def route_evaluated(
@@ -331,9 +345,7 @@ def route_evaluated(
     if route_id is None:
         if evaluation.primary_route is None:
             raise AgentGraphError(
-                "route-unavailable",
-                f"Graph {shown(graph)} has no available route (status {evaluation.status_code})",
-                evaluation.diagnostics,
+                "route-unavailable", _unavailable(graph, evaluation), evaluation.diagnostics
             )
         route_id = evaluation.primary_route.route_id
     if revision is not None and (type(revision) is not str or evaluation.revision != revision):

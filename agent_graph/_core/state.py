@@ -20,16 +20,25 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import AgentGraphError, Diagnostic, did_you_mean, shown
-from .model import OUTCOMES
+from .ir import CompiledGraph
+from .model import OUTCOMES, expected_outcome
 from .provider import Provider
+from .suggest import CloseNames
 
 __all__ = ["check_state", "state_key_problem", "unknown_state_key"]
 
 _OUTCOMES = frozenset(OUTCOMES)
 
 
-def state_key_problem(provider: Provider, graph: str, key: str) -> str | None:
-    """Why ``key`` names no node of ``graph`` (with a suggestion), or None when it names one."""
+def state_key_problem(
+    provider: Provider, graph: str, key: str, indexes: dict[str, CloseNames] | None = None
+) -> str | None:
+    """Why ``key`` names no node of ``graph`` (with a suggestion), or None when it names one.
+
+    ``indexes`` keeps, per Graph and Subgraph prefix, the index of its state
+    keys that suggestions search, for a caller checking many keys (each built
+    once; see :mod:`.suggest`).
+    """
     if graph not in provider.graphs:
         raise provider.graph_missing(graph)
     if not isinstance(key, str):
@@ -41,19 +50,20 @@ def state_key_problem(provider: Provider, graph: str, key: str) -> str | None:
         compiled = provider.graphs.get(current)
         if compiled is None:  # a Subgraph node naming a missing Graph: the loader refuses those
             return f"State key {key} enters graph {current}, which the Provider does not have"
-        nodes = {node.id: node for node in compiled.definition.nodes}
-        candidates = [f"{prefix}{current}/{node_id}" for node_id in nodes]
+        nodes = compiled.index
         head = f"{current}/"
         if not rest.startswith(head):
             return (
                 f"State key {key} names no node of graph {graph}: expected it to start with {prefix}{head}"
-                f"{did_you_mean(key, candidates)}"
+                f"{did_you_mean(key, _keys(indexes, compiled, prefix))}"
             )
         tail = rest[len(head) :]
         node_id, nested, deeper = tail.partition(">")
-        node = nodes.get(node_id)
-        if node is None:
-            return f"State key {key} names no node of graph {current}{did_you_mean(prefix + rest.partition('>')[0], candidates)}"
+        position = nodes.get(node_id)
+        if position is None:
+            wanted = prefix + rest.partition(">")[0]
+            return f"State key {key} names no node of graph {current}{did_you_mean(wanted, _keys(indexes, compiled, prefix))}"
+        node = compiled.definition.nodes[position]
         if not nested:
             return None
         if node.kind != "subgraph" or not node.graph:
@@ -61,6 +71,17 @@ def state_key_problem(provider: Provider, graph: str, key: str) -> str | None:
         prefix = f"{prefix}{current}/{node_id}>"
         current = node.graph
         rest = deeper
+
+
+def _keys(indexes: dict[str, CloseNames] | None, compiled: CompiledGraph, prefix: str) -> CloseNames:
+    """The index of the state keys of ``compiled``'s nodes under ``prefix`` (kept in ``indexes`` when given)."""
+    name = f"{prefix}{compiled.id}/"
+    found = indexes.get(name) if indexes is not None else None
+    if found is None:
+        found = CloseNames(name + node.id for node in compiled.definition.nodes)
+        if indexes is not None:
+            indexes[name] = found
+    return found
 
 
 def check_state(
@@ -101,8 +122,9 @@ def check_state(
                 )
             )
         else:
+            indexes: dict[str, CloseNames] = {}
             for key, value in outcomes.items():
-                problem = state_key_problem(provider, graph, key)
+                problem = state_key_problem(provider, graph, key, indexes)
                 if problem is not None:
                     found.append(_error("state-key-unknown", problem, {"key": shown(key)}))
                 outcome = value.get("outcome") if isinstance(value, Mapping) else value
@@ -110,7 +132,7 @@ def check_state(
                     found.append(
                         _error(
                             "outcome-invalid",
-                            f"Outcome of {shown(key)} is {shown(outcome)}; expected one of {', '.join(OUTCOMES)}",
+                            f"Outcome of {shown(key)} is {shown(outcome)}; {expected_outcome(outcome)}",
                         )
                     )
     if authorities is not None:

@@ -33,8 +33,8 @@ from .evaluate import (
     evaluate_with_candidates,
 )
 from .facts import MISSING, facts_match, lookup_fact
-from .ir import ABSENT, EXISTS, CompiledGraph, CompiledNode, FactTest
-from .model import Evaluation
+from .ir import ABSENT, EQUALS, EXISTS, CompiledGraph, CompiledNode, FactTest
+from .model import Blocker, Evaluation, ProofCheck
 from .normalize import normalize_authorities, normalize_facts, normalize_outcomes
 from .plain import plain_json
 from .provider import Provider
@@ -48,8 +48,12 @@ __all__ = [
     "FrameExplanation",
     "GateExplanation",
     "NodeExplanation",
+    "blocker_lines",
     "explain",
     "explanation_text",
+    "proof_checks",
+    "proof_text",
+    "step_blockers",
 ]
 
 #: Reasons a node has (``NodeExplanation.reason``) besides the evaluator's ``WHY_*`` branches.
@@ -198,14 +202,47 @@ def _json(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def _wanted_words(test: str, wanted: Any) -> str:
+    """What a check wants, in words: ``exists``, ``is absent`` or ``equals "x"``."""
+    if test == "equals":
+        return f"equals {_json(wanted)}"
+    return "exists" if test == "exists" else "is absent"
+
+
 def check_text(check: CheckExplanation) -> str:
     """``path equals "x": found "y" ✗`` — one check in words."""
     found = _json(check.found) if check.present else "nothing"
-    if check.test == "equals":
-        wanted = f"equals {_json(check.wanted)}"
-    else:
-        wanted = "exists" if check.test == "exists" else "is absent"
-    return f"{check.path} {wanted}: found {found} {'✓' if check.passed else '✗'}"
+    return f"{check.path} {_wanted_words(check.test, check.wanted)}: found {found} {'✓' if check.passed else '✗'}"
+
+
+def proof_text(check: ProofCheck) -> str:
+    """``report.digest exists ✗`` — a step's check in the words of :func:`check_text`."""
+    test = "equals" if check.operator == "equals" else "exists" if check.expected is True else "absent"
+    return f"{check.path} {_wanted_words(test, check.expected)} {'✓' if check.holds else '✗'}"
+
+
+def _proof_check(facts: Mapping[str, Any], test: FactTest, path: str) -> ProofCheck:
+    holds = facts_match(facts, (test,))
+    if test.mode == EQUALS:
+        return ProofCheck(path=path, operator="equals", expected=test.value, holds=holds)
+    return ProofCheck(path=path, operator="exists", expected=test.mode == EXISTS, holds=holds)
+
+
+def proof_checks(
+    provider: Provider, graph: str, node: str, facts: Mapping[str, Any] | None
+) -> tuple[ProofCheck, ...]:
+    """The ``satisfiedBy`` checks of node ``node`` of ``graph``, each tested against ``facts`` (the evaluator's test)."""
+    compiled = provider.graphs.get(graph)
+    index = compiled.index.get(node) if compiled is not None else None
+    if compiled is None or index is None:
+        return ()
+    target = compiled.nodes[index]
+    definitions = target.definition.satisfied_by or ()
+    values = normalize_facts(facts)
+    return tuple(
+        _proof_check(values, test, d.path)
+        for d, test in zip(definitions, target.satisfied or (), strict=True)
+    )
 
 
 # ---------------------------------------------------------------- edges
@@ -576,6 +613,118 @@ def explain(
         candidates=ranked,
         frames=frames,
     )
+
+
+# ---------------------------------------------------------------- blockers of a step
+
+#: Blockers a step lists at most (the first in explain's order: frames depth first, nodes in reached order).
+BLOCKERS_LISTED = 20
+#: Reasons that hold a node back wherever the Run stands.
+_HOLDING = frozenset({WHY_UNVERIFIED, WHY_REQUIRES, WHY_SUBGRAPH_MISSING})
+
+
+def _node_of(provider: Provider, state_key: str) -> CompiledNode | None:
+    """The node a state key names (``frame/node``: the frame's last Graph), or None."""
+    frame, _, node_id = state_key.rpartition("/")
+    compiled = provider.graphs.get(frame.rpartition(">")[2])
+    index = compiled.index.get(node_id) if compiled is not None else None
+    return compiled.nodes[index] if compiled is not None and index is not None else None
+
+
+def _may_hold_back(
+    provider: Provider, evaluation: Evaluation, facts: Mapping[str, Any], outcomes: Mapping[str, Any]
+) -> bool:
+    """Whether any node can hold the Run back, without another evaluation: no route, a node blocked by
+    its ``requiresFacts`` (the evaluation says so), or a ``completed`` record whose ``satisfiedBy`` fails."""
+    if evaluation.primary_route is None and evaluation.status_code != "complete":
+        return True
+    if any(d.code == "required-fact-missing" or d.code == "subgraph-missing" for d in evaluation.diagnostics):
+        return True
+    for key, recorded in outcomes.items():
+        # A record as a Run holds it (an OutcomeRecord), as JSON ({outcome, …}) or the outcome alone.
+        outcome = getattr(recorded, "outcome", None) or (
+            recorded.get("outcome") if isinstance(recorded, Mapping) else recorded
+        )
+        if outcome == "completed" and isinstance(key, str):
+            node = _node_of(provider, key)
+            if node is not None and node.satisfied is not None and not facts_match(facts, node.satisfied):
+                return True
+    return False
+
+
+def _dead_end(node: NodeExplanation) -> bool:
+    """A reached node where the Run stops: settled (not offered), not a terminal, and no edge leads on."""
+    if node.status in (None, "pending", "waiting-user") or node.kind == "terminal":
+        return False
+    return not any(edge.matched for edge in node.outgoing if edge.kind != "repeat")
+
+
+def step_blockers(
+    provider: Provider,
+    evaluation: Evaluation,
+    facts: Mapping[str, Any] | None,
+    outcomes: Mapping[str, Any] | None,
+    authorities: Iterable[str] | None,
+) -> tuple[Blocker, ...]:
+    """The nodes that hold back the Run ``evaluation`` answers for, in the words of :func:`explain`.
+
+    Every reached node that is unverified, blocked by its ``requiresFacts`` or
+    calls a missing Graph and, when no route is offered, every reached node
+    where the Run stops (settled, not offered, not a terminal, with no edge
+    leading on), at most :data:`BLOCKERS_LISTED`. Costs nothing more than a
+    look at the recorded outcomes unless one can hold the Run back; then one
+    explained evaluation of the same state.
+    """
+    fact_values = normalize_facts(facts)
+    if not _may_hold_back(provider, evaluation, fact_values, outcomes or {}):
+        return ()
+    outcome_values = normalize_outcomes(outcomes)
+    explanation = explain(
+        provider,
+        evaluation.graph,
+        evaluation.entry,
+        facts=fact_values,
+        outcomes=outcome_values,
+        authorities=authorities,
+    )
+    stopped = explanation.evaluation.primary_route is None
+    found: list[Blocker] = []
+    for frame in explanation.frames:
+        for node in frame.nodes:
+            if not node.reached or not (node.reason in _HOLDING or (stopped and _dead_end(node))):
+                continue
+            unmet = node.requires_facts if node.reason == WHY_REQUIRES else node.satisfied_by
+            found.append(
+                Blocker(
+                    node=node.state_key,
+                    kind=node.kind,
+                    status=node.status or "",
+                    reason=node.reason,
+                    message=node.message,
+                    checks=tuple(
+                        ProofCheck(
+                            path=check.path,
+                            operator="equals" if check.test == "equals" else "exists",
+                            expected=check.wanted if check.test == "equals" else check.test == "exists",
+                            holds=False,
+                        )
+                        for check in unmet
+                        if not check.passed
+                    ),
+                )
+            )
+            if len(found) == BLOCKERS_LISTED:
+                return tuple(found)
+    return tuple(found)
+
+
+def blocker_lines(blockers: Iterable[Blocker]) -> list[str]:
+    """Each blocker in words: ``report/draft unverified: … (report.digest)``, then its unmet checks indented."""
+    lines: list[str] = []
+    for blocker in blockers:
+        lines.append(f"{blocker.node} {blocker.message}")
+        lines.extend(f"  {proof_text(check)}" for check in blocker.checks)
+    return lines
 
 
 # ---------------------------------------------------------------- text

@@ -202,9 +202,10 @@ class FileChanges:
     """Files a command writes together, undone together when one of them fails.
 
     :meth:`create` adds a new file (never replacing anything, folders made as
-    needed), :meth:`replace` rewrites an existing one; used as a context
+    needed), :meth:`replace` rewrites an existing one, :meth:`remove` deletes
+    one; used as a context
     manager, an exception undoes every change made so far (files created and
-    folders made are removed, replaced files get their earlier bytes back), so
+    folders made are removed, replaced and removed files get their earlier bytes back), so
     a refused or failed command leaves the tree as it found it. Only what this
     object wrote is ever removed.
     """
@@ -215,6 +216,7 @@ class FileChanges:
         self._created: list[str] = []
         self._folders: list[str] = []
         self._replaced: list[tuple[str, bytes]] = []
+        self._removed: list[tuple[str, bytes]] = []
 
     def __enter__(self) -> FileChanges:
         return self
@@ -271,6 +273,17 @@ class FileChanges:
         write_bytes_atomic(target, data)
         self._replaced.append((target, earlier))
 
+    def remove(self, path: str) -> None:
+        """Remove the file ``path`` (its bytes are kept to put it back on undo)."""
+        target = os.path.abspath(path)
+        try:
+            with open(target, "rb") as handle:
+                earlier = handle.read()
+            os.unlink(target)
+        except (OSError, ValueError) as error:
+            raise os_error(error, target, "remove", writing=True) from None
+        self._removed.append((target, earlier))
+
     def write(self, path: str, data: bytes) -> None:
         """Create ``path``, or rewrite it when it exists (either is undone with the rest)."""
         if os.path.lexists(path):
@@ -280,6 +293,9 @@ class FileChanges:
 
     def undo(self) -> None:
         """Put back what this object changed (best effort: a disk that refused a write may refuse this too)."""
+        for target, earlier in reversed(self._removed):
+            with contextlib.suppress(AgentGraphError):
+                write_bytes_atomic(target, earlier)
         for target, earlier in reversed(self._replaced):
             with contextlib.suppress(AgentGraphError):
                 write_bytes_atomic(target, earlier)
@@ -292,3 +308,4 @@ class FileChanges:
         self._created.clear()
         self._folders.clear()
         self._replaced.clear()
+        self._removed.clear()

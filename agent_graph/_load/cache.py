@@ -236,15 +236,18 @@ def _read_entry(path: str, limit: int) -> bytes | None:
         os.close(descriptor)
 
 
-def open_cache(cache: CachePath | bool | None) -> LoadCache | None:
+def open_cache(cache: CachePath | bool | LoadCache | None) -> LoadCache | None:
     """The cache ``load_provider(cache=…)`` asks for.
 
     ``None`` or ``False``: none (the library writes nothing unless asked). A
     path: that directory. ``True``: the platform cache directory (none when
-    there is no home to put it in).
+    there is no home to put it in). A :class:`LoadCache` is used as it is (a
+    Provider built in Python hands the loader the values it wrote this way).
     """
     if cache is None or cache is False:
         return None
+    if isinstance(cache, LoadCache):
+        return cache
     if cache is True:
         directory = default_directory()
         return LoadCache(directory) if directory else None

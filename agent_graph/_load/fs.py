@@ -8,6 +8,7 @@ module knows nothing of Providers, graphs or the protocol.
 
 from __future__ import annotations
 
+import bisect
 import os
 import posixpath
 import re
@@ -95,6 +96,10 @@ class MemoryFileSystem:
     ) -> None:
         self._files: dict[str, bytes] = {}
         self._links: dict[str, str] = {}
+        # Made again after a change: the folders, the files in order, resolved paths.
+        self._dirs: set[str] | None = None
+        self._sorted: list[str] | None = None
+        self._real: dict[str, str] = {}
         self.cwd = posixpath.normpath(cwd)
         for path, content in (files or {}).items():
             self.write(path, content)
@@ -105,16 +110,24 @@ class MemoryFileSystem:
         """Add or replace a file."""
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         self._files[self.absolute(path)] = data
+        self._changed()
 
     def link(self, path: str, target: str) -> None:
         """Add a symbolic link at ``path`` pointing to ``target``."""
         self._links[self.absolute(path)] = target
+        self._changed()
 
     def remove(self, path: str) -> None:
         """Remove a file or link (no error if absent)."""
         key = self.absolute(path)
         self._files.pop(key, None)
         self._links.pop(key, None)
+        self._changed()
+
+    def _changed(self) -> None:
+        self._dirs = None
+        self._sorted = None
+        self._real = {}
 
     @property
     def files(self) -> dict[str, bytes]:
@@ -125,7 +138,17 @@ class MemoryFileSystem:
         return posixpath.normpath(posixpath.join(self.cwd, path))
 
     def realpath(self, path: str) -> str:
-        parts = [p for p in self.absolute(path).split("/") if p]
+        absolute = self.absolute(path)
+        known = self._real.get(absolute)
+        if known is not None:
+            return known
+        resolved = self._resolve(absolute)
+        if len(self._real) < 100_000:  # a bound: a host may look up any number of paths
+            self._real[absolute] = resolved
+        return resolved
+
+    def _resolve(self, absolute: str) -> str:
+        parts = [p for p in absolute.split("/") if p]
         resolved = "/"
         hops = 0
         while parts:
@@ -143,12 +166,15 @@ class MemoryFileSystem:
         return resolved
 
     def _directories(self) -> set[str]:
+        if self._dirs is not None:
+            return self._dirs
         dirs = {"/"}
         for path in list(self._files) + list(self._links):
             parent = posixpath.dirname(path)
             while parent not in dirs:
                 dirs.add(parent)
                 parent = posixpath.dirname(parent)
+        self._dirs = dirs
         return dirs
 
     def kind(self, path: str) -> EntryKind | None:
@@ -171,10 +197,14 @@ class MemoryFileSystem:
 
     def list_files(self, directory: str) -> list[str]:
         base = self.absolute(directory).rstrip("/") + "/"
+        if self._sorted is None:
+            self._sorted = sorted(self._files)
+        ordered = self._sorted
         found = []
-        for path in self._files:
+        for index in range(bisect.bisect_left(ordered, base), len(ordered)):
+            path = ordered[index]
             if not path.startswith(base):
-                continue
+                break
             # Entries reached through a link are not regular files of this tree.
             rest = path[len(base) :].split("/")
             prefix = base.rstrip("/")

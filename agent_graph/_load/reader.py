@@ -10,7 +10,6 @@ one file to another: that is :mod:`.resources` and :mod:`.linking`.
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ import msgspec
 
 from .._core.canonical import digest_bytes
 from .._core.errors import AgentGraphError, Diagnostic, ErrorCode, os_error
+from .._core.suggest import close_names
 from .._syntax import schema as _schema
 from .._syntax.explain import MAX_LOCATED_TEXT
 from .._syntax.parse import (
@@ -29,6 +29,7 @@ from .._syntax.parse import (
     parse_front_matter,
     parse_structured,
 )
+from .._syntax.syntax_hints import placed_syntax_error
 from .._syntax.yaml_events import locate_pointers
 from .cache import CachedValue, LoadCache
 from .fs import FileSystem, inside
@@ -107,7 +108,7 @@ class Reader:
         for file in files:  # names are compared without their extensions: .yaml and .json match too well
             stems.setdefault(posixpath.splitext(posixpath.basename(file))[0], file)
         wanted = posixpath.splitext(posixpath.basename(path))[0]
-        close = difflib.get_close_matches(wanted, stems, n=1, cutoff=0.6)
+        close = close_names(wanted, stems)
         return f" (did you mean {self.display(stems[close[0]])}?)" if close else ""
 
     def ensure_contained(self, path: str, label: str) -> None:
@@ -145,6 +146,12 @@ class Reader:
         return data
 
     def structured(self, path: str) -> Any:
+        try:
+            return self._structured(path)
+        except AgentGraphError as error:
+            raise placed_syntax_error(error, self.display(path)) from None
+
+    def _structured(self, path: str) -> Any:
         limits = self.limits
         data = self.read(path)
         if self.store is None:
@@ -208,6 +215,12 @@ class Reader:
 
     def front_matter(self, path: str) -> dict[str, Any]:
         """The front-matter header of a Markdown file (as ``parse_front_matter`` reads it)."""
+        try:
+            return self._front_matter(path)
+        except AgentGraphError as error:
+            raise placed_syntax_error(error, self.display(path)) from None
+
+    def _front_matter(self, path: str) -> dict[str, Any]:
         if self.store is None:
             return parse_front_matter(self.text(path), path)[0]
         cached = self.headers.get(path)

@@ -14,13 +14,24 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["render_step"]
+__all__ = ["blocker_lines", "render_step"]
 
 
 def _check_text(check: Mapping[str, Any]) -> str:
-    if "equals" in check:
-        return f"`{check['path']}` equals `{msgspec.json.encode(check['equals']).decode()}`"
-    return f"`{check['path']}` {'exists' if check.get('exists', True) else 'is absent'}"
+    """A check (``ProofCheck.to_json()``) in words, marked ✓ when it holds already."""
+    mark = " ✓" if check.get("holds") else ""
+    if check.get("operator") == "equals":
+        return f"`{check['path']}` equals `{msgspec.json.encode(check.get('expected')).decode()}`{mark}"
+    return f"`{check['path']}` {'exists' if check.get('expected', True) else 'is absent'}{mark}"
+
+
+def blocker_lines(answer: Mapping[str, Any]) -> list[str]:
+    """What holds the Run back, in explain's words: the node, why, and the checks it waits for."""
+    lines = []
+    for blocker in answer.get("blockers") or ():
+        lines.append(f"- `{blocker['node']}` {blocker['message']}")
+        lines.extend(f"  - waits for {_check_text(check)}" for check in blocker.get("checks", ()))
+    return lines
 
 
 def _location_line(location: Mapping[str, Any]) -> str:
@@ -60,9 +71,16 @@ def render_step(answer: Mapping[str, Any]) -> str:
         return "\n".join(lines)
     if route is None:
         lines.append(f"## Run {run_id}: {status}, no route")
+        blockers = blocker_lines(answer)
+        if blockers:
+            lines.append("Why:")
+            lines.extend(blockers)
         for diagnostic in answer.get("diagnostics", ()):
             lines.append(f"- {diagnostic['severity']} `{diagnostic['code']}`: {diagnostic['message']}")
-        lines.append("Nothing can be done now: tell the user what the diagnostics say.")
+        lines.append(
+            "Nothing can be done now: tell the user what holds the Run back"
+            + (" (the Facts it waits for)." if blockers else " (the diagnostics).")
+        )
         return "\n".join(lines)
     node = route["node"]
     action = route.get("action")
@@ -125,6 +143,10 @@ def render_step(answer: Mapping[str, Any]) -> str:
         )
     if proof:
         lines.append("Proof of completion (Facts): " + "; ".join(_check_text(c) for c in proof) + ".")
+    held = blocker_lines(answer)
+    if held:
+        lines.append("Held back meanwhile:")
+        lines.extend(held)
     alternatives = answer.get("alternatives") or []
     if alternatives:
         lines.append(

@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import os
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote
@@ -50,18 +50,20 @@ import msgspec
 
 from .._core.errors import AgentGraphError
 from .._core.model import (
-    FactCheck,
     FileLocation,
     GraphActionLocation,
     HostActionLocation,
-    Node,
+    ProofCheck,
     RouteSummary,
     Run,
     RunHead,
     Step,
+    proof_facts,
 )
 from .._core.provider import Provider
 from .._core.receipts import Receipts
+from .._core.state import unknown_state_key
+from .._core.why import step_blockers
 from .._runtime.gate_policy import GateGuard
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
 from .._runtime.run_changes import evaluate_run
@@ -69,7 +71,7 @@ from .._runtime.run_store import BaseRunStore
 from .._runtime.run_store_async import AsyncRunStore
 from .._runtime.step import RegularFileSystem, run_step, static_locations, step_location
 from .calls import StoreCalls, bounded
-from .render import render_step
+from .render import blocker_lines, render_step
 
 __all__ = [
     "MAX_RECEIPT_RUNS",
@@ -109,16 +111,7 @@ class PendingGate:
     node: str
     gate: str
     prompt: str
-    checks: tuple[FactCheck, ...] = ()
-
-
-def _check_json(check: FactCheck) -> dict[str, Any]:
-    data: dict[str, Any] = {"path": check.path}
-    if check.exists is not msgspec.UNSET:
-        data["exists"] = check.exists
-    if check.equals is not msgspec.UNSET:
-        data["equals"] = check.equals
-    return data
+    checks: tuple[ProofCheck, ...] = ()
 
 
 # ---------------------------------------------------------------- the service
@@ -158,7 +151,6 @@ class McpService:
     guard: GateGuard = field(init=False)
     calls: StoreCalls = field(init=False)
     reader: ResourceReader = field(init=False)
-    _nodes: dict[tuple[str, str], Node] = field(init=False, default_factory=dict)
     _receipts: OrderedDict[str, Receipts] = field(init=False, default_factory=OrderedDict)
     _static: list[FileLocation] = field(init=False, default_factory=list)
 
@@ -173,9 +165,6 @@ class McpService:
             host_handlers=self.host_handlers,
             file_system=RegularFileSystem(),
         )
-        for graph_id, compiled in self.provider.graphs.items():
-            for node in compiled.definition.nodes:
-                self._nodes[(graph_id, node.id)] = node
         self._static = static_locations(self.provider)
 
     def use_store(self, store: BaseRunStore | AsyncRunStore) -> None:
@@ -216,9 +205,6 @@ class McpService:
         else:
             self._receipts.move_to_end(run_id)
         return receipts
-
-    def _node(self, graph: str, node: str) -> Node | None:
-        return self._nodes.get((graph, node))
 
     def _status(self, run_id: str, run: Run | RunHead) -> dict[str, Any]:
         evaluation = evaluate_run(self.provider, run)
@@ -273,12 +259,8 @@ class McpService:
             for summary in summaries
             if summary is not None and summary.route_id != chosen
         ]
-        proof: list[dict[str, Any]] = []
         pending = None
         if route is not None:
-            node = self._node(route.graph, route.node)
-            checks = tuple(node.satisfied_by or ()) if node is not None else ()
-            proof = [_check_json(check) for check in checks]
             record = {"node": route.after_action.record_node, "revision": evaluation.revision}
             if route.gate is not None and route.gate.resolution == "user":
                 pending = PendingGate(
@@ -289,7 +271,7 @@ class McpService:
                     node=route.node,
                     gate=route.gate.id,
                     prompt=route.gate.prompt,
-                    checks=checks,
+                    checks=step.proof,
                 )
                 structured["userDecision"] = {
                     "gate": route.gate.id,
@@ -299,7 +281,9 @@ class McpService:
                 }
             else:
                 structured["record"] = record
-        structured["proof"] = proof
+        structured["proof"] = [check.to_json() for check in step.proof]
+        if step.blockers:
+            structured["blockers"] = [blocker.to_json() for blocker in step.blockers]
         structured["diagnostics"] = [d.to_json() for d in evaluation.diagnostics]
         if extra:
             structured.update(extra)
@@ -335,7 +319,7 @@ class McpService:
             }
         }
         for check in pending.checks:
-            if check.exists is True and check.equals is msgspec.UNSET:
+            if check.operator == "exists" and check.expected is True:
                 properties[check.path] = {
                     "type": "string",
                     "title": check.path,
@@ -373,18 +357,22 @@ class McpService:
             detail["comment"] = comment
         facts: dict[str, Any] = {}
         if decision == "approve":
-            for check in pending.checks:
-                if check.equals is not msgspec.UNSET:
-                    value: Any = check.equals
-                elif check.exists is True:
-                    value = content.get(check.path)
-                    if not isinstance(value, str) or not value:
-                        return self._unanswered(
-                            answer, f"approved without a value for {check.path}; nothing was recorded"
-                        )
-                else:
-                    continue  # an absent Fact cannot be published
-                _set_path(facts, check.path.split("."), value)
+            # An absent Fact cannot be published: the Gate's exists-false checks are left to the host.
+            published = tuple(c for c in pending.checks if c.operator == "equals" or c.expected is True)
+            for check in published:
+                value = content.get(check.path)
+                if (
+                    check.operator == "exists"
+                    and not check.holds
+                    and (not isinstance(value, str) or not value)
+                ):
+                    return self._unanswered(
+                        answer, f"approved without a value for {check.path}; nothing was recorded"
+                    )
+            given = {
+                c.path: content[c.path] for c in published if c.operator == "exists" and c.path in content
+            }
+            facts = proof_facts(published, given)
         try:
             run = await self.calls.record(
                 ref,
@@ -458,17 +446,31 @@ class McpService:
         outcome = arguments["outcome"]
         facts = arguments.get("facts") or {}
         ref, run = await self._load(run_id)
+        unknown = unknown_state_key(self.provider, run.graph, node)
+        if unknown is not None:  # as the command line answers: the closest key of the Run's graph named
+            raise unknown
         self.guard.check_record(node, run.authorities)
         self.guard.check_facts(facts, run.authorities)
         detail = arguments.get("detail", msgspec.UNSET)
         run = await self.calls.record(
             ref, node, outcome, detail=detail, revision=arguments["revision"], facts=facts or None
         )
-        status = self._status(run_id, run)
+        evaluation = evaluate_run(self.provider, run)
         keys = sorted(facts)
-        structured = {"runId": run_id, "node": node, "outcome": outcome, "keys": keys, **status}
+        structured: dict[str, Any] = {
+            "runId": run_id,
+            "node": node,
+            "outcome": outcome,
+            "keys": keys,
+            "status": evaluation.status_code,
+            "revision": evaluation.revision,
+        }
         merged = f" and merged Facts {', '.join(keys)}" if keys else ""
-        text = f"Recorded {node}: {outcome}{merged}. The Run is {status['status']} now; call next_step."
+        text = f"Recorded {node}: {outcome}{merged}. The Run is {evaluation.status_code} now; call next_step."
+        blockers = step_blockers(self.provider, evaluation, run.facts, run.outcomes, run.authorities)
+        if blockers:  # a claim without its proof, say: which node, and which Fact it waits for
+            structured["blockers"] = [blocker.to_json() for blocker in blockers]
+            text += "\nHeld back:\n" + "\n".join(blocker_lines(structured))
         return ToolAnswer(structured, text)
 
     async def update_facts(self, arguments: Mapping[str, Any]) -> ToolAnswer:
@@ -568,14 +570,3 @@ class McpService:
             + answer.text
         )
         return description, text
-
-
-def _set_path(facts: dict[str, Any], segments: Sequence[str], value: Any) -> None:
-    current = facts
-    for segment in segments[:-1]:
-        child = current.get(segment)
-        if not isinstance(child, dict):
-            child = {}
-            current[segment] = child
-        current = child
-    current[segments[-1]] = value

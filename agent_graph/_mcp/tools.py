@@ -156,6 +156,14 @@ START_RUN = ToolSpec(
     read_only=False,
 )
 
+#: What holds a Run back (``Step.blockers``), where an answer has it.
+_BLOCKERS: dict[str, Any] = {
+    "type": "array",
+    "description": "Nodes that hold the Run back (unverified, blocked by requiresFacts, or where it stops), in "
+    "explain's words: {node, kind, status, reason, message, checks (the unmet Fact checks)}.",
+    "items": {"type": "object", "required": ["node", "kind", "status", "reason", "message", "checks"]},
+}
+
 NEXT_STEP = ToolSpec(
     "next_step",
     "Next step of a Run",
@@ -191,9 +199,11 @@ NEXT_STEP = ToolSpec(
             },
             "proof": {
                 "type": "array",
-                "description": "Fact checks that prove the step complete: {path, exists} or {path, equals}.",
-                "items": {"type": "object", "required": ["path"]},
+                "description": "Fact checks that prove the step complete: {path, operator (exists or equals), "
+                "expected, holds (against the Run's Facts now)}.",
+                "items": {"type": "object", "required": ["path", "operator", "expected", "holds"]},
             },
+            "blockers": _BLOCKERS,
             "record": {
                 "type": "object",
                 "description": "What record_outcome takes when the step is done.",
@@ -293,6 +303,7 @@ RECORD_OUTCOME = ToolSpec(
             },
             "status": _STATUS,
             "revision": _REVISION_OUT,
+            "blockers": _BLOCKERS,
         },
         ["runId", "node", "outcome", "keys", "status", "revision"],
     ),

@@ -19,11 +19,11 @@ left out (``validate`` and ``test`` report them).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._core.errors import AgentGraphError, shown
-from .._core.lint import RULES, Finding, Issue, LintSources, analyse, selected_rules
+from .._core.lint import RULES, Finding, Issue, LintRule, LintSources, analyse, selected_rules
 from .._core.model import TestCase
 from .._core.provider import Provider
 from .._load.files import provider_file_system
@@ -33,7 +33,7 @@ from .._syntax.parse import parse_front_matter, parse_structured
 from .._syntax.yaml_events import locate_pointers
 from .testing import discover_tests, read_test_case
 
-__all__ = ["SUPPRESSION", "lint"]
+__all__ = ["SUPPRESSION", "finding_fields", "lint", "place", "shown_file"]
 
 #: The suppression marker, in a comment (``#`` in YAML, ``<!-- -->`` in Markdown, ``$comment`` in a JSON Schema).
 SUPPRESSION = "agent-graph: ignore"
@@ -231,19 +231,30 @@ def _silenced(code: str, rule: str, marker: re.Match[str]) -> bool:
     return code in names or rule in names
 
 
-def _place(provider: Provider, issues: Sequence[Issue], fs: FileSystem) -> list[Finding]:
-    by_file: dict[str, list[Issue]] = {}
-    for issue in issues:
-        by_file.setdefault(issue.path, []).append(issue)
-    findings: list[Finding] = []
+def place(
+    provider: Provider,
+    issues: Sequence[Issue],
+    fs: FileSystem,
+    rules: Mapping[str, LintRule] = RULES,
+) -> list[tuple[Issue, int, int]]:
+    """The issues not silenced by a suppression comment, each with its line and column (0 when unknown).
+
+    ``rules`` names each issue's code (a suppression may name the rule).
+    Issues keep their order; each file is read once.
+    """
+    by_file: dict[str, list[int]] = {}
+    for position, issue in enumerate(issues):
+        by_file.setdefault(issue.path, []).append(position)
+    kept: dict[int, tuple[Issue, int, int]] = {}
     for path, group in by_file.items():
         text = _text(fs, path) or ""
         lines = text.splitlines()
-        wanted = {p for issue in group for p in (issue.pointer, issue.anchor) if p}
+        wanted = {p for position in group for p in (issues[position].pointer, issues[position].anchor) if p}
         # As for schema violations, positions are looked up in texts up to MAX_LOCATED_TEXT (else line 0).
         positions = locate_pointers(text, wanted) if text and wanted and len(text) <= MAX_LOCATED_TEXT else {}
-        for issue in group:
-            rule = RULES[issue.code]
+        for position in group:
+            issue = issues[position]
+            rule = rules[issue.code]
             candidates: Iterable[str] = ()
             if issue.anchor:  # a definition inside the file: the marker on its first line or alone above it
                 where = positions.get(issue.pointer) or positions.get(issue.anchor)
@@ -263,24 +274,38 @@ def _place(provider: Provider, issues: Sequence[Issue], fs: FileSystem) -> list[
                 for marker in _MARKER.finditer(text_line)
             ):
                 continue
-            findings.append(
-                Finding(
-                    code=issue.code,
-                    rule=rule.name,
-                    severity=rule.severity,
-                    message=issue.message,
-                    file=provider.relative(path)
-                    if path.startswith(provider.root.rstrip("/") + "/")
-                    else path,
-                    line=line,
-                    column=column,
-                    graph=issue.graph,
-                    node=issue.node,
-                    edge=issue.edge,
-                    pointer=issue.pointer,
-                    hint=issue.hint,
-                )
-            )
+            kept[position] = (issue, line, column)
+    return [kept[position] for position in sorted(kept)]
+
+
+def shown_file(provider: Provider, path: str) -> str:
+    """A file as findings name it: relative to the Provider root when below it, else as it is."""
+    return provider.relative(path) if path.startswith(provider.root.rstrip("/") + "/") else path
+
+
+def finding_fields(
+    provider: Provider, issue: Issue, line: int, column: int, rules: Mapping[str, LintRule] = RULES
+) -> dict[str, Any]:
+    """The fields of the :class:`Finding` of a placed issue."""
+    rule = rules[issue.code]
+    return {
+        "code": issue.code,
+        "rule": rule.name,
+        "severity": rule.severity,
+        "message": issue.message,
+        "file": shown_file(provider, issue.path),
+        "line": line,
+        "column": column,
+        "graph": issue.graph,
+        "node": issue.node,
+        "edge": issue.edge,
+        "pointer": issue.pointer,
+        "hint": issue.hint,
+    }
+
+
+def _place(provider: Provider, issues: Sequence[Issue], fs: FileSystem) -> list[Finding]:
+    findings = [Finding(**finding_fields(provider, *placed)) for placed in place(provider, issues, fs)]
     findings.sort(key=lambda f: (f.file, f.line, f.column, f.code, f.message))
     return findings
 

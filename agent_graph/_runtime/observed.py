@@ -46,5 +46,5 @@ def _loaded(provider: Any) -> dict[str, Any]:
 load_provider = observed("agent_graph.load_provider", "agent_graph.load", _manifest_call, _loaded)(
     _load_provider
 )
-evaluate = observed("agent_graph.evaluate", "agent_graph.evaluate", _graph_call)(_evaluate)
-route = observed("agent_graph.route", "agent_graph.route", _graph_call)(_route)
+evaluate = observed("agent_graph.evaluate", "agent_graph.evaluate", _graph_call, measure=("turn",))(_evaluate)
+route = observed("agent_graph.route", "agent_graph.route", _graph_call, measure=("turn",))(_route)

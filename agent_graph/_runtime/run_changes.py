@@ -16,6 +16,9 @@ Rules:
 * A change that refuses (``run-revision-stale``) raises inside the store's
   lock or transaction, so nothing is written.
 * Deep merges walk nested objects with an explicit stack, never by recursion.
+* Events record the values they set: ``run.started`` the Facts and
+  authorities the Run starts with, a Facts event what it changed
+  (:mod:`agent_graph._core.fact_events`), so a replay is exact at every event.
 * Every value handed over (Facts, a ``detail``, a state key, authorities) is
   checked and copied to plain JSON first (:func:`run_facts`,
   :func:`run_detail`): ``json-invalid`` for anything that is not JSON (sets,
@@ -33,9 +36,10 @@ import msgspec
 from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
 from .._core.evaluate import evaluate
+from .._core.fact_events import deep_merge, merge_delta, set_delta
 from .._core.model import OUTCOMES, Evaluation, OutcomeRecord, Run, RunEvent, RunHead
 from .._core.normalize import normalize_authorities
-from .._core.plain import plain_json, plain_string
+from .._core.plain import is_plain_json, plain_json, plain_string
 from .._core.provider import Provider
 from .._syntax.parse import MAX_DEPTH
 
@@ -60,6 +64,7 @@ __all__ = [
     "run_detail",
     "run_facts",
     "with_events",
+    "with_values",
 ]
 
 RUN_SCHEMA = "agent-graph.run.v1"
@@ -190,8 +195,12 @@ def new_run(
     facts: Mapping[str, Any] | None,
     authorities: Iterable[str] | None,
 ) -> Run:
-    """A new Run with event 1 ``run.started``."""
+    """A new Run with event 1 ``run.started`` ``{facts, authorities}``: the state it starts with."""
     plain_facts = run_facts(facts, "facts")
+    held = tuple(normalize_authorities(authorities))
+    started: dict[str, Any] = {"facts": plain_facts, "authorities": list(held)}
+    if not is_plain_json(started, max_depth=DETAIL_MAX_DEPTH, allow_nan=False):
+        started = {"authorities": list(held)}  # Facts too deep to record twice: the replay is inexact here
     return Run(
         schema=RUN_SCHEMA,
         id=identity,
@@ -203,8 +212,8 @@ def new_run(
         updated_at=at,
         facts=plain_facts,
         outcomes={},
-        authorities=tuple(normalize_authorities(authorities)),
-        events=(RunEvent(sequence=1, at=at, type="run.started"),),
+        authorities=held,
+        events=(RunEvent(sequence=1, at=at, type="run.started", detail=started),),
     )
 
 
@@ -244,29 +253,21 @@ def guarded(guard: Callable[[RunHead], None] | None, *changes: Change) -> Change
     return change
 
 
-def deep_merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
-    """``update`` merged over ``base``: nested objects merge key by key, anything else replaces.
-
-    Neither argument is changed; merged objects are new dicts. Walks with an
-    explicit stack, so deeply nested Facts cannot exhaust the interpreter stack.
-    """
-    result = dict(base)
-    stack: list[tuple[dict[str, Any], Mapping[str, Any]]] = [(result, update)]
-    while stack:
-        target, changes = stack.pop()
-        for key, value in changes.items():
-            current = target.get(key)
-            if isinstance(value, Mapping) and isinstance(current, Mapping):
-                merged = dict(current)
-                target[key] = merged
-                stack.append((merged, value))
-            else:
-                target[key] = value
-    return result
+def with_values(detail: dict[str, Any], name: str, values: Any) -> dict[str, Any]:
+    """``detail`` with ``values`` under ``name`` when the Run can be read back with them (else as it is)."""
+    recorded = {**detail, name: values}
+    return recorded if is_plain_json(recorded, max_depth=DETAIL_MAX_DEPTH, allow_nan=False) else detail
 
 
 def facts_change(facts: Mapping[str, Any], *, replace: bool = False, deep: bool = False) -> Change:
-    """Merge (shallow or ``deep``) or replace the Facts; ``facts.updated``/``facts.replaced`` ``{keys}``."""
+    """Merge (shallow or ``deep``) or replace the Facts; ``facts.updated``/``facts.replaced``.
+
+    The event's detail names the given top-level ``keys`` and records what the
+    change set (:mod:`agent_graph._core.fact_events`): ``set``, the top-level
+    values that changed (a replacement: the whole new Facts), or, for a deep
+    merge, ``merge``, the part of the given object that changed something.
+    Building it costs time linear in what was given.
+    """
     if not isinstance(facts, Mapping):
         raise AgentGraphError("json-object-required", "facts must be a JSON object")
     if replace and deep:
@@ -275,14 +276,18 @@ def facts_change(facts: Mapping[str, Any], *, replace: bool = False, deep: bool 
     keys = sorted(given, key=utf16_key)
 
     def change(head: RunHead, at: str) -> Delta:
+        detail: dict[str, Any] = {"keys": keys}
         if replace:
             merged = given
+            detail = with_values(detail, "set", given)
         elif deep:
             merged = deep_merge(head.facts, given)
+            detail = with_values(detail, "merge", merge_delta(head.facts, given))
         else:
             merged = {**head.facts, **given}
+            detail = with_values(detail, "set", set_delta(head.facts, given))
         kind = "facts.replaced" if replace else "facts.updated"
-        event = _event(head, at, kind, detail={"keys": keys})
+        event = _event(head, at, kind, detail=detail)
         return _appended(head, event, facts=merged)
 
     return change

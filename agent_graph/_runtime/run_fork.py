@@ -7,11 +7,14 @@ Run, a fork carries no session authorities: they belong to the session that
 granted them. It gets its own ID and is created as a new Run (it never
 replaces one: ``run-target-exists``).
 
-A fork needs every Fact of event N. When the events do not record one (a key
-set or changed by a later event, or replaced later), the caller gives the
-fork's Facts (``facts=``): ``run.forked`` then names their keys
-(``{run, event, keys}``) and replays like ``facts.replaced``. Without them
-such a fork is refused with ``run-fork-unrecorded`` and nothing is written.
+A fork needs every Fact of event N. The events of a Run written by
+agent-graph record them (:mod:`agent_graph._core.fact_events`); those of a Run
+written without values (by the reference toolchain, or before events recorded
+values) may not (a key set or changed by a later event, or replaced later).
+Then the caller gives the fork's Facts (``facts=``): ``run.forked`` names
+their keys and records them (``{run, event, keys, set}``) and replays like
+``facts.replaced``. Without them such a fork is refused with
+``run-fork-unrecorded`` and nothing is written.
 
 :func:`forked_run` is the pure transition; every store's ``fork`` (blocking
 and async) applies it through the same primitives ``start`` uses.
@@ -28,7 +31,7 @@ from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
 from .._core.model import Run, RunEvent
 from .._core.replay import RunState, run_states
-from .run_changes import run_facts
+from .run_changes import run_facts, with_values
 
 __all__ = ["forked_run", "state_after"]
 
@@ -60,6 +63,7 @@ def forked_run(source: Run, at: int, identity: str, now: str, facts: Mapping[str
     if facts is not None:
         given = run_facts(facts, "facts")
         detail["keys"] = sorted(given, key=utf16_key)
+        detail = with_values(detail, "set", given)
     elif state.all_facts_unrecorded or state.unrecorded_facts:
         missing = (
             "its Facts (a later facts.replaced hides them)"
@@ -69,7 +73,8 @@ def forked_run(source: Run, at: int, identity: str, now: str, facts: Mapping[str
         raise AgentGraphError(
             "run-fork-unrecorded",
             f"Run {source.id} cannot be forked at event {at}: its events do not record {missing} "
-            "as they were then (a Facts event names its keys, not their values); "
+            "as they were then (it was written by a toolchain whose Facts events name their keys, not their "
+            "values); "
             "give the fork its Facts (facts=…), or fork at a later event",
         )
     else:

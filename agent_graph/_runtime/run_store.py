@@ -228,8 +228,9 @@ class BaseRunStore(RunStoreOperations):
         """Merge ``facts`` over the Run's (``facts.updated``) or replace them (``facts.replaced``); the new head.
 
         ``deep=True`` merges nested objects key by key instead of replacing a
-        top-level key's value. The event's detail is ``{keys}``: the given
-        top-level keys, sorted.
+        top-level key's value. The event's detail is ``{keys, set}`` (the given
+        top-level keys, sorted, and the values that changed; a replacement: the
+        new Facts) or, deep, ``{keys, merge}`` (what the merge changed).
         """
         return self._drive(self.op_update_facts(ref, facts, replace, deep, provider))
 

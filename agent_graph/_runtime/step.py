@@ -45,6 +45,7 @@ from .._core.model import (
 )
 from .._core.provider import Provider
 from .._core.receipts import Receipts
+from .._core.why import proof_checks, step_blockers
 from .._load.api import REVISION_PATTERN, locate_resource
 from .._load.fs import OSFileSystem
 from .run_changes import evaluation_input, head_of
@@ -146,7 +147,12 @@ def run_step(
 
     The route is the primary route, or ``route_id`` (``route-stale`` unless it
     is a candidate of this evaluation); None when the evaluation has no route
-    (complete, blocked, error) and no ``route_id`` was asked for.
+    (complete, blocked, error) and no ``route_id`` was asked for. ``proof``
+    holds the route's node's ``satisfiedBy`` checks tested against the Run's
+    Facts; ``blockers`` the nodes that hold the Run back, in explain's words
+    (found by a second, explained evaluation of the same state only when a
+    node can hold it back: no route, a ``requiresFacts`` refused, a
+    ``completed`` record without its proof).
     """
     state = evaluation_input(run)
     evaluation, candidates = evaluate_with_candidates(
@@ -167,7 +173,15 @@ def run_step(
             receipts=receipts,
             graph=run.graph,
         )
-    return Step(run=run if isinstance(run, RunHead) else head_of(run), evaluation=evaluation, route=found)
+    proof = proof_checks(provider, found.graph, found.node, state["facts"]) if found is not None else ()
+    blockers = step_blockers(provider, evaluation, run.facts, run.outcomes, run.authorities)
+    return Step(
+        run=run if isinstance(run, RunHead) else head_of(run),
+        evaluation=evaluation,
+        route=found,
+        proof=proof,
+        blockers=blockers,
+    )
 
 
 def _route_locations(found: Route) -> list[Location]:

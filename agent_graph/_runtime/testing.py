@@ -27,6 +27,7 @@ from .._load.files import provider_file_system
 from .._load.fs import FileSystem, OSFileSystem
 from .._syntax import schema as _schema
 from .._syntax.parse import DEFAULT_MAX_FILE_BYTES, parse_structured
+from .._syntax.syntax_hints import placed_syntax_error
 
 _TEST_FILE = re.compile(r"\.(?:ya?ml|json)$", re.IGNORECASE)
 _NONE = "<none>"
@@ -174,12 +175,28 @@ def run_test_case(
     return TestResult(name=case.name, path=path, passed=not failures, failures=tuple(failures))
 
 
+def read_bounded(fs: FileSystem, file: str) -> bytes:
+    """The bytes of ``file`` (``file-too-large`` over the parser's limit; an OS error is coded)."""
+    try:
+        size = fs.size(file)
+        if size > DEFAULT_MAX_FILE_BYTES:
+            raise AgentGraphError(
+                "file-too-large", f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes"
+            )
+        return fs.read_bytes(file)
+    except OSError as error:
+        raise os_error(error, file, "read", writing=False) from None
+
+
 def read_test_case(data: bytes, path: str, *, display: str | None = None) -> TestCase:
     """Parse and check one ``agent-graph.test.v1`` file's bytes (``entry`` defaults to ``default``).
 
     Schema violations name the file as ``display`` (default ``path``) with line and column.
     """
-    raw = parse_structured(data, path)
+    try:
+        raw = parse_structured(data, path)
+    except AgentGraphError as error:
+        raise placed_syntax_error(error, display or path) from None
     _schema.validate(
         "test-case", raw, path, source=lambda: data.decode("utf-8", errors="replace"), display=display
     )
@@ -246,16 +263,7 @@ def run_graph_tests(
     for file in files:
         case: TestCase | None = None
         try:
-            try:
-                size = fs.size(file)
-                if size > DEFAULT_MAX_FILE_BYTES:
-                    raise AgentGraphError(
-                        "file-too-large",
-                        f"{file} is {size} bytes, over the limit of {DEFAULT_MAX_FILE_BYTES} bytes",
-                    )
-                data = fs.read_bytes(file)
-            except OSError as error:
-                raise os_error(error, file, "read", writing=False) from None
+            data = read_bounded(fs, file)
             case = read_test_case(data, file, display=_display(file, base))
             results.append(
                 run_test_case(provider, case, file, workspace=workspace or base, coverage=coverage)

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .._core.errors import Diagnostic, did_you_mean, listing
+from .._core.suggest import CloseNames
 
 __all__ = ["MAX_LOCATED_TEXT", "explain"]
 
@@ -182,15 +183,32 @@ def _subject(thing: str, field: str) -> str:
     return f"{thing}: {field}" if field else thing
 
 
-def _message(keyword: str, violation: Any, value: Any, thing: str, field: str, schema: Any) -> str:
+def _names(indexes: dict[str, CloseNames], key: str, names: Sequence[str]) -> CloseNames:
+    """The suggestion index of ``names`` (a schema's at ``key``), built once per explanation."""
+    found = indexes.get(key)
+    if found is None:
+        found = indexes[key] = CloseNames(names)
+    return found
+
+
+def _message(
+    keyword: str,
+    violation: Any,
+    value: Any,
+    thing: str,
+    field: str,
+    schema: Any,
+    indexes: dict[str, CloseNames],
+) -> str:
     params: Mapping[str, Any] = violation.params
     where = _where(thing, field)
     subject = _subject(thing, field)
     if keyword == "additionalProperties":
         name = str(params.get("additionalProperty"))
-        owner = _schema_at(schema, violation.schema_path.rsplit("/", 1)[0])
+        owner_path = violation.schema_path.rsplit("/", 1)[0]
+        owner = _schema_at(schema, owner_path)
         allowed = list(owner.get("properties", {})) if isinstance(owner, dict) else []
-        hint = did_you_mean(name, allowed, quote='"')
+        hint = did_you_mean(name, _names(indexes, owner_path, allowed), quote='"')
         text = f'{where}: unknown property "{name}"{hint}'
         if not hint and allowed:
             text += f"; allowed: {listing(allowed, 20)}"
@@ -201,7 +219,11 @@ def _message(keyword: str, violation: Any, value: Any, thing: str, field: str, s
     if keyword == "enum":
         allowed = params.get("allowedValues") or []
         choices = [item for item in allowed if isinstance(item, str)]
-        hint = did_you_mean(value, choices, quote='"') if isinstance(value, str) else ""
+        hint = (
+            did_you_mean(value, _names(indexes, violation.schema_path, choices), quote='"')
+            if isinstance(value, str)
+            else ""
+        )
         shown = ", ".join(_short(item) if not isinstance(item, str) else item for item in allowed)
         return f"{subject} is {_short(value)}; expected one of {shown}{hint}"
     if keyword == "const":
@@ -243,11 +265,86 @@ def _message(keyword: str, violation: Any, value: Any, thing: str, field: str, s
         first, second = params.get("j"), params.get("i")
         repeated = value[second] if isinstance(second, int) and second < len(value) else None
         return f"{subject} lists {_short(repeated)} twice (items {first} and {second})"
-    if keyword == "oneOf":
-        return f"{subject} matches none of the allowed shapes (or more than one)"
-    if keyword == "anyOf":
+    if keyword in ("oneOf", "anyOf"):
+        inner = _named_member(schema, violation.schema_path, value, indexes)
+        if inner is not None:
+            key, names = inner
+            return f"{subject}.{key} is {_short(value[key])}; expected {names}"
+        alternatives = _choices(schema, violation.schema_path, value, indexes)
+        if alternatives is not None:
+            return f"{subject} is {_short(value)}; expected {alternatives}"
+        if keyword == "oneOf":
+            return f"{subject} matches none of the allowed shapes (or more than one)"
         return f"{subject} matches none of the allowed shapes"
     return f"{where}: {violation.message}{_condition(schema, violation.schema_path)}"
+
+
+def _resolved(schema: Any, branch: Any) -> Any:
+    """A ``oneOf``/``anyOf`` branch with its local ``$ref`` (``#/definitions/…``) followed, a few steps at most."""
+    for _ in range(8):
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            break
+        branch = _schema_at(schema, ref)
+    return branch
+
+
+def _choices(schema: Any, schema_path: str, value: Any, indexes: dict[str, CloseNames]) -> str | None:
+    """``one of a, b, c, or an object with x, y (did you mean "a"?)`` for alternatives that list names, or None.
+
+    Only when a branch is an ``enum`` of strings: a bad name then reads as the
+    names there are, and the other branches as the shapes they take.
+    """
+    branches = _schema_at(schema, schema_path)
+    if not isinstance(branches, list):
+        return None
+    names: list[str] = []
+    shapes: list[str] = []
+    for branch in (_resolved(schema, item) for item in branches):
+        if not isinstance(branch, dict):
+            return None
+        enum = branch.get("enum")
+        if isinstance(enum, list) and enum and all(isinstance(item, str) for item in enum):
+            names.extend(item for item in enum if item not in names)
+        elif branch.get("type") == "object" and isinstance(branch.get("required"), list):
+            shapes.append("an object with " + ", ".join(str(name) for name in branch["required"]))
+        elif isinstance(branch.get("type"), str):
+            shapes.append(str(branch["type"]))
+        else:
+            return None
+    if not names:
+        return None
+    text = "one of " + ", ".join(names) + "".join(f", or {shape}" for shape in shapes)
+    hint = (
+        did_you_mean(value, _names(indexes, schema_path, names), quote='"') if isinstance(value, str) else ""
+    )
+    return text + hint
+
+
+def _named_member(
+    schema: Any, schema_path: str, value: Any, indexes: dict[str, CloseNames]
+) -> tuple[str, str] | None:
+    """``(key, "one of a, b")`` when ``value`` is an object whose ``key`` is no name its object branch allows."""
+    branches = _schema_at(schema, schema_path)
+    if not isinstance(value, dict) or not isinstance(branches, list):
+        return None
+    for branch in (_resolved(schema, item) for item in branches):
+        properties = branch.get("properties") if isinstance(branch, dict) else None
+        if not isinstance(properties, dict):
+            continue
+        for key, rule in properties.items():
+            enum = _resolved(schema, rule)
+            names = enum.get("enum") if isinstance(enum, dict) else None
+            if (
+                key in value
+                and isinstance(names, list)
+                and all(isinstance(name, str) for name in names)
+                and value[key] not in names
+            ):
+                known = _names(indexes, f"enum {id(names)}", names)  # the schema's list: one per place
+                hint = did_you_mean(value[key], known, quote='"') if isinstance(value[key], str) else ""
+                return key, "one of " + ", ".join(names) + hint
+    return None
 
 
 def _folded(violations: Sequence[Any]) -> list[Any]:
@@ -345,10 +442,11 @@ def explain(
         positions = locate_pointers(source, set(wanted))
     label = display or path
     diagnostics: list[Diagnostic] = []
+    indexes: dict[str, CloseNames] = {}
     for violation, pointer in zip(kept, wanted, strict=True):
         tokens = _tokens(violation.instance_path)
         thing, field = _describe(root_name, value, tokens)
-        text = _message(violation.keyword, violation, _value_at(value, tokens), thing, field, schema)
+        text = _message(violation.keyword, violation, _value_at(value, tokens), thing, field, schema, indexes)
         detail: dict[str, Any] = {
             "schemaPath": violation.schema_path,
             "params": violation.params,

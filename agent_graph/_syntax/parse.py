@@ -50,6 +50,8 @@ import json
 import re
 from typing import Any, NoReturn
 
+import msgspec
+
 from .._core.errors import AgentGraphError
 from .scalars import (
     _NO_MATCH,
@@ -59,6 +61,7 @@ from .scalars import (
     _order_like_js,
     _plain_scalar,
 )
+from .syntax_hints import syntax_hint
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -431,7 +434,8 @@ def parse_json(
     try:
         value = decoder.decode(text)
     except json.JSONDecodeError as exc:
-        _fail(path, f"{exc.msg} (line {exc.lineno}, column {exc.colno})")
+        hint = syntax_hint(text, exc.msg, exc.lineno, exc.colno)
+        _fail(path, exc.msg, exc.lineno, exc.colno, hint, "JSON")
     except _RejectedConstant as exc:
         _fail(path, f"{exc} is not valid JSON")
     except _DuplicateKey as exc:
@@ -565,9 +569,6 @@ def parse_structured(
     return parse_yaml(text, path, max_depth=max_depth, max_alias_count=max_alias_count)
 
 
-_HEADER_LINE = re.compile(r"\(line (\d+), column")
-
-
 def parse_front_matter(
     text: str,
     path: str,
@@ -590,12 +591,19 @@ def parse_front_matter(
     if end < 0:
         raise AgentGraphError("frontmatter-invalid", f"Markdown frontmatter is not closed: {path}")
     try:
-        metadata = parse_yaml(normalised[4:end], path, max_depth=max_depth, max_alias_count=max_alias_count)
+        # One empty line in place of the opening ``---``: positions are the file's.
+        metadata = parse_yaml(
+            "\n" + normalised[4:end], path, max_depth=max_depth, max_alias_count=max_alias_count
+        )
     except AgentGraphError as exc:
-        # The header starts on the file's second line: its positions are the file's, one line down.
-        message = _HEADER_LINE.sub(lambda m: f"(line {int(m.group(1)) + 1}, column", exc.message)
+        diagnostics = tuple(
+            msgspec.structs.replace(d, detail={**d.detail, "language": "YAML front matter"})
+            if isinstance(d.detail, dict)
+            else d
+            for d in exc.diagnostics
+        )
         raise AgentGraphError(
-            "frontmatter-invalid", f"Markdown frontmatter is not valid YAML: {message}"
+            "frontmatter-invalid", f"Markdown frontmatter is not valid YAML: {exc.message}", diagnostics
         ) from None
     if type(metadata) is not dict:
         raise AgentGraphError("frontmatter-invalid", f"Markdown frontmatter must be an object: {path}")

@@ -15,7 +15,7 @@ import math
 import re
 from typing import Any, NoReturn
 
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, Diagnostic
 
 _MAX_SAFE_INTEGER = 2**53
 _INF = math.inf
@@ -27,8 +27,31 @@ _YAML_INT = "tag:yaml.org,2002:int"
 _YAML_FLOAT = "tag:yaml.org,2002:float"
 
 
-def _fail(path: str, reason: str) -> NoReturn:
-    raise AgentGraphError("parse-failed", f"Cannot parse {path}: {reason}")
+def _fail(
+    path: str,
+    reason: str,
+    line: int | None = None,
+    column: int | None = None,
+    hint: str | None = None,
+    language: str = "YAML",
+) -> NoReturn:
+    """Raise ``parse-failed``: ``Cannot parse {path}: {reason} (line L, column C); {hint}``.
+
+    With a position, the error's one diagnostic carries ``{line, column,
+    problem, hint?, language}`` so that a caller that names the file otherwise
+    (the loader, relative to the Provider root) can place it
+    (:func:`~agent_graph._syntax.syntax_hints.placed_syntax_error`).
+    """
+    if line is None or column is None:
+        raise AgentGraphError("parse-failed", f"Cannot parse {path}: {reason}")
+    message = f"Cannot parse {path}: {reason} (line {line}, column {column})"
+    detail: dict[str, object] = {"line": line, "column": column, "problem": reason, "language": language}
+    if hint:
+        message += f"; {hint}"
+        detail["hint"] = hint
+    raise AgentGraphError(
+        "parse-failed", message, (Diagnostic("parse-failed", "error", message, path=path, detail=detail),)
+    )
 
 
 # --------------------------------------------------------------------------- numbers

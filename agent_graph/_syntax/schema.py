@@ -76,6 +76,7 @@ SCHEMA_NAMES: tuple[str, ...] = (
     "run",
     "skill-binding",
     "test-case",
+    "verify",
 )
 
 _SCHEMA_SET = frozenset(SCHEMA_NAMES)

@@ -4,7 +4,7 @@ Do not edit: change a schema, then regenerate (``--check`` reports a stale modul
 """
 
 GENERATED_WITH = 'fastjsonschema 2.22.3'
-SCHEMAS_DIGEST = 'sha256:a8cae52f10d2128e4cc4fac13870355c9f2a96ff4b9e3928c2ed1b0a8c4875cd'
+SCHEMAS_DIGEST = 'sha256:6ed640e4779d0d0ee85532346b587b2709539864d223f8bdf01d520771b5890a'
 
 from decimal import Decimal
 import re
@@ -5036,6 +5036,233 @@ def _test_case__definitions_outcome(data, custom_formats={}, name_prefix=None):
     return data
 
 
+# ---------------------------------------------------------------------- verify.schema.json
+
+def validate_verify(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['schema', 'graph', 'properties']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "schema" in data_keys:
+            data_keys.remove("schema")
+            data__schema = data["schema"]
+            if not (isinstance(data__schema, str) and data__schema == 'agent-graph.verify.v1'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema must be same as const definition: agent-graph.verify.v1", value=data__schema, name="" + (name_prefix or "data") + ".schema", definition=None, rule='const')
+        if "graph" in data_keys:
+            data_keys.remove("graph")
+            data__graph = data["graph"]
+            if not isinstance(data__graph, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".graph must be string", value=data__graph, name="" + (name_prefix or "data") + ".graph", definition=None, rule='type')
+            if isinstance(data__graph, str):
+                data__graph_len = len(data__graph)
+                if data__graph_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".graph must be longer than or equal to 1 characters", value=data__graph, name="" + (name_prefix or "data") + ".graph", definition=None, rule='minLength')
+        if "entry" in data_keys:
+            data_keys.remove("entry")
+            data__entry = data["entry"]
+            if not isinstance(data__entry, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".entry must be string", value=data__entry, name="" + (name_prefix or "data") + ".entry", definition=None, rule='type')
+            if isinstance(data__entry, str):
+                data__entry_len = len(data__entry)
+                if data__entry_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".entry must be longer than or equal to 1 characters", value=data__entry, name="" + (name_prefix or "data") + ".entry", definition=None, rule='minLength')
+        if "properties" in data_keys:
+            data_keys.remove("properties")
+            data__properties = data["properties"]
+            if not isinstance(data__properties, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".properties must be array", value=data__properties, name="" + (name_prefix or "data") + ".properties", definition=None, rule='type')
+            data__properties_is_list = isinstance(data__properties, (list, tuple))
+            if data__properties_is_list:
+                data__properties_len = len(data__properties)
+                if data__properties_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".properties must contain at least 1 items", value=data__properties, name="" + (name_prefix or "data") + ".properties", definition=None, rule='minItems')
+                for data__properties_x, data__properties_item in enumerate(data__properties):
+                    _verify__definitions_property(data__properties_item, custom_formats, (name_prefix or "data") + f".properties[{data__properties_x}]")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _verify__definitions_property(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain at least 2 properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='minProperties')
+        if data_len > 2:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain less than or equal to 2 properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='maxProperties')
+        data__missing_keys = set(['name']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='required')
+        data_keys = set(data.keys())
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            if not isinstance(data__name, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be string", value=data__name, name="" + (name_prefix or "data") + ".name", definition=None, rule='type')
+            if isinstance(data__name, str):
+                data__name_len = len(data__name)
+                if data__name_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be longer than or equal to 1 characters", value=data__name, name="" + (name_prefix or "data") + ".name", definition=None, rule='minLength')
+        if "always" in data_keys:
+            data_keys.remove("always")
+            data__always = data["always"]
+            _verify__definitions_condition(data__always, custom_formats, (name_prefix or "data") + ".always")
+        if "never" in data_keys:
+            data_keys.remove("never")
+            data__never = data["never"]
+            _verify__definitions_condition(data__never, custom_formats, (name_prefix or "data") + ".never")
+        if "reachable" in data_keys:
+            data_keys.remove("reachable")
+            data__reachable = data["reachable"]
+            _verify__definitions_condition(data__reachable, custom_formats, (name_prefix or "data") + ".reachable")
+        if "alwaysReachable" in data_keys:
+            data_keys.remove("alwaysReachable")
+            data__alwaysReachable = data["alwaysReachable"]
+            _verify__definitions_condition(data__alwaysReachable, custom_formats, (name_prefix or "data") + ".alwaysReachable")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _verify__definitions_condition(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain at least 1 properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='minProperties')
+        data_keys = set(data.keys())
+        if "statusCode" in data_keys:
+            data_keys.remove("statusCode")
+            data__statusCode = data["statusCode"]
+            _verify__definitions_statuscodes(data__statusCode, custom_formats, (name_prefix or "data") + ".statusCode")
+        if "outcome" in data_keys:
+            data_keys.remove("outcome")
+            data__outcome = data["outcome"]
+            _verify__definitions_outcomes(data__outcome, custom_formats, (name_prefix or "data") + ".outcome")
+        if "terminal" in data_keys:
+            data_keys.remove("terminal")
+            data__terminal = data["terminal"]
+            _verify__definitions_names(data__terminal, custom_formats, (name_prefix or "data") + ".terminal")
+        if "primaryNode" in data_keys:
+            data_keys.remove("primaryNode")
+            data__primaryNode = data["primaryNode"]
+            _verify__definitions_names(data__primaryNode, custom_formats, (name_prefix or "data") + ".primaryNode")
+        if "offers" in data_keys:
+            data_keys.remove("offers")
+            data__offers = data["offers"]
+            _verify__definitions_names(data__offers, custom_formats, (name_prefix or "data") + ".offers")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='additionalProperties')
+    return data
+
+def _verify__definitions_names(data, custom_formats={}, name_prefix=None):
+    data_one_of_count1 = 0
+    if data_one_of_count1 < 2:
+        try:
+            _verify__definitions_name(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be array", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain at least 1 items", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='minItems')
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data_len > len(set(fn(data_x) for data_x in data)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain unique items", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='uniqueItems')
+                for data_x, data_item in enumerate(data):
+                    _verify__definitions_name(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='oneOf')
+    return data
+
+def _verify__definitions_name(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='minLength')
+    return data
+
+def _verify__definitions_outcomes(data, custom_formats={}, name_prefix=None):
+    data_one_of_count2 = 0
+    if data_one_of_count2 < 2:
+        try:
+            _verify__definitions_outcome(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count2 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count2 < 2:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be array", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain at least 1 items", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='minItems')
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data_len > len(set(fn(data_x) for data_x in data)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain unique items", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='uniqueItems')
+                for data_x, data_item in enumerate(data):
+                    _verify__definitions_outcome(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
+            data_one_of_count2 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count2 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count2) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='oneOf')
+    return data
+
+def _verify__definitions_outcome(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'completed' or isinstance(data, str) and data == 'partial' or isinstance(data, str) and data == 'failed' or isinstance(data, str) and data == 'unverified' or isinstance(data, str) and data == 'skipped' or isinstance(data, str) and data == 'pending' or isinstance(data, str) and data == 'blocked' or isinstance(data, str) and data == 'waiting-user'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['completed', 'partial', 'failed', 'unverified', 'skipped', 'pending', 'blocked', 'waiting-user']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
+    return data
+
+def _verify__definitions_statuscodes(data, custom_formats={}, name_prefix=None):
+    data_one_of_count3 = 0
+    if data_one_of_count3 < 2:
+        try:
+            _verify__definitions_statuscode(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count3 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count3 < 2:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be array", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='type')
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain at least 1 items", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='minItems')
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data_len > len(set(fn(data_x) for data_x in data)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain unique items", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='uniqueItems')
+                for data_x, data_item in enumerate(data):
+                    _verify__definitions_statuscode(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
+            data_one_of_count3 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count3 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count3) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition=None, rule='oneOf')
+    return data
+
+def _verify__definitions_statuscode(data, custom_formats={}, name_prefix=None):
+    if not (isinstance(data, str) and data == 'actionable' or isinstance(data, str) and data == 'waiting-user' or isinstance(data, str) and data == 'blocked' or isinstance(data, str) and data == 'complete' or isinstance(data, str) and data == 'error'):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be one of ['actionable', 'waiting-user', 'blocked', 'complete', 'error']", value=data, name="" + (name_prefix or "data") + "", definition=None, rule='enum')
+    return data
+
+
 VALIDATORS = {
     'action': validate_action,
     'bundle': validate_bundle,
@@ -5060,4 +5287,5 @@ VALIDATORS = {
     'run': validate_run,
     'skill-binding': validate_skill_binding,
     'test-case': validate_test_case,
+    'verify': validate_verify,
 }

@@ -12,7 +12,7 @@ of files, Providers or graphs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
@@ -48,6 +48,7 @@ from .scalars import (
     _plain_scalar,
     _tagged_scalar,
 )
+from .syntax_hints import DUPLICATE_KEY_HINT, syntax_hint
 
 __all__ = ["parse_yaml_events"]
 
@@ -348,18 +349,30 @@ class _Frame:
         self.refs: set[_Anchor] | None = None
 
 
-def _yaml_error_reason(exc: BaseException) -> str:
+def _syntax_failure(text: str, path: str, exc: BaseException) -> NoReturn:
+    """Raise ``parse-failed`` for a ruamel.yaml error: its problem, position and the likely cause."""
     if isinstance(exc, MarkedYAMLError):
-        problem = exc.problem or exc.context or "invalid YAML"
+        problem = str(exc.problem or exc.context or "invalid YAML")
         mark = exc.problem_mark or exc.context_mark
-        if mark is not None:
-            return f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
-        return str(problem)
+        if mark is None:
+            _fail(path, problem)
+        context = exc.context_mark if exc.problem_mark is not None else None
+        line, column = mark.line + 1, mark.column + 1
+        hint = syntax_hint(
+            text,
+            problem,
+            line,
+            column,
+            exc.context,
+            context.line + 1 if context is not None else None,
+            context.column + 1 if context is not None else None,
+        )
+        _fail(path, problem, line, column, hint)
     if isinstance(exc, ReaderError):
-        return "NUL character in YAML text"
+        _fail(path, "NUL character in YAML text")
     if isinstance(exc, RecursionError):
-        return "nesting too deep"
-    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        _fail(path, "nesting too deep")
+    _fail(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
 
 def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int) -> Any:
@@ -367,7 +380,7 @@ def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int
     try:
         source = _EventSource(text, max_depth)
     except YAMLError as exc:
-        _fail(path, _yaml_error_reason(exc))
+        _syntax_failure(text, path, exc)
     get_event = source.get_event
 
     anchors: dict[str, _Anchor] = {}
@@ -382,7 +395,7 @@ def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int
         except AgentGraphError:
             raise
         except Exception as exc:  # ruamel.yaml raises YAMLError, rarely something else
-            _fail(path, _yaml_error_reason(exc))
+            _syntax_failure(text, path, exc)
         cls = event.__class__
 
         if cls is ScalarEvent:
@@ -411,11 +424,12 @@ def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int
         elif cls is AliasEvent:
             anchor = anchors.get(event.anchor)
             if anchor is None:
-                _fail(path, f"alias *{event.anchor} refers to no anchor before it{_at(event.start_mark)}")
+                _fail(path, f"alias *{event.anchor} refers to no anchor before it", *_at(event.start_mark))
             if anchor.open:
                 _fail(
                     path,
-                    f"alias *{event.anchor} refers to a collection that contains it{_at(event.start_mark)}",
+                    f"alias *{event.anchor} refers to a collection that contains it",
+                    *_at(event.start_mark),
                 )
             anchor.count += 1
             if anchor.weight == 0:
@@ -491,9 +505,9 @@ def parse_yaml_events(text: str, path: str, max_depth: int, max_alias_count: int
             return root
 
 
-def _at(mark: Any) -> str:
-    """`` (line L, column C)`` of a ruamel mark (1-based), as parse errors say where."""
-    return f" (line {mark.line + 1}, column {mark.column + 1})"
+def _at(mark: Any) -> tuple[int, int]:
+    """Line and column of a ruamel mark (1-based), as parse errors say where."""
+    return mark.line + 1, mark.column + 1
 
 
 def _take_key(frame: _Frame, value: Any, from_alias: bool, path: str, mark: Any) -> None:
@@ -501,7 +515,7 @@ def _take_key(frame: _Frame, value: Any, from_alias: bool, path: str, mark: Any)
     mapping = frame.container
     if type(value) is str and not from_alias and frame.seen is None:
         if value in mapping:
-            _fail(path, f"duplicate mapping key {value!r}{_at(mark)}")
+            _fail(path, f"duplicate mapping key {value!r}", *_at(mark), DUPLICATE_KEY_HINT)
         key = value
     else:
         seen = frame.seen
@@ -511,7 +525,7 @@ def _take_key(frame: _Frame, value: Any, from_alias: bool, path: str, mark: Any)
         if not from_alias:  # an alias key never counts as a duplicate of another node
             identity = _key_identity(value)
             if identity in seen:
-                _fail(path, f"duplicate mapping key {key!r}{_at(mark)}")
+                _fail(path, f"duplicate mapping key {key!r}", *_at(mark), DUPLICATE_KEY_HINT)
             seen.add(identity)
     if key and key[0] in "0123456789" and _is_index_key(key):
         frame.has_index_key = True

@@ -8,9 +8,25 @@ card per node on hover or focus. The page's style sheet and script are package
 data (``replay_assets/``) inlined into the file with the replay as JSON: it
 loads nothing from anywhere, and opens from disk in any current browser.
 
-Sizes stay small for long Runs: per event the page keeps one status letter per
-node, the route offered, what changed (values cut to :data:`VALUE_LIMIT`
-characters) and the event itself (its detail cut the same way).
+The page grows linearly with the Run: per event it keeps only what differs
+from the event before, and everything repeated is stored once. The data block
+(``#replay-data``, read by ``replay.js``) holds:
+
+* ``routes``, ``lists`` and ``values``: each distinct route offered, each
+  distinct list (alternative routes, their node indexes, diagnostics) and each
+  distinct shown value (a Fact or authority list as JSON text, cut to
+  :data:`VALUE_LIMIT` characters), once; steps refer to them by index;
+* per event (``steps``): the event itself (time, type, node, outcome, who,
+  comment, its detail without the values a Facts event records, since the
+  changes show them), the status, revision and outcome after it, the
+  route offered (``p``), the node status letters that changed since the event
+  before (``nd``; the first event has them all, ``ns``), the changes (``ch``:
+  part, key, the value indexes before and after, what is not recorded) and,
+  where the events do not record the whole state, flags and the keys that
+  became or stopped being unrecorded (``x``).
+
+The script rebuilds the full state of any event from these deltas (keeping a
+copy every :data:`KEYFRAME` events, so a jump costs at most that many steps).
 
 Node status at an event (``nodeStatus``): the Outcome the evaluator settles the
 node to (:func:`agent_graph._core.evaluate.settled_outcomes` for the Run's own
@@ -22,12 +38,14 @@ whose call holds it), ``alternative`` for the nodes of the other routes,
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from importlib import resources
 from typing import Any
 
 import msgspec
 
+from .._core.canonical import utf16_key
 from .._core.evaluate import evaluate_with_candidates, settled_outcomes
 from .._core.ir import CompiledGraph
 from .._core.model import OUTCOMES, Run
@@ -59,12 +77,58 @@ STATUS_LETTERS: dict[str, str] = {
     "waiting-user": "w",
 }
 _UNSET = msgspec.UNSET
+#: Event types whose detail records Facts values (the changes show them).
+_FACTS_EVENTS = frozenset({"run.started", "facts.updated", "facts.replaced", "run.forked"})
+
+
+def _leaf_text(value: Any, limit: int) -> str:
+    if isinstance(value, str) and len(value) > limit:
+        value = value[: limit + 1]  # the rest is never shown: a long string costs what is shown
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _members(value: dict[str, Any] | list[Any] | tuple[Any, ...]) -> Iterator[tuple[str, Any]]:
+    """The parts of a container as the page writes them: ``(text, None)`` or ``("", member)``, lazily."""
+    if isinstance(value, dict):
+        yield "{", None
+        for index, (key, member) in enumerate(value.items()):
+            yield f"{', ' if index else ''}{_leaf_text(key, VALUE_LIMIT)}: ", None
+            yield "", member
+        yield "}", None
+    else:
+        yield "[", None
+        for index, member in enumerate(value):
+            if index:
+                yield ", ", None
+            yield "", member
+        yield "]", None
 
 
 def _shown(value: Any, limit: int = VALUE_LIMIT) -> str:
-    """A value as compact JSON text, cut to ``limit`` characters."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(", ", ": "), default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """A value as compact JSON text (``", "`` and ``": "``), cut to ``limit`` characters.
+
+    Written part by part and stopped once past the limit, without recursion:
+    a value costs what is shown of it, however large or deep it is (a Facts
+    event of a Run whose Facts grow shows each value before and after it).
+    """
+    pieces: list[str] = []
+    size = 0
+    stack: list[Iterator[tuple[str, Any]]] = [iter((("", value),))]
+    while stack and size <= limit:
+        part = next(stack[-1], None)
+        if part is None:
+            stack.pop()
+            continue
+        text, member = part
+        if not text and isinstance(member, (dict, list, tuple)):
+            stack.append(_members(member))
+            continue
+        if not text:
+            text = _leaf_text(member, limit)
+        pieces.append(text)
+        size += len(text)
+    shown = "".join(pieces)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def _top_node(graph: CompiledGraph, call_path: Iterable[str], node: str) -> int | None:
@@ -200,9 +264,60 @@ def _comment(detail: Any) -> str:
     return ""
 
 
+#: Detail fields of a Facts event that the changes already show (the values it records).
+_RECORDED_VALUES = frozenset({"set", "merge", "facts"})
+
+
+class _Tables:
+    """What steps share, each distinct item once: routes, lists and shown values, by index."""
+
+    def __init__(self) -> None:
+        self.routes: dict[str, int] = {}
+        self.lists: dict[str, int] = {}
+        self.values: dict[str, int] = {}
+
+    @staticmethod
+    def _index(table: dict[str, int], key: str) -> int:
+        found = table.get(key)
+        if found is None:
+            found = table[key] = len(table)
+        return found
+
+    def route(self, offered: dict[str, Any]) -> int:
+        return self._index(self.routes, json.dumps(offered, sort_keys=True))
+
+    def list(self, items: list[Any]) -> int:
+        return self._index(self.lists, json.dumps(items))
+
+    def value(self, value: Any) -> int:
+        """The index of ``value`` shown (cut to :data:`VALUE_LIMIT`), or -1 when absent or not recorded."""
+        if value is _UNSET:
+            return -1
+        return self._index(self.values, _shown(value))
+
+
+def _letters_delta(before: str, after: str) -> list[Any]:
+    """``[first, count, letter, …]``: the runs of consecutive nodes whose status letter changed to one letter."""
+    changed: list[Any] = []
+    for index, (old, new) in enumerate(zip(before, after, strict=True)):
+        if old == new:
+            continue
+        if changed and changed[-1] == new and changed[-3] + changed[-2] == index:
+            changed[-2] += 1
+        else:
+            changed.extend((index, 1, new))
+    return changed
+
+
 def _step_data(
-    provider: Provider, run: Run, graph: CompiledGraph, step: ReplayStep, routes: dict[str, int]
-) -> dict[str, Any]:
+    provider: Provider,
+    run: Run,
+    graph: CompiledGraph,
+    step: ReplayStep,
+    tables: _Tables,
+    previous: tuple[str, tuple[str, ...]] | None,
+) -> tuple[dict[str, Any], tuple[str, tuple[str, ...]]]:
+    """One event as the page keeps it, and its letters and unrecorded keys (what the next one differs from)."""
     event = step.event
     evaluation = step.evaluation
     letters, primary_index, alternative_indexes = _status_letters(provider, run, step)
@@ -212,8 +327,13 @@ def _step_data(
         "y": event.type,
         "st": evaluation.status_code,
         "rv": evaluation.revision,
-        "ns": letters,
     }
+    if previous is None:
+        data["ns"] = letters
+    else:
+        delta = _letters_delta(previous[0], letters)
+        if delta:
+            data["nd"] = delta
     if event.node is not None:
         data["n"] = event.node
         local = event.node.split("/", 1)
@@ -230,7 +350,8 @@ def _step_data(
             data["cm"] = comment[:VALUE_LIMIT]
         rest = event.detail
         if isinstance(rest, dict):
-            rest = {key: value for key, value in rest.items() if value not in (by, comment)}
+            values = _RECORDED_VALUES if event.type in _FACTS_EVENTS else frozenset()
+            rest = {k: v for k, v in rest.items() if v not in (by, comment) and k not in values}
         if rest != {}:
             data["d"] = _shown(rest)
     if evaluation.outcome:
@@ -247,17 +368,15 @@ def _step_data(
             "av": route.availability,
             **({"h": route.hint} if route.hint else {}),
         }
-        key = json.dumps(offered, sort_keys=True)
-        if key not in routes:
-            routes[key] = len(routes)
-        data["p"] = routes[key]
+        data["p"] = tables.route(offered)
     if alternative_indexes:
-        data["al"] = sorted(alternative_indexes)
+        data["al"] = tables.list(sorted(alternative_indexes))
     if evaluation.alternative_routes:
-        data["ar"] = [[r.node, r.reason_code, r.status_code] for r in evaluation.alternative_routes[:8]]
+        triples = [[r.node, r.reason_code, r.status_code] for r in evaluation.alternative_routes[:8]]
+        data["ar"] = tables.list(triples)
         data["an"] = len(evaluation.alternative_routes)
     if evaluation.diagnostics:
-        data["dg"] = [f"{d.code}: {d.message}"[:VALUE_LIMIT] for d in evaluation.diagnostics[:5]]
+        data["dg"] = tables.list([f"{d.code}: {d.message}"[:VALUE_LIMIT] for d in evaluation.diagnostics[:5]])
     changes = []
     for change in step.changes:
         if change.part == "outcomes":  # the record's time and detail are the event's own
@@ -268,32 +387,43 @@ def _step_data(
             [
                 change.part,
                 change.key,
-                None if change.before is _UNSET else _shown(change.before),
-                None if change.after is _UNSET else _shown(change.after),
+                tables.value(change.before if change.before_recorded else _UNSET),
+                tables.value(change.after if change.after_recorded else _UNSET),
                 (0 if change.before_recorded else 1) | (0 if change.after_recorded else 2),
             ]
         )
     if changes:
         data["ch"] = changes
+    unrecorded = step.unrecorded_facts
     if not step.exact:
         data["x"] = {
-            **({"f": list(step.unrecorded_facts)} if step.unrecorded_facts else {}),
+            **({"f": 1} if unrecorded else {}),
             **({"af": 1} if step.all_facts_unrecorded else {}),
             **({"au": 1} if step.authorities_unrecorded else {}),
         }
-    return data
+    known = previous[1] if previous is not None else ()
+    # The keys that became, or stopped being, unrecorded; the replay shares the tuple while they stay.
+    if unrecorded is not known and unrecorded != known:
+        now, then = frozenset(unrecorded), frozenset(known)
+        data["xd"] = [sorted(now - then, key=utf16_key), sorted(then - now, key=utf16_key)]
+    return data, (letters, unrecorded)
 
 
 def page_data(provider: Provider, run: Run) -> dict[str, Any]:
     """The replay as the page's script reads it (see the module docstring)."""
     graph = provider.graphs.get(run.graph)
-    routes: dict[str, int] = {}
-    steps = [
-        _step_data(provider, run, provider.graphs[run.graph], step, routes) for step in replay(provider, run)
-    ]
+    tables = _Tables()
+    steps = []
+    previous: tuple[str, tuple[str, ...]] | None = None
+    for step in replay(provider, run):
+        data, previous = _step_data(provider, run, provider.graphs[run.graph], step, tables, previous)
+        steps.append(data)
     assert graph is not None  # replay refused a missing Graph
     return {
-        "routes": [json.loads(key) for key in routes],
+        "keyframe": KEYFRAME,
+        "routes": [json.loads(key) for key in tables.routes],
+        "lists": [json.loads(key) for key in tables.lists],
+        "values": list(tables.values),
         "provider": f"{provider.manifest.id}@{provider.manifest.version}",
         "run": {"id": run.id, "graph": run.graph, "entry": run.entry, "createdAt": run.created_at},
         "outcomes": list(OUTCOMES),
@@ -302,18 +432,32 @@ def page_data(provider: Provider, run: Run) -> dict[str, Any]:
     }
 
 
+#: The page template's placeholders, each filled once, in one pass (content never read as a placeholder).
+_PLACEHOLDER = re.compile(r"\{\{(TITLE|LAYOUT|CSS|SVG|DATA|JS)\}\}")
+#: Events between the states the script keeps whole (replay.js reads the same number from the data).
+KEYFRAME = 64
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _asset(name: str) -> str:
     return (resources.files("agent_graph._toolchain") / "replay_assets" / name).read_text("utf-8")
 
 
 def _script_json(value: Any) -> str:
-    """JSON safe inside ``<script>``: no ``<`` (so no ``</script>``), no line separators that end strings."""
+    """JSON safe inside ``<script>``: no ``<`` (so no ``</script>``), no line separators that end strings,
+    and a lone surrogate (which a Run may hold) as its ``\\uXXXX`` escape, so the page is UTF-8."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    text = text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def _html_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def _markup(text: str) -> str:
+    """Markup that encodes as UTF-8: a lone surrogate (an ID read from a JSON file's escape) shown as U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def render_replay_page(provider: Provider, run: Run, *, layout: Layout = "auto") -> str:
@@ -331,13 +475,14 @@ def replay_page(provider: Provider, run: Run, layout: Layout = "auto") -> tuple[
     data = page_data(provider, run)
     svg, used = graph_svg(provider.graphs[run.graph], layout)
     title = f"Run {run.id} · {run.graph}#{run.entry} · {provider.manifest.id}"
-    template = _asset("replay.html")
-    page = (
-        template.replace("{{TITLE}}", _html_text(title))
-        .replace("{{LAYOUT}}", used)
-        .replace("{{CSS}}", _asset("replay.css"))
-        .replace("{{SVG}}", svg)
-        .replace("{{DATA}}", _script_json(data))
-        .replace("{{JS}}", _asset("replay.js"))
-    )
+    parts = {
+        "TITLE": _markup(_html_text(title)),
+        "LAYOUT": used,
+        "CSS": _asset("replay.css"),
+        "SVG": _markup(svg),
+        "DATA": _script_json(data),
+        "JS": _asset("replay.js"),
+    }
+    # One pass over the template: what a part holds (a Fact spelling {{DATA}}, say) is never filled again.
+    page = _PLACEHOLDER.sub(lambda found: parts[found.group(1)], _asset("replay.html"))
     return page, used

@@ -12,16 +12,16 @@ files that read back (:func:`check_written_source`).
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .._core.canonical import canonical_json, js_number
+from .._core.canonical import canonical_json
 from .._core.errors import AgentGraphError, ErrorCode
 from .._load.atomic import FileChanges
+from .._syntax.emit import dump_yaml, yaml_scalar
 from .._syntax.parse import (
     DEFAULT_MAX_FILE_BYTES,
     parse_front_matter,
@@ -41,99 +41,7 @@ __all__ = [
     "yaml_scalar",
 ]
 
-# ---------------------------------------------------------------- YAML writing
-
-_PLAIN = re.compile(r"[A-Za-z0-9_./^~(][A-Za-z0-9 _./^~()=+<>@%,:;!?*&'\"-]*")
-# Characters a YAML double-quoted scalar must escape beyond what JSON escapes.
-_YAML_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
-
-
-_SIMPLE = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
-_KEYWORDS = frozenset({"null", "true", "false"})
-
-
-@functools.lru_cache(maxsize=4096)
-def _is_plain(text: str) -> bool:
-    if _SIMPLE.fullmatch(text):
-        # Starts with a letter, '_' or '/', no spaces: only the core schema's words read as something else.
-        return text.lower() not in _KEYWORDS
-    if not _PLAIN.fullmatch(text) or text.endswith((" ", ":")) or " #" in text or ": " in text:
-        return False
-    try:
-        return bool(parse_yaml(f"k: {text}\n") == {"k": text})
-    except AgentGraphError:
-        return False
-
-
-def _quoted(text: str) -> str:
-    encoded = json.dumps(text, ensure_ascii=False)
-    return _YAML_UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
-
-
-def yaml_scalar(value: Any) -> str:
-    """One scalar (or empty collection) written as YAML: plain when that reads back the same, else quoted."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and value != value:
-            return ".nan"
-        if isinstance(value, float) and value in (float("inf"), float("-inf")):
-            return ".inf" if value > 0 else "-.inf"
-        return js_number(value)
-    if isinstance(value, str):
-        return value if _is_plain(value) else _quoted(value)
-    if isinstance(value, Mapping) and not value:
-        return "{}"
-    if isinstance(value, (list, tuple)) and not value:
-        return "[]"
-    raise TypeError(f"not a YAML scalar: {type(value).__name__}")
-
-
-def _is_collection(value: Any) -> bool:
-    return isinstance(value, (Mapping, list, tuple)) and bool(value)
-
-
-def dump_yaml(value: Any) -> str:
-    """JSON data as block-style YAML (mappings keep their key order; iterative, any depth)."""
-    lines: list[str] = []
-    # Tasks: (value, indent, prefix of the first line or None for plain indentation).
-    stack: list[tuple[Any, int, str | None]] = [(value, 0, None)]
-    while stack:
-        node, indent, first = stack.pop()
-        pad = " " * indent
-        if isinstance(node, _Line):
-            lines.append(node)
-            continue
-        if not _is_collection(node):
-            lines.append((first if first is not None else pad) + yaml_scalar(node))
-            continue
-        pending: list[tuple[Any, int, str | None]] = []
-        if isinstance(node, Mapping):
-            for position, (key, item) in enumerate(node.items()):
-                prefix = first if position == 0 and first is not None else pad
-                head = f"{prefix}{yaml_scalar(str(key))}:"
-                if _is_collection(item):
-                    pending.append((_Line(head), 0, None))
-                    pending.append((item, indent + 2, None))
-                else:
-                    pending.append((_Line(f"{head} {yaml_scalar(item)}"), 0, None))
-        else:
-            for position, item in enumerate(node):
-                prefix = (first if position == 0 and first is not None else pad) + "- "
-                if _is_collection(item):
-                    pending.append((item, indent + 2, prefix))
-                else:
-                    pending.append((_Line(prefix + yaml_scalar(item)), 0, None))
-        stack.extend(reversed(pending))
-    return "".join(line + "\n" for line in lines)
-
-
-class _Line(str):
-    """An already formatted output line (a task marker for :func:`dump_yaml`)."""
+# ---------------------------------------------------------------- YAML writing (in _syntax.emit)
 
 
 def _same(left: Any, right: Any) -> bool:

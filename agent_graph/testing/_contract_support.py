@@ -73,7 +73,7 @@ PROVIDER_FILES: dict[str, Any] = {
 
 def contract_provider() -> Any:
     """The scenarios' Provider, loaded from memory."""
-    from ..pytest_plugin import MemoryProviderFileSystem
+    from .memory import MemoryProviderFileSystem
 
     return MemoryProviderFileSystem(PROVIDER_FILES).load()
 

@@ -3,7 +3,50 @@
   "use strict";
   var D = JSON.parse(document.getElementById("replay-data").textContent);
   var steps = D.steps, nodes = D.nodes, count = steps.length;
-  steps.forEach(function (s) { if (typeof s.p === "number") s.p = D.routes[s.p]; });
+  // What steps share is stored once: routes, lists and shown values are referred to by index.
+  steps.forEach(function (s) {
+    if (typeof s.p === "number") s.p = D.routes[s.p];
+    if (typeof s.al === "number") s.al = D.lists[s.al];
+    if (typeof s.ar === "number") s.ar = D.lists[s.ar];
+    if (typeof s.dg === "number") s.dg = D.lists[s.dg];
+  });
+  function shownValue(index) { return index < 0 ? null : D.values[index]; }
+
+  /* Each step keeps only what differs from the one before (node letters "nd", unrecorded keys "xd"):
+     the state of step k is rebuilt from the last kept whole state, one kept every D.keyframe steps. */
+  var KEYFRAME = D.keyframe || 64, frames = [];
+  function advance(state, s) {
+    var nd = s.nd || [], xd = s.xd;
+    for (var j = 0; j < nd.length; j += 3) {  // [first, count, letter]: a run of nodes given one letter
+      for (var i = nd[j]; i < nd[j] + nd[j + 1]; i++) state.letters[i] = nd[j + 2];
+    }
+    if (xd) {
+      xd[0].forEach(function (key) { state.unrecorded[key] = true; });
+      xd[1].forEach(function (key) { delete state.unrecorded[key]; });
+    }
+  }
+  function copy(state) {
+    return { letters: state.letters.slice(), unrecorded: Object.assign(Object.create(null), state.unrecorded) };
+  }
+  (function keep() {
+    var state = { letters: steps[0].ns.split(""), unrecorded: Object.create(null) };
+    steps.forEach(function (s, k) {
+      advance(state, s); // the first step has its letters whole ("ns"), and no "nd"
+      if (k % KEYFRAME === 0) frames.push(copy(state));
+    });
+  })();
+  var cachedAt = -1, cached = null;
+  function stateAt(k) {
+    if (k !== cachedAt) {
+      var base = Math.floor(k / KEYFRAME), state = copy(frames[base]);
+      for (var j = base * KEYFRAME + 1; j <= k; j++) advance(state, steps[j]);
+      cachedAt = k;
+      cached = state;
+    }
+    return cached;
+  }
+  function letterOf(i, k) { return stateAt(k).letters[i]; }
+  function unrecordedAt(k) { return Object.keys(stateAt(k).unrecorded).sort(); }
   var LETTERS = { c: "completed", p: "partial", f: "failed", u: "unverified", s: "skipped",
     n: "pending", b: "blocked", w: "waiting-user", ".": "not-reached" };
   var SHOWN = { "offered": "offered now", "alternative": "also offered", "not-reached": "not reached" };
@@ -37,7 +80,7 @@
     var s = steps[k];
     if (s.p && s.p.i === i) return "offered";
     if (s.al && s.al.indexOf(i) >= 0) return "alternative";
-    return LETTERS[s.ns.charAt(i)] || "not-reached";
+    return LETTERS[letterOf(i, k)] || "not-reached";
   }
   window.replayStatus = function (sequence) {
     var k = sequence - 1, out = {};
@@ -101,8 +144,8 @@
     var notice = $("notice");
     if (s.x) {
       var parts = [];
-      if (s.x.af) parts.push("the Facts (a later facts.replaced replaced them)");
-      if (s.x.f) parts.push("the Facts " + s.x.f.join(", ") + " (set or changed by a later event; the Run keeps only their latest value)");
+      if (s.x.af) parts.push("the Facts (the Run's start does not record them, and a later replacement may have removed some)");
+      if (s.x.f) parts.push("the Facts " + unrecordedAt(k).join(", ") + " (their events name them without their values; the Run keeps only their latest value)");
       if (s.x.au) parts.push("the session authorities (granted before the first authorities event)");
       notice.textContent = "Not recorded at this event: " + parts.join("; ") +
         ". The status and node colours here use what the events do record.";
@@ -136,7 +179,8 @@
       var tr = el("tr");
       tr.appendChild(el("td", c[0]));
       tr.appendChild(el("td", c[0] === "authorities" ? "—" : c[1], "mono"));
-      [[c[2], c[4] & 1], [c[3], c[4] & 2]].forEach(function (pair) {
+      var facts = c[0] !== "outcomes";
+      [[facts ? shownValue(c[2]) : c[2], c[4] & 1], [facts ? shownValue(c[3]) : c[3], c[4] & 2]].forEach(function (pair) {
         if (pair[1]) tr.appendChild(el("td", "not recorded", "value unrecorded"));
         else if (pair[0] === null) tr.appendChild(el("td", "(absent)", "value unrecorded"));
         else tr.appendChild(el("td", pair[0], "value"));
@@ -211,7 +255,7 @@
     } else if (status === "alternative") {
       out.push("Also offered at this event, after the primary route.");
     }
-    var settled = LETTERS[s.ns.charAt(i)];
+    var settled = LETTERS[letterOf(i, k)];
     if (settled && settled !== "not-reached") {
       out.push("Settled " + settled + " at this event.");
       if (settled === "completed" && n.satisfiedBy && (!record || record[1] !== "completed")) {

@@ -1,0 +1,16 @@
+import agent_graph.define as agd
+
+g = agd.provider("examples/weekly-report").graph("report")
+procedure = agd.markdown("procedure.weekly-report", "procedure", "Collect, write, hand back the file.\n")
+template = agd.markdown("template.weekly-report", "template", "# Weekly report\n")
+writer = agd.agent(agd.skill("report-writer", "Writes the weekly report."), effect="write")
+draft = g.action("draft", writer, required=[procedure], recommended=[template], proof="report.digest")
+ask = agd.gate("report-approval", "Publish this report?", authority="report.publish", delegatable=True)
+approve = g.gate("approve", ask, reason="route.report.approval-required", proof={"report.approved": True})
+publishing = agd.command("./scripts/publish-report.sh", effect="external", cwd="provider")
+publish = g.action("publish", publishing, proof="publication.url")
+check = g.action("check-publication", agd.host("report.check-publication", effect="read"))
+done = g.terminal("done", join="any")
+draft.to(draft, kind="repeat", on="partial").to(approve).to(publish, kind="gatedBy").to(done)
+approve.to(g.terminal("rejected", "failed"), on="failed")
+publish.to(check, on="unverified").to(done)
