@@ -373,9 +373,9 @@ class PostgresStatements(SqlStatements):
 def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) -> Query:
     """ONE statement: the head row updated if still at ``count`` events and row ``version``, the events appended.
 
-    The guard also holds the Run's rows to its head: event ``count`` is there
-    and no event after it (two probes of the primary key), so a Run whose
-    rows were changed apart from its head is never extended. It answers the
+    The guard also holds the Run's rows to its head: its last event row is
+    numbered ``count`` (one probe of the primary key, from its end), so a Run
+    whose rows were changed apart from its head is never extended. It answers the
     row's new version (no row: another writer came first, or the rows
     disagree with the head, which the next read finds; nothing was written).
     """
@@ -383,8 +383,7 @@ def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) 
     update = (
         "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?,"
         " status = COALESCE(?::text, status) WHERE id = ? AND event_count = ? AND xmin = ?::xid"
-        " AND EXISTS (SELECT 1 FROM agent_graph_run_events WHERE run_id = ? AND sequence = ?::integer)"
-        " AND NOT EXISTS (SELECT 1 FROM agent_graph_run_events WHERE run_id = ? AND sequence = ?::integer)"
+        " AND (SELECT MAX(sequence) FROM agent_graph_run_events WHERE run_id = ?) = ?::integer"
         " RETURNING id, xmin::text AS version"
     )
     params: list[Any] = [
@@ -395,7 +394,7 @@ def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) 
         appended.status,
         ref,
     ]
-    params += [count, version, ref, count, ref, count + 1]
+    params += [count, version, ref, count]
     if not texts:
         return Query(f"WITH u AS ({update}) SELECT version FROM u", params, commits=True)
     values = ", ".join(["(?::integer, ?::text)"] * len(texts))
