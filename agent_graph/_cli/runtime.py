@@ -122,11 +122,7 @@ def cmd_run_start(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             authorities=args.authority or [],
         )
         if ref is None and getattr(args, "state", None) is None:
-            from .._runtime.runs import FileRunStore
-
-            args.run = (
-                os.path.basename(store.path(run.id + ".json")) if isinstance(store, FileRunStore) else run.id
-            )
+            args.run = run.id  # the Run's address in every store
         where = _where(args, run, store)
     lines = [f"Started run {run.id}"]
     lines.extend(f"{key.capitalize()}: {value}" for key, value in where.items())

@@ -49,7 +49,9 @@ class BaseRunStore(RunStoreOperations):
     system clock in UTC) and ``new_id`` a fresh Run ID (default: a random
     UUID). Methods that take ``provider`` (a Provider, a Provider ID, or None
     to skip the check) refuse a Run of another Provider with
-    ``run-provider-mismatch`` before changing anything. Every store is a
+    ``run-provider-mismatch`` before changing anything; a write given the
+    loaded Provider also evaluates the Run it leaves and keeps its status for
+    :meth:`list`. Every store is a
     context manager; ``close()`` closes its storage.
     """
 

@@ -170,7 +170,12 @@ class AsyncRunStore(RunStoreOperations):
         facts: Mapping[str, Any] | None = None,
         deep: bool = False,
     ) -> RunHead:
-        """Record an outcome (guarded by ``revision`` inside the lock or transaction); the new head."""
+        """Record an outcome (guarded by ``revision`` inside the lock or transaction); the new head.
+
+        As :meth:`BaseRunStore.record`: with the loaded Provider the state key
+        must name a node (``state-key-unknown``) and the status is kept; with
+        a Provider ID or None neither happens.
+        """
         return await self._adrive(self.op_record(ref, node, outcome, detail, provider, revision, facts, deep))
 
     @store_operation("update_facts")
