@@ -1520,6 +1520,20 @@ class _Render:
         self.owners[path] = (owner, site)
         return True
 
+    def _kept(self, path: str, value: Any, owner: Any, sites: list[tuple[str, Site | None]]) -> bool:
+        """Whether ``owner`` was read from ``path`` and ``value`` is what it read: then its bytes stay as they were."""
+        origin: _Origin | None = None if self.fresh else getattr(owner, "_origin", None)
+        if origin is None or origin.path != path:
+            return False
+        snapshot = _snapshot(value)
+        if self.snapshot:
+            origin.snapshot = snapshot
+        if origin.snapshot != snapshot:
+            return False
+        self.out.files[path] = origin.data
+        self.out.sites[path] = sites
+        return True
+
     def emit(
         self,
         path: str,
@@ -1528,15 +1542,8 @@ class _Render:
         sites: list[tuple[str, Site | None]],
     ) -> None:
         """Write ``value`` to ``path`` (JSON for ``.json``, else YAML), or the bytes it was read from."""
-        origin: _Origin | None = None if self.fresh else getattr(owner, "_origin", None)
-        if origin is not None and origin.path == path:
-            snapshot = _snapshot(value)
-            if self.snapshot:
-                origin.snapshot = snapshot
-            if origin.snapshot == snapshot:
-                self.out.files[path] = origin.data
-                self.out.sites[path] = sites
-                return
+        if self._kept(path, value, owner, sites):
+            return
         try:
             if path.lower().endswith(".json"):
                 data = (json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
@@ -1555,16 +1562,9 @@ class _Render:
         self, path: str, header: dict[str, Any], body: str, owner: Any, site: Site | None, *, seed: bool
     ) -> None:
         """Write a Markdown file with a front-matter header (or the bytes it was read from)."""
-        origin: _Origin | None = None if self.fresh else getattr(owner, "_origin", None)
         sites: list[tuple[str, Site | None]] = [("", site)]
-        if origin is not None and origin.path == path:
-            snapshot = _snapshot({"header": header, "body": body})
-            if self.snapshot:
-                origin.snapshot = snapshot
-            if origin.snapshot == snapshot:
-                self.out.files[path] = origin.data
-                self.out.sites[path] = sites
-                return
+        if self._kept(path, {"header": header, "body": body}, owner, sites):
+            return
         try:
             text, exact = self.yaml.emit(header)
             data = f"---\n{text}---\n{body}".encode()

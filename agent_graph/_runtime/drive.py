@@ -14,6 +14,9 @@ Rules of this module:
   the Run's is refused as any host's would be.
 * Nothing here runs an Action: the agent function stands for the host and
   the Agent.
+
+Its public names are listed once, in :mod:`agent_graph.testing` (which loads
+this module on first use).
 """
 
 from __future__ import annotations
@@ -46,21 +49,6 @@ if TYPE_CHECKING:
 else:
     from .._load.define import Unpack
 
-__all__ = [
-    "DriveOptions",
-    "Grant",
-    "Observe",
-    "Record",
-    "Reply",
-    "Trace",
-    "Turn",
-    "drive",
-    "drive_async",
-    "fresh_store",
-    "grant",
-    "observe",
-    "record",
-]
 
 #: Statuses that end a drive: nothing more can happen without a change from outside.
 TERMINAL: frozenset[str] = frozenset({"complete", "blocked", "error"})
@@ -366,6 +354,15 @@ def _begin(provider: Provider, graph: str, options: DriveOptions) -> Generator[_
     return _plan(provider, graph, options.get("entry", "default"), max_turns, start)
 
 
+def _resume(plan: Generator[_Call, Any, Trace], answer: Any) -> _Call | Trace:
+    """The plan's next call, given the answer to its last one; the trace once the plan has ended."""
+    try:
+        return plan.send(answer)
+    except StopIteration as stop:
+        trace: Trace = stop.value
+        return trace
+
+
 def drive(
     provider: Provider,
     graph: str,
@@ -387,17 +384,14 @@ def drive(
     plan = _begin(provider, graph, options)
     with contextlib.ExitStack() as stack:
         target = store if store is not None else stack.enter_context(fresh_store())
-        answer: Any = None
-        while True:
-            try:
-                call = plan.send(answer)
-            except StopIteration as stop:
-                trace: Trace = stop.value
-                return trace
+        call = _resume(plan, None)
+        while not isinstance(call, Trace):
             if call.method == "agent":
                 answer = agent(*call.args)
             else:
                 answer = getattr(target, call.method)(*call.args, **call.kwargs)
+            call = _resume(plan, answer)
+        return call
 
 
 @contextlib.asynccontextmanager
@@ -420,16 +414,13 @@ async def drive_async(
     plan = _begin(provider, graph, options)
     async with contextlib.AsyncExitStack() as stack:
         target = store if store is not None else await stack.enter_async_context(_fresh_async_store())
-        answer: Any = None
-        while True:
-            try:
-                call = plan.send(answer)
-            except StopIteration as stop:
-                trace: Trace = stop.value
-                return trace
+        call = _resume(plan, None)
+        while not isinstance(call, Trace):
             if call.method == "agent":
                 answer = agent(*call.args)
                 if inspect.isawaitable(answer):
                     answer = await answer
             else:
                 answer = await getattr(target, call.method)(*call.args, **call.kwargs)
+            call = _resume(plan, answer)
+        return call
