@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import agent_graph as ag
 import agent_graph.types as agt
 from agent_graph._cli import main as _cli
+from agent_graph._cli.output import json_line
 from agent_graph._core.evaluate import settled_outcomes
 from agent_graph._core.normalize import normalize_authorities, normalize_outcomes, plain_facts
 from agent_graph._core.why import explain, explanation_text
@@ -537,4 +538,4 @@ def test_hostile_input_raises_what_evaluate_raises(
     explanation = explain(provider, S.MAIN, entry, **state)
     assert explanation.evaluation == evaluation
     explanation_text(explanation)
-    json.loads(_cli._json_line(explanation))
+    json.loads(json_line(explanation))

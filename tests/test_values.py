@@ -714,7 +714,7 @@ def test_deep_values_raise_no_recursion_error_anywhere(tmp_path: Path) -> None:
         )
     assert caught.value.code == "schema-invalid"
     envelope = caught.value.to_envelope()
-    from agent_graph._cli.main import _json_line
+    from agent_graph._cli.output import json_line
 
-    assert json.loads(_json_line({"ok": deep_value(100)}))  # the command line writes envelopes iteratively
-    assert _json_line(envelope).endswith("\n")
+    assert json.loads(json_line({"ok": deep_value(100)}))  # the command line writes envelopes iteratively
+    assert json_line(envelope).endswith("\n")

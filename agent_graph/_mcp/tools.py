@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from .._core.errors import AgentGraphError
@@ -51,27 +52,17 @@ _REVISION = re.compile(r"sha256:[0-9a-f]{64}")
 _STATUSES = ["actionable", "waiting-user", "blocked", "complete", "error"]
 
 
+@dataclass(frozen=True, eq=False)
 class ToolSpec:
     """One tool: its stable name, title, description and JSON Schemas."""
 
-    __slots__ = ("description", "input_schema", "name", "output_schema", "read_only", "title")
-
-    def __init__(
-        self,
-        name: str,
-        title: str,
-        description: str,
-        input_schema: dict[str, Any],
-        output_schema: dict[str, Any],
-        *,
-        read_only: bool,
-    ) -> None:
-        self.name = name
-        self.title = title
-        self.description = description
-        self.input_schema = input_schema
-        self.output_schema = output_schema
-        self.read_only = read_only
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    _: KW_ONLY
+    read_only: bool
 
 
 # ---------------------------------------------------------------- schema pieces
