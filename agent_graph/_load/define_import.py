@@ -21,7 +21,7 @@ import posixpath
 from typing import Any
 
 from .._core.errors import AgentGraphError
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .._syntax.parse import parse_front_matter, parse_structured
 from .define import (
     ActionDef,
@@ -65,8 +65,7 @@ def from_provider(provider: Provider, *, extras: bool = True) -> ProviderBuilder
     change keeps its bytes. ``extras=False`` leaves out the files of the
     Provider folder outside its file set (graph tests, entry Skills, notes).
     """
-    if not isinstance(provider, Provider):
-        raise AgentGraphError("argument-invalid", "from_provider needs a loaded Provider (ag.load_provider)")
+    loaded_provider(provider, "from_provider")
     return _Importer(provider, extras).run()
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from .._core.errors import AgentGraphError
 from .._core.model import OUTCOMES
+from .._core.plain import json_type
 
 __all__ = [
     "MAX_DETAIL_BYTES",
@@ -419,22 +420,6 @@ def _invalid(tool: str, message: str) -> AgentGraphError:
     return AgentGraphError("argument-invalid", f"{tool}: {message}")
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return type(value).__name__
-
-
 def json_value(value: Any, label: str, max_bytes: int) -> Any:
     """``value`` as the project's JSON reader would give it, after depth and size checks.
 
@@ -492,7 +477,7 @@ def check_arguments(tool: str, arguments: Any) -> dict[str, Any]:
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, Mapping):
-        raise _invalid(tool, f"the arguments must be a JSON object, not {_type_name(arguments)}")
+        raise _invalid(tool, f"the arguments must be a JSON object, not {json_type(arguments)}")
     schema = spec.input_schema
     properties: dict[str, Any] = schema["properties"]
     for name in arguments:
@@ -512,13 +497,13 @@ def _check_field(tool: str, name: str, schema: Mapping[str, Any], value: Any) ->
     kind = schema.get("type")
     if name == "facts":
         if not isinstance(value, Mapping):
-            raise _invalid(tool, f"{name} must be a JSON object, not {_type_name(value)}")
+            raise _invalid(tool, f"{name} must be a JSON object, not {json_type(value)}")
         return json_value(value, name, MAX_FACTS_BYTES)
     if name == "detail":
         return json_value(value, name, MAX_DETAIL_BYTES)
     if kind == "string":
         if not isinstance(value, str):
-            raise _invalid(tool, f"{name} must be a string, not {_type_name(value)}")
+            raise _invalid(tool, f"{name} must be a string, not {json_type(value)}")
         if not value or len(value) > schema.get("maxLength", MAX_ID_LENGTH):
             raise _invalid(
                 tool, f"{name} must be 1 to {schema.get('maxLength', MAX_ID_LENGTH)} characters long"
@@ -543,7 +528,7 @@ def _check_field(tool: str, name: str, schema: Mapping[str, Any], value: Any) ->
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             else:
-                raise _invalid(tool, f"{name} must be an integer, not {_type_name(value)}")
+                raise _invalid(tool, f"{name} must be an integer, not {json_type(value)}")
         low = schema.get("minimum")
         high = schema.get("maximum")
         if (low is not None and value < low) or (high is not None and value > high):

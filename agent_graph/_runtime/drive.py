@@ -40,7 +40,7 @@ from .._core.model import (
     TestExpect,
     TestState,
 )
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .run_store import BaseRunStore
 from .run_store_async import AsyncRunStore
 
@@ -233,17 +233,6 @@ class _Call(msgspec.Struct, frozen=True):
     kwargs: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-def _check(provider: object, max_turns: object) -> None:
-    if not isinstance(provider, Provider):
-        raise AgentGraphError(
-            "argument-invalid", "drive needs the loaded Provider (ag.load_provider, builder.load())"
-        )
-    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0:
-        raise AgentGraphError(
-            "argument-invalid", f"max_turns must be a whole number of turns, not {max_turns!r}"
-        )
-
-
 def _plan(
     provider: Provider,
     graph: str,
@@ -337,10 +326,7 @@ def _begin(provider: Provider, graph: str, options: DriveOptions) -> Generator[_
     unknown = sorted(set(options) - set(DriveOptions.__annotations__))
     if unknown:
         raise AgentGraphError("argument-invalid", f"drive takes no option {', '.join(unknown)}")
-    if not isinstance(provider, Provider):
-        raise AgentGraphError(
-            "argument-invalid", "drive needs the loaded Provider (ag.load_provider, builder.load())"
-        )
+    loaded_provider(provider, "drive", "ag.load_provider, builder.load()")
     max_turns = options.get("max_turns", 100)
     if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0:
         raise AgentGraphError(
