@@ -844,6 +844,10 @@ class Property:
     graph: str
     entry: str
 
+    def issue(self, code: str, message: str, hint: str) -> Issue:
+        """A finding ``code`` about this property, located where it was declared."""
+        return Issue(code, message, self.path, self.pointer, self.pointer, hint, graph=self.graph)
+
 
 def check_property(exploration: Exploration, prop: Property) -> tuple[str, VerifiedIssue | None]:
     """``(holds | violated | unproven, issue)`` for a property of the Graph entry the exploration explored."""
@@ -877,14 +881,8 @@ def check_property(exploration: Exploration, prop: Property) -> tuple[str, Verif
         expect = condition.expect() if kind != "never" else _opposite(infos[violating])
         if _would_pass(expect, infos[violating]):
             expect = _opposite(infos[violating])
-        issue = Issue(
-            "AGV201",
-            message,
-            prop.path,
-            prop.pointer,
-            prop.pointer,
-            "the trace reaches the state that breaks it; fix the Graph or the property",
-            graph=prop.graph,
+        issue = prop.issue(
+            "AGV201", message, "the trace reaches the state that breaks it; fix the Graph or the property"
         )
         return "violated", VerifiedIssue(
             issue, exploration, violating, expect, f"property {prop.name!r} fails {after}"
@@ -893,30 +891,14 @@ def check_property(exploration: Exploration, prop: Property) -> tuple[str, Verif
         message = (
             f"Property {prop.name!r} ({words} {condition.text()}) fails in {label}: no reachable state has it"
         )
-        issue = Issue(
-            "AGV201",
-            message,
-            prop.path,
-            prop.pointer,
-            prop.pointer,
-            "fix the Graph or the property",
-            graph=prop.graph,
-        )
+        issue = prop.issue("AGV201", message, "fix the Graph or the property")
         return "violated", VerifiedIssue(issue)
     if not exploration.complete:
         message = (
             f"Property {prop.name!r} ({words} {condition.text()}) is not proven in {label}: it holds in the "
             f"{exploration.evaluated} states explored, but the exploration stopped at its bound"
         )
-        issue = Issue(
-            "AGV202",
-            message,
-            prop.path,
-            prop.pointer,
-            prop.pointer,
-            "raise --max-states or --time-budget",
-            graph=prop.graph,
-        )
+        issue = prop.issue("AGV202", message, "raise --max-states or --time-budget")
         return "unproven", VerifiedIssue(issue)
     return "holds", None
 

@@ -215,8 +215,13 @@ def _run(
     deadline = time.monotonic() + timeout
     selector = selectors.DefaultSelector()
     try:
-        selector.register(process.stdout, selectors.EVENT_READ, "stdout")
-        selector.register(process.stderr, selectors.EVENT_READ, "stderr")
+        # each stream: where its bytes go, how many it may print, and the code and name of going over
+        selector.register(
+            process.stdout, selectors.EVENT_READ, (output, max_output, "materializer-output-limit", "stdout")
+        )
+        selector.register(
+            process.stderr, selectors.EVENT_READ, (errors, max_error, "materializer-error-limit", "stderr")
+        )
         open_streams = 2
         while open_streams:
             remaining = deadline - time.monotonic()
@@ -232,22 +237,14 @@ def _run(
                     selector.unregister(key.fileobj)
                     open_streams -= 1
                     continue
-                if key.data == "stdout":
-                    output += chunk
-                    if len(output) > max_output:
-                        _kill_group(process)
-                        raise AgentGraphError(
-                            "materializer-output-limit",
-                            f"Materializer {label} printed more than {max_output} bytes on stdout and was stopped",
-                        )
-                else:
-                    errors += chunk
-                    if len(errors) > max_error:
-                        _kill_group(process)
-                        raise AgentGraphError(
-                            "materializer-error-limit",
-                            f"Materializer {label} printed more than {max_error} bytes on stderr and was stopped",
-                        )
+                received, limit, code, name = key.data
+                received += chunk
+                if len(received) > limit:
+                    _kill_group(process)
+                    raise AgentGraphError(
+                        code,
+                        f"Materializer {label} printed more than {limit} bytes on {name} and was stopped",
+                    )
         status = _wait_and_clear_group(process, deadline, label, timeout)
     finally:
         selector.close()
