@@ -38,7 +38,7 @@ from .evaluate import FrameTrace, evaluate_with_candidates
 from .explore import FACT, RECORD, Exploration, Move, StateInfo, closure
 from .graph_coverage import edge_label
 from .ir import CompiledGraph
-from .lint import Finding, Issue, LintRule, LintSeverity, components
+from .lint import Finding, Issue, LintRule, LintSeverity, components, rules_by_code
 
 __all__ = [
     "RULES",
@@ -57,7 +57,8 @@ __all__ = [
     "trace_steps",
 ]
 
-_RULE_LIST = (
+#: Every rule by code, in code order.
+RULES: Mapping[str, LintRule] = rules_by_code(
     LintRule(
         code="AGV101",
         name="dead-end",
@@ -119,9 +120,6 @@ _RULE_LIST = (
         summary="The exploration stopped at its bound of states or time: the findings cover the states explored",
     ),
 )
-
-#: Every rule by code, in code order.
-RULES: Mapping[str, LintRule] = {rule.code: rule for rule in _RULE_LIST}
 
 #: The rules a complete exploration proves by absence.
 _ABSENCE_RULES = frozenset({"AGV106", "AGV107"})
