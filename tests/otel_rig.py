@@ -38,6 +38,7 @@ POINTS: tuple[str, ...] = (
     "create_instrument",  # the meter
     "record",  # an instrument, recording a measurement
     "log",  # a filter of a handler of the agent_graph logger
+    "level",  # the agent_graph loggers, asked whether they log at a level (a host's Logger class)
 )
 
 #: The points that raise now (see :func:`faults`).
@@ -228,7 +229,8 @@ def install() -> Rig:
 
 @contextmanager
 def faults(points: Sequence[str]) -> Iterator[None]:
-    """Raise at ``points`` inside the block (``log``: a handler's filter of the ``agent_graph`` logger, at DEBUG)."""
+    """Raise at ``points`` inside the block (``log``: a handler's filter of the ``agent_graph`` logger, at DEBUG;
+    ``level``: each ``agent_graph`` logger asked for its level)."""
     logger = logging.getLogger("agent_graph")
     level = logger.level
     handler = logging.NullHandler()
@@ -237,9 +239,24 @@ def faults(points: Sequence[str]) -> Iterator[None]:
     if "log" in points:
         logger.setLevel(logging.DEBUG)
         logger.addHandler(handler)
+    asked = [logger, *_children("agent_graph")] if "level" in points else []
+    for each in asked:  # shadows Logger.isEnabledFor on the instance, as a host's Logger class would
+        each.isEnabledFor = _raising_level  # type: ignore[method-assign]
     try:
         yield
     finally:
         FAULTS.clear()
+        for each in asked:
+            del each.isEnabledFor
         logger.removeHandler(handler)
         logger.setLevel(level)
+
+
+def _raising_level(level: int) -> bool:
+    raise HostFault("the host's logger failed when asked for its level")
+
+
+def _children(name: str) -> list[logging.Logger]:
+    """The loggers below ``name`` made so far (``agent_graph.store`` …)."""
+    found = logging.Logger.manager.loggerDict.items()
+    return [item for key, item in found if key.startswith(name + ".") and isinstance(item, logging.Logger)]

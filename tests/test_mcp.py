@@ -374,7 +374,7 @@ def test_hostile_calls_get_clean_tool_errors(tmp_path: Path) -> None:
                 (
                     "record_outcome",
                     {"runId": run_id, "node": "nowhere/x", "outcome": "completed", "revision": revision},
-                    "run-node-invalid",
+                    "state-key-unknown",
                 ),
                 ("read_resource", {"runId": run_id, "resourceId": "../../../etc/passwd"}, "resource-missing"),
                 ("read_resource", {"runId": run_id, "resourceId": "/etc/passwd"}, "resource-missing"),

@@ -4,8 +4,9 @@ An answer is one line of JSON with ``--format json``, short readable lines
 otherwise, flushed at once so that a full disk or a closed pipe is noticed
 while the exit status can still say so. A failure is the envelope (``ERROR
 <code>: <message>`` and its diagnostics in human format) and exit status 1.
-Text the stream cannot encode (lone surrogates from undecodable arguments or
-file names) is written as ``\\uXXXX`` escapes.
+Human output escapes what a terminal would act on or show out of order
+(:func:`visible`); text the stream cannot encode (lone surrogates from
+undecodable arguments or file names) is written as ``\\uXXXX`` escapes.
 """
 
 from __future__ import annotations
@@ -19,9 +20,35 @@ import msgspec
 
 from .._core.errors import AgentGraphError
 
-__all__ = ["OUTPUT_FORMATS", "answer", "fail", "json_line", "silence_stdout"]
+__all__ = ["OUTPUT_FORMATS", "answer", "fail", "json_line", "silence_stdout", "visible"]
 
 OUTPUT_FORMATS = ("human", "json")
+
+
+def _escape(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+#: What human output never writes as it is: control characters but tab and newline (a terminal runs
+#: escape sequences, a carriage return hides what came before), the bidirectional overrides and
+#: isolates (text shown in another order than it is) and lone surrogates (not Unicode). Each is
+#: written as its escape (``\x1b``, ``\u202e``, ``\udcff``), whoever wrote it: a Provider's text,
+#: a Run's Facts and comments, a file name.
+_UNSHOWN = {
+    code: _escape(code)
+    for code in (
+        *(c for c in range(0x20) if c not in (0x09, 0x0A)),
+        *range(0x7F, 0xA0),
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+        *range(0xD800, 0xE000),
+    )
+}
+
+
+def visible(text: str) -> str:
+    """``text`` as human output writes it: what a terminal would act on, or show out of order, escaped."""
+    return text.translate(_UNSHOWN)
 
 
 def _write(stream: Any, text: str) -> None:
@@ -59,7 +86,7 @@ def fail(error: AgentGraphError, output_format: str) -> int:
         if output_format == "json":
             _write(sys.stderr, json_line(error.to_envelope()))
         else:
-            _write(sys.stderr, f"ERROR {error.code}: {error.message}\n")
+            _write(sys.stderr, visible(f"ERROR {error.code}: {error.message}") + "\n")
             for diagnostic in error.diagnostics:
                 if diagnostic.code == error.code and diagnostic.message == error.message:
                     continue  # the machine-readable copy of the line above (its detail says where)
@@ -67,7 +94,7 @@ def fail(error: AgentGraphError, output_format: str) -> int:
                     isinstance(diagnostic.detail, dict) and "line" in diagnostic.detail
                 )  # the message says where
                 where = f" ({diagnostic.path})" if diagnostic.path and not located else ""
-                _write(sys.stderr, f"  {diagnostic.code}: {diagnostic.message}{where}\n")
+                _write(sys.stderr, visible(f"  {diagnostic.code}: {diagnostic.message}{where}") + "\n")
         sys.stderr.flush()
     except OSError:  # nowhere left to report to; the exit status still says it
         pass
@@ -104,5 +131,5 @@ def answer(value: Any, lines: list[str], output_format: str) -> None:
     if output_format == "json":
         _write(sys.stdout, json_line(value))
     else:
-        _write(sys.stdout, "\n".join(lines) + "\n")
+        _write(sys.stdout, visible("\n".join(lines)) + "\n")
     sys.stdout.flush()

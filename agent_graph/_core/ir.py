@@ -8,7 +8,7 @@ node. This module knows the shape of a Graph but nothing of files or I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -125,12 +125,16 @@ class CompiledGraph:
     """An immutable, indexed Graph.
 
     ``path`` is the absolute path of the graph file (diagnostics point to it);
-    ``digest`` the digest of the graph's same-Provider dependency closure.
+    ``digest`` the digest of the graph's same-Provider dependency closure,
+    given or made by ``digest_of`` the first time it is read (a Graph's closure
+    holds every Graph below it: made for every Graph at load, a chain of
+    Subgraphs would cost the square of its length).
     """
 
     __slots__ = (
+        "_digest",
+        "_digest_of",
         "definition",
-        "digest",
         "entrypoints",
         "id",
         "index",
@@ -141,11 +145,14 @@ class CompiledGraph:
         "terminals",
     )
 
-    def __init__(self, definition: Graph, path: str, digest: str = "") -> None:
+    def __init__(
+        self, definition: Graph, path: str, digest: str = "", digest_of: Callable[[], str] | None = None
+    ) -> None:
         self.definition = definition
         self.id = definition.id
         self.path = path
-        self.digest = digest
+        self._digest = digest
+        self._digest_of = digest_of
         nodes = [CompiledNode(i, n) for i, n in enumerate(definition.nodes)]
         index: dict[str, int] = {}
         for n in nodes:
@@ -182,3 +189,13 @@ class CompiledGraph:
         self.index: Mapping[str, int] = index
         self.entrypoints: Mapping[str, str] = dict(definition.entrypoints)
         self.repeat_edges: Sequence[tuple[int, int, frozenset[str]]] = tuple(repeat_edges)
+
+    @property
+    def digest(self) -> str:
+        """The digest of the graph's dependency closure (made once, on first read; threads may race to
+        make it, and all make the same text)."""
+        make = self._digest_of
+        if make is not None:
+            self._digest = make()
+            self._digest_of = None
+        return self._digest

@@ -30,6 +30,7 @@ kept). This module knows nothing of files, Runs or graphs.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,6 +48,8 @@ __all__ = [
     "json_type",
     "plain_json",
     "plain_string",
+    "well_formed",
+    "well_formed_text",
 ]
 
 #: Nesting accepted where the caller sets no limit of its own (Facts handed to ``evaluate()``).
@@ -300,6 +303,55 @@ def json_text(value: Any, *, indent: int | None = None) -> str:
     writer's (:func:`agent_graph._core.json_writer.write_json`).
     """
     return write_json(value, string=_string, number=_number, convert=_struct, indent=indent)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def well_formed_text(text: str) -> str:
+    """``text`` with each lone surrogate (text that was not UTF-8) as U+FFFD, for a reader that takes only Unicode."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def well_formed(value: Any) -> Any:
+    """A JSON value whose strings and keys are well-formed Unicode: each lone surrogate as U+FFFD.
+
+    For answers a writer outside agent-graph encodes and cannot hold a lone
+    surrogate (the MCP SDK's, say) while the stores keep them exactly. The
+    value itself is answered when it holds none (one look with the C encoder);
+    otherwise a copy, made without recursion.
+    """
+    try:
+        msgspec.json.encode(value)
+        return value
+    except UnicodeEncodeError:
+        pass
+    except (TypeError, ValueError, RecursionError, OverflowError):
+        pass  # not for the C encoder (too deep, say): walk it
+    if isinstance(value, str):
+        return well_formed_text(value)
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]  # (value, container to fill, key or index)
+    while stack:
+        item, target, slot = stack.pop()
+        if isinstance(item, str):
+            target[slot] = well_formed_text(item)
+        elif isinstance(item, dict):
+            copy: dict[str, Any] = {}
+            target[slot] = copy
+            for key, member in item.items():
+                name = well_formed_text(key) if isinstance(key, str) else key
+                copy[name] = None
+                stack.append((member, copy, name))
+        elif isinstance(item, (list, tuple)):
+            items: list[Any] = [None] * len(item)
+            target[slot] = items
+            stack.extend((member, items, index) for index, member in enumerate(item))
+        else:
+            target[slot] = item
+    return root[0]
 
 
 def json_bytes(value: Any, *, indent: int | None = None) -> bytes:

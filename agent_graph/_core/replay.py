@@ -182,31 +182,37 @@ class RunState(NamedTuple):
 
 class _Facts:
     """The Facts as the events record them so far: known values, keys whose value is not recorded, and
-    whether the key set itself is known (``open``: keys may exist that no event names)."""
+    whether the key set itself is known (``open``: keys may exist that no event names).
 
-    __slots__ = ("known", "open", "unknown")
+    ``in_place``: change ``known`` and ``unknown`` where they are (a walk that keeps no state of an
+    earlier event); otherwise copy on write, so a dict a step holds is never changed.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("in_place", "known", "open", "unknown")
+
+    def __init__(self, *, in_place: bool = False) -> None:
         self.known: dict[str, Any] = {}
         self.unknown: set[str] = set()
         self.open = True
+        self.in_place = in_place
 
     def apply(self, change: FactsChange) -> None:
-        """Apply one event's change (copy on write: a dict a step holds is never changed)."""
+        """Apply one event's change: time linear in the change (a copy of ``known`` unless in place)."""
         mode, keys, values = change
         if mode == "start" or mode == "replace":
             self.known = dict(values) if values is not None else {}
             self.unknown = set(keys) if values is None and keys is not None else set()
             self.open = values is None and keys is None
-        elif values is None:  # a merge that names its keys but not their values
-            names = keys or ()
-            self.known = {key: value for key, value in self.known.items() if key not in names}
-            self.unknown.update(names)
+            return
+        known = self.known if self.in_place else dict(self.known)
+        if values is None:  # a merge that names its keys but not their values
+            for key in keys or ():
+                known.pop(key, None)
+                self.unknown.add(key)
         elif mode == "set":
-            self.known = {**self.known, **values}
+            known.update(values)
             self.unknown.difference_update(values)
         else:  # a deep merge: exact where the value merged into is known
-            known = dict(self.known)
             for key, value in values.items():
                 if key in known:
                     known[key] = deep_merge({key: known[key]}, {key: value})[key]
@@ -214,13 +220,24 @@ class _Facts:
                     self.unknown.add(key)
                 else:
                     known[key] = value
-            self.known = known
+        self.known = known
 
-    def arrive(self, key: str, value: Any) -> None:
-        """``key``'s value from the Run itself (nothing changes it after this event), where not recorded."""
-        if key not in self.known and (key in self.unknown or self.open):
-            self.known = {**self.known, key: value}
+    def arrive(self, keys: list[str], final: Mapping[str, Any]) -> None:
+        """The values of ``keys`` from the Run itself (nothing changes them after this event), where not
+        recorded: one copy of ``known`` for all of them (unless in place)."""
+        missing = [key for key in keys if key not in self.known and (key in self.unknown or self.open)]
+        if not missing:
+            return
+        known = self.known if self.in_place else dict(self.known)
+        for key in missing:
+            known[key] = final[key]
             self.unknown.discard(key)
+        self.known = known
+
+    def unrecorded(self, final: Mapping[str, Any]) -> tuple[str, ...]:
+        """The keys the Run may hold whose value is not recorded, sorted (costs the keys, not the events)."""
+        names = self.unknown | final.keys() if self.open else self.unknown
+        return tuple(sorted(key for key in names if key not in self.known))
 
 
 def _facts_changes(
@@ -262,26 +279,22 @@ def _facts_changes(
     return found
 
 
-def run_states(run: Run) -> Iterator[RunState]:
-    """The state of ``run`` right after each of its events, in one pass (``run-invalid`` as :func:`replay`).
+class _History(NamedTuple):
+    """One look at the whole history: each event's Facts change, the keys whose value arrives from the
+    Run itself at each event, the last replacement and the first event that sets the authorities."""
 
-    The Facts are carried forward from the values the events record
-    (:mod:`agent_graph._core.fact_events`); where an event records none (a Run
-    written by the reference toolchain, or before events recorded values), a
-    key's value is known from the last event that changed it on (the Run holds
-    it), and the key set is unknown before a replacement that records nothing.
-    """
-    _check_run(run)
-    events = run.events
-    final_facts = run.facts
-    changes = [facts_change_of(event.type, event.detail) for event in events]
+    changes: list[FactsChange | None]
+    arrivals: dict[int, list[str]]
+    last_replace: int
+    first_authorities: int
 
-    # One look at the whole history: when each key was last changed, the last replacement and whether
-    # anything sets the authorities.
+
+def _history(run: Run) -> _History:
+    changes = [facts_change_of(event.type, event.detail) for event in run.events]
     last_replace = 0
     last_change: dict[str, int] = {}
     first_authorities = 0
-    for event, change in zip(events, changes, strict=True):
+    for event, change in zip(run.events, changes, strict=True):
         if change is not None and change.mode != "start":
             if change.mode == "replace":
                 last_replace = event.sequence
@@ -290,31 +303,63 @@ def run_states(run: Run) -> Iterator[RunState]:
         if first_authorities == 0 and _authority_list(event) is not None:
             first_authorities = event.sequence
     arrivals: dict[int, list[str]] = {}
-    for key in final_facts:
+    for key in run.facts:
         arrivals.setdefault(max(last_change.get(key, 1), last_replace, 1), []).append(key)
+    return _History(changes, arrivals, last_replace, first_authorities)
 
+
+def run_states(run: Run) -> Iterator[RunState]:
+    """The state of ``run`` right after each of its events, one at a time (``run-invalid`` as :func:`replay`).
+
+    The Facts are carried forward from the values the events record
+    (:mod:`agent_graph._core.fact_events`); where an event records none (a Run
+    written by the reference toolchain, or before events recorded values), a
+    key's value is known from the last event that changed it on (the Run holds
+    it), and the key set is unknown before a replacement that records nothing.
+
+    The whole history is checked before the first state is answered (a walk
+    that changes the Facts in place, keeping nothing of earlier events); then
+    each state is made as it is asked for, so a caller that keeps none holds
+    one state at a time. A state shares with the one before what the event
+    left as it was (the Facts, the Outcomes, the unrecorded keys), and an
+    event costs what it changed: a Facts event a copy of the Facts, an
+    outcome a copy of the Outcomes, any other event nothing more.
+    """
+    _check_run(run)
+    history = _history(run)
+    checked = _Facts(in_place=True)
+    for event, change in zip(run.events, history.changes, strict=True):
+        if change is not None:
+            checked.apply(change)
+        checked.arrive(history.arrivals.get(event.sequence, []), run.facts)
+    _check_facts(run, checked)
+    return _states(run, history)
+
+
+def _states(run: Run, history: _History) -> Iterator[RunState]:
+    final_facts = run.facts
     facts = _Facts()
     outcomes: dict[str, OutcomeRecord] = {}
     outcome_json: dict[str, dict[str, Any]] = {}
-    authorities: tuple[str, ...] = run.authorities if first_authorities == 0 else ()
-    authorities_known = first_authorities in (0, 1)
-    states: list[RunState] = []
+    authorities: tuple[str, ...] = run.authorities if history.first_authorities == 0 else ()
+    authorities_known = history.first_authorities in (0, 1)
+    unrecorded: tuple[str, ...] = ()
 
-    for event, change in zip(events, changes, strict=True):
+    for event, change in zip(run.events, history.changes, strict=True):
         sequence = event.sequence
         found: list[StateChange] = []
 
-        before = _Facts()
-        before.known, before.unknown, before.open = facts.known, set(facts.unknown), facts.open
-        if change is not None:
-            facts.apply(change)
-        arrived = arrivals.get(sequence, [])
-        for key in arrived:
-            facts.arrive(key, final_facts[key])
-        found.extend(_facts_changes(sequence, change, before, facts, arrived))
+        arrived = history.arrivals.get(sequence, [])
+        if change is not None or arrived or sequence == 1:
+            before = _Facts()
+            before.known, before.unknown, before.open = facts.known, set(facts.unknown), facts.open
+            if change is not None:
+                facts.apply(change)
+            facts.arrive(arrived, final_facts)
+            found.extend(_facts_changes(sequence, change, before, facts, arrived))
+            unrecorded = facts.unrecorded(final_facts)
         # Keys may exist that no event names only until a later replacement: after it, the Run's own.
-        hidden = facts.open and sequence < last_replace
-        unrecorded = sorted((facts.unknown | (set(final_facts) if facts.open else set())) - set(facts.known))
+        hidden = facts.open and sequence < history.last_replace
 
         if event.type == "node.outcome-recorded" and event.node is not None and event.outcome is not None:
             record = OutcomeRecord(outcome=event.outcome, recorded_at=event.at, detail=event.detail)
@@ -347,21 +392,17 @@ def run_states(run: Run) -> Iterator[RunState]:
         elif sequence == 1 and authorities_known and authorities:
             found.append(StateChange(part="authorities", key="", after=list(authorities)))
 
-        states.append(
-            RunState(
-                event=event,
-                facts={} if hidden else facts.known,
-                outcomes=outcomes,
-                outcome_json=outcome_json,
-                authorities=authorities,
-                changes=tuple(found),
-                unrecorded_facts=() if hidden else tuple(unrecorded),
-                all_facts_unrecorded=hidden,
-                authorities_unrecorded=not authorities_known,
-            )
+        yield RunState(
+            event=event,
+            facts={} if hidden else facts.known,
+            outcomes=outcomes,
+            outcome_json=outcome_json,
+            authorities=authorities,
+            changes=tuple(found),
+            unrecorded_facts=() if hidden else unrecorded,
+            all_facts_unrecorded=hidden,
+            authorities_unrecorded=not authorities_known,
         )
-    _check_facts(run, facts)
-    return iter(states)
 
 
 def _check_facts(run: Run, facts: _Facts) -> None:

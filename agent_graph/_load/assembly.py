@@ -10,7 +10,7 @@ that ``route()`` only looks them up.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -51,36 +51,38 @@ def assemble(
         {"manifest": raw_manifest, "files": [[rel(p), file_digests[p]] for p in provider_files]}
     )
 
-    # Graph closures, iteratively, children before parents.
-    closures: dict[str, set[str]] = {}
-    for start in graphs:
-        if start in closures:
-            continue
-        stack: list[tuple[str, bool]] = [(start, False)]
-        while stack:
-            gid, expanded = stack.pop()
-            if gid in closures:
-                continue
-            if not expanded:
-                stack.append((gid, True))
-                stack.extend((child, False) for child in dependencies[gid] if child not in closures)
-                continue
-            closure = set(graph_files[gid])
-            for child in dependencies[gid]:
-                closure |= closures[child]
-            closures[gid] = closure
-    compiled: dict[str, CompiledGraph] = {}
-    for gid, (graph_path, graph) in graphs.items():
-        relative_files = {rel(p): file_digests[p] for p in closures[gid]}
-        ordered = sort_collated(relative_files)
-        digest = digest_value(
-            {
-                "provider": {"id": manifest.id, "version": manifest.version},
-                "graph": gid,
-                "files": [[p, relative_files[p]] for p in ordered],
-            }
-        )
-        compiled[gid] = CompiledGraph(graph, graph_path, digest)
+    def graph_digest(gid: str) -> Callable[[], str]:
+        """The digest of Graph ``gid``: its files and those of every Graph it calls, found when first read."""
+
+        def make() -> str:
+            files: dict[str, None] = {}
+            seen = {gid}
+            stack = [gid]
+            while stack:
+                current = stack.pop()
+                files.update(graph_files[current])
+                for child in dependencies[current]:
+                    if child not in seen:
+                        seen.add(child)
+                        stack.append(child)
+            relative_files = {rel(p): file_digests[p] for p in files}
+            ordered = sort_collated(relative_files)
+            return digest_value(
+                {
+                    "provider": {"id": manifest.id, "version": manifest.version},
+                    "graph": gid,
+                    "files": [[p, relative_files[p]] for p in ordered],
+                }
+            )
+
+        return make
+
+    # A Graph's digest covers every Graph below it: made when first read, so that loading a chain of
+    # Subgraphs costs its length, not its square.
+    compiled = {
+        gid: CompiledGraph(graph, graph_path, digest_of=graph_digest(gid))
+        for gid, (graph_path, graph) in graphs.items()
+    }
 
     resources: dict[str, LoadedResource] = {}
     for path, resource in state.resources.items():

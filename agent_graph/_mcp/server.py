@@ -58,6 +58,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._core.errors import AgentGraphError
+from .._core.plain import well_formed, well_formed_text
 from .._runtime.run_store_async import AsyncRunStore
 from .._runtime.telemetry import Operation
 from .service import McpService, PendingGate, ToolAnswer
@@ -133,7 +134,7 @@ def _error_answer(error: AgentGraphError) -> types.CallToolResult:
     envelope = json.dumps(error.to_envelope(), separators=(",", ":"))
     return types.CallToolResult(
         content=[
-            types.TextContent(type="text", text=f"ERROR {error.code}: {error.message}"),
+            types.TextContent(type="text", text=well_formed_text(f"ERROR {error.code}: {error.message}")),
             types.TextContent(type="text", text=envelope),
         ],
         is_error=True,
@@ -141,9 +142,11 @@ def _error_answer(error: AgentGraphError) -> types.CallToolResult:
 
 
 def _answer(answer: ToolAnswer) -> types.CallToolResult:
+    """A tool's answer as the SDK sends it: a lone surrogate a Run holds (which the SDK's JSON writer
+    cannot encode) is shown as U+FFFD, in the text and the structured content alike."""
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=answer.text)],
-        structured_content=answer.structured,
+        content=[types.TextContent(type="text", text=well_formed_text(answer.text))],
+        structured_content=well_formed(answer.structured),
         is_error=False,
     )
 
@@ -279,7 +282,9 @@ class _Handlers:
         media_type = got.media_type
         contents: types.TextResourceContents | types.BlobResourceContents
         if media_type.startswith("text/") or media_type.endswith(("json", "yaml", "xml")):
-            contents = types.TextResourceContents(uri=uri, mime_type=media_type, text=got.content)
+            contents = types.TextResourceContents(
+                uri=uri, mime_type=media_type, text=well_formed_text(got.content)
+            )
         else:
             blob = base64.b64encode(got.data).decode("ascii")
             contents = types.BlobResourceContents(uri=uri, mime_type=media_type, blob=blob)

@@ -62,6 +62,7 @@ from .._core.model import (
 )
 from .._core.provider import Provider
 from .._core.receipts import Receipts
+from .._core.state import unknown_state_key
 from .._core.why import step_blockers
 from .._runtime.gate_policy import GateGuard
 from .._runtime.host import HostHandler, ResourceContent, ResourceReader
@@ -445,6 +446,9 @@ class McpService:
         outcome = arguments["outcome"]
         facts = arguments.get("facts") or {}
         ref, run = await self._load(run_id)
+        unknown = unknown_state_key(self.provider, run.graph, node)
+        if unknown is not None:  # as the command line answers: the closest key of the Run's graph named
+            raise unknown
         self.guard.check_record(node, run.authorities)
         self.guard.check_facts(facts, run.authorities)
         detail = arguments.get("detail", msgspec.UNSET)

@@ -491,7 +491,8 @@ def observed(
     log = logging.getLogger(logger)
 
     def quiet() -> bool:
-        return _tracing() is None and _metering() is None and not log.isEnabledFor(logging.INFO)
+        # A host's logger that raises when asked for its level logs nothing: the call goes straight through.
+        return _tracing() is None and _metering() is None and not _guarded(log.isEnabledFor, logging.INFO)
 
     def start(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Operation:
         known = _guarded(describe, args, kwargs) if describe is not None else None

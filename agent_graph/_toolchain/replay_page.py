@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from importlib import resources
 from typing import Any
 
@@ -81,10 +81,54 @@ _UNSET = msgspec.UNSET
 _FACTS_EVENTS = frozenset({"run.started", "facts.updated", "facts.replaced", "run.forked"})
 
 
+def _leaf_text(value: Any, limit: int) -> str:
+    if isinstance(value, str) and len(value) > limit:
+        value = value[: limit + 1]  # the rest is never shown: a long string costs what is shown
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _members(value: dict[str, Any] | list[Any] | tuple[Any, ...]) -> Iterator[tuple[str, Any]]:
+    """The parts of a container as the page writes them: ``(text, None)`` or ``("", member)``, lazily."""
+    if isinstance(value, dict):
+        yield "{", None
+        for index, (key, member) in enumerate(value.items()):
+            yield f"{', ' if index else ''}{_leaf_text(key, VALUE_LIMIT)}: ", None
+            yield "", member
+        yield "}", None
+    else:
+        yield "[", None
+        for index, member in enumerate(value):
+            if index:
+                yield ", ", None
+            yield "", member
+        yield "]", None
+
+
 def _shown(value: Any, limit: int = VALUE_LIMIT) -> str:
-    """A value as compact JSON text, cut to ``limit`` characters."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=False, separators=(", ", ": "), default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """A value as compact JSON text (``", "`` and ``": "``), cut to ``limit`` characters.
+
+    Written part by part and stopped once past the limit, without recursion:
+    a value costs what is shown of it, however large or deep it is (a Facts
+    event of a Run whose Facts grow shows each value before and after it).
+    """
+    pieces: list[str] = []
+    size = 0
+    stack: list[Iterator[tuple[str, Any]]] = [iter((("", value),))]
+    while stack and size <= limit:
+        part = next(stack[-1], None)
+        if part is None:
+            stack.pop()
+            continue
+        text, member = part
+        if not text and isinstance(member, (dict, list, tuple)):
+            stack.append(_members(member))
+            continue
+        if not text:
+            text = _leaf_text(member, limit)
+        pieces.append(text)
+        size += len(text)
+    shown = "".join(pieces)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def _top_node(graph: CompiledGraph, call_path: Iterable[str], node: str) -> int | None:
@@ -271,8 +315,8 @@ def _step_data(
     graph: CompiledGraph,
     step: ReplayStep,
     tables: _Tables,
-    previous: tuple[str, frozenset[str]] | None,
-) -> tuple[dict[str, Any], tuple[str, frozenset[str]]]:
+    previous: tuple[str, tuple[str, ...]] | None,
+) -> tuple[dict[str, Any], tuple[str, tuple[str, ...]]]:
     """One event as the page keeps it, and its letters and unrecorded keys (what the next one differs from)."""
     event = step.event
     evaluation = step.evaluation
@@ -350,17 +394,18 @@ def _step_data(
         )
     if changes:
         data["ch"] = changes
-    unrecorded = frozenset(step.unrecorded_facts)
+    unrecorded = step.unrecorded_facts
     if not step.exact:
         data["x"] = {
             **({"f": 1} if unrecorded else {}),
             **({"af": 1} if step.all_facts_unrecorded else {}),
             **({"au": 1} if step.authorities_unrecorded else {}),
         }
-    known = previous[1] if previous is not None else frozenset()
-    if unrecorded != known:  # the keys that became, or stopped being, unrecorded
-        added, gone = sorted(unrecorded - known, key=utf16_key), sorted(known - unrecorded, key=utf16_key)
-        data["xd"] = [added, gone]
+    known = previous[1] if previous is not None else ()
+    # The keys that became, or stopped being, unrecorded; the replay shares the tuple while they stay.
+    if unrecorded is not known and unrecorded != known:
+        now, then = frozenset(unrecorded), frozenset(known)
+        data["xd"] = [sorted(now - then, key=utf16_key), sorted(then - now, key=utf16_key)]
     return data, (letters, unrecorded)
 
 
@@ -369,7 +414,7 @@ def page_data(provider: Provider, run: Run) -> dict[str, Any]:
     graph = provider.graphs.get(run.graph)
     tables = _Tables()
     steps = []
-    previous: tuple[str, frozenset[str]] | None = None
+    previous: tuple[str, tuple[str, ...]] | None = None
     for step in replay(provider, run):
         data, previous = _step_data(provider, run, provider.graphs[run.graph], step, tables, previous)
         steps.append(data)
