@@ -1,9 +1,12 @@
-"""agent-graph run in the test's own process: the command line in a folder, and a guard against hangs.
+"""agent-graph run in the test's own process: a refused call's code, the command line in a folder, and a
+guard against hangs.
 
-:func:`run_cli` answers the exit status and both streams of one ``agent-graph
-… --format json``; :func:`chdir` runs a block in another folder; :func:`within`
-fails a block that has not answered after a generous time (a hang guard, not
-a speed test: nothing here depends on the machine's speed).
+:func:`code_of` answers the code of the :class:`~agent_graph.AgentGraphError`
+a call raises (and fails the test when it raises none); :func:`run_cli`
+answers the exit status and both streams of one ``agent-graph … --format
+json``; :func:`chdir` runs a block in another folder; :func:`within` fails a
+block that has not answered after a generous time (a hang guard, not a speed
+test: nothing here depends on the machine's speed).
 """
 
 from __future__ import annotations
@@ -12,13 +15,16 @@ import contextlib
 import io
 import os
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import agent_graph as ag
 from agent_graph._cli.main import main
 
-__all__ = ["SECONDS", "Hang", "chdir", "run_cli", "within"]
+__all__ = ["SECONDS", "Hang", "chdir", "code_of", "run_cli", "within"]
 
 #: Longer than any answer takes, however loaded the machine: a block still running then hangs.
 SECONDS = 60.0
@@ -26,6 +32,13 @@ SECONDS = 60.0
 
 class Hang(BaseException):
     """Raised by the alarm: not an Exception, so no catch-all on the way (the CLI's) swallows it."""
+
+
+def code_of(call: Callable[[], Any]) -> str:
+    """The code of the AgentGraphError ``call()`` raises."""
+    with pytest.raises(ag.AgentGraphError) as caught:
+        call()
+    return caught.value.code
 
 
 @contextlib.contextmanager

@@ -23,6 +23,7 @@ import agent_graph.types as agt
 from agent_graph._runtime.runs import FileRunStore, read_run_file
 
 from .fakes import FakeClock, Ids
+from .in_process import code_of
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -74,12 +75,6 @@ def store(kind: Kind, clock: FakeClock) -> Iterator[ag.BaseRunStore]:
 def started(store: ag.BaseRunStore, kind: Kind, provider: Any, **options: Any) -> str:
     run = store.start(None, provider, "report", workspace="/work/space", **options)
     return kind.ref(run)
-
-
-def code_of(call: Any) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()
-    return caught.value.code
 
 
 def file_bytes(run: ag.Run) -> bytes:
