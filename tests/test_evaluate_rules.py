@@ -1402,13 +1402,7 @@ def test_hundred_thousand_node_chain_loads_and_evaluates() -> None:
     ]
     nodes.append({"id": f"n{length - 1}", "kind": "terminal", "terminalOutcome": "completed"})
     edges = [{"from": f"n{i}", "to": f"n{i + 1}"} for i in range(length - 1)]
-    document = {
-        "schema": "agent-graph.graph.v1",
-        "id": "main",
-        "entrypoints": {"default": "n0"},
-        "nodes": nodes,
-        "edges": edges,
-    }
+    document = graph_doc("main", nodes, edges)
     files = files_for(
         [],
         standard=False,

@@ -32,6 +32,7 @@ from .load_fixtures import (
     render,
     write_tree,
 )
+from .providers import graph_doc
 
 #: The schema keyword that refuses an absolute or escaping relative path.
 PATH_RULES = {"schema.not", "schema.pattern"}
@@ -136,12 +137,17 @@ def case(code: str, *changes: Change, named: str | None = None, name: str = "") 
     return pytest.param(list(changes), code, named, id=f"{code}-{name}" if name else code)
 
 
-def fails_after(changes: Sequence[Change], code: str, named: str | None) -> None:
-    """The base Provider, changed by ``changes``, fails to load with ``code``, its message naming ``named``."""
+def changed(changes: Sequence[Change]) -> Documents:
+    """The documents of the base Provider with ``changes`` made, in order."""
     documents = base_documents()
     for change in changes:
         change(documents)
-    error = fails(documents, code)
+    return documents
+
+
+def fails_after(changes: Sequence[Change], code: str, named: str | None) -> None:
+    """The base Provider, changed by ``changes``, fails to load with ``code``, its message naming ``named``."""
+    error = fails(changed(changes), code)
     if named is not None:
         assert named in error.message
 
@@ -311,6 +317,71 @@ ONE_CHANGE = [
 @pytest.mark.parametrize(("changes", "code", "named"), ONE_CHANGE)
 def test_a_change_fails_with_its_code(changes: list[Change], code: str, named: str | None) -> None:
     fails_after(changes, code, named)
+
+
+#: Changes the loader takes: the Provider still loads, with the resource or Graph it names.
+STILL_LOADS = [
+    pytest.param(
+        [writing("resources/procedure.md", "---\nid: /abs/id\nkind: procedure\n---\nbody\n")],
+        "/abs/id",
+        id="front-matter-fields-are-not-paths",
+    ),
+    pytest.param(
+        [
+            writing(
+                "resources/policy.md", "---\r\nid: policy.delegation\r\nkind: procedure\r\n---\r\nbody\r\n"
+            )
+        ],
+        "policy.delegation",
+        id="front-matter-with-crlf-line-ends",
+    ),
+    pytest.param(
+        [
+            writing(
+                "resources/policy.md",
+                "---\nid: policy.delegation\nkind: skill\ntitle: Policy\nversion: 2\n---\n",
+            )
+        ],
+        "policy.delegation",
+        id="other-front-matter-keys-are-ignored",
+    ),
+    pytest.param(
+        [
+            appending(MAIN, "/edges", {"from": "build", "to": "done", "outcomes": ["failed", "unverified"]}),
+            appending(MAIN, "/edges", {"from": "build", "to": "done", "outcomes": ["unverified", "failed"]}),
+        ],
+        "main",
+        id="edges-differing-only-in-outcome-order-are-not-duplicates",
+    ),
+    pytest.param(
+        [appending(MAIN, "/edges", {"from": "build", "to": "approve", "kind": "requires"})],
+        "main",
+        id="edges-differing-in-kind-are-not-duplicates",
+    ),
+    pytest.param(
+        [
+            appending(
+                MAIN, "/edges", {"from": "run", "to": "approve", "kind": "repeat", "outcomes": ["failed"]}
+            )
+        ],
+        "main",
+        id="repeat-to-a-gate",
+    ),
+    pytest.param(
+        [setting(MAIN, "/nodes/run/action", "actions/build.yaml")], "main", id="same-action-file-used-twice"
+    ),
+    pytest.param(
+        [setting(MAIN, "/nodes/approve/delegated", {})],
+        "main",
+        id="empty-delegated-policy-on-a-delegatable-gate",
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "holding"), STILL_LOADS)
+def test_a_change_the_loader_takes(changes: list[Change], holding: str) -> None:
+    provider = load(changed(changes))
+    assert holding in provider.graphs or holding in provider.resources_by_id
 
 
 # ---------------------------------------------------------------- file-missing
@@ -524,12 +595,6 @@ def test_contained_path_escape_is_outside_provider() -> None:
     assert contained_path(ROOT, "..b/x.yaml", "graph reference") == f"{ROOT}/..b/x.yaml"
 
 
-def test_front_matter_fields_are_not_paths() -> None:
-    documents = base_documents()
-    documents["resources/procedure.md"] = "---\nid: /abs/id\nkind: procedure\n---\nbody\n"
-    assert "/abs/id" in load(documents).resources_by_id
-
-
 # ---------------------------------------------------------------- path-symlink-outside-provider
 
 
@@ -658,20 +723,6 @@ def test_graph_edge_duplicate_same_outcome_list() -> None:
     fails(documents, "graph-edge-duplicate")
 
 
-def test_edges_differing_only_in_outcome_order_are_not_duplicates() -> None:
-    documents = base_documents()
-    edges = main_graph(documents)["edges"]
-    edges.append({"from": "build", "to": "done", "outcomes": ["failed", "unverified"]})
-    edges.append({"from": "build", "to": "done", "outcomes": ["unverified", "failed"]})
-    assert "main" in load(documents).graphs
-
-
-def test_edges_differing_in_kind_are_not_duplicates() -> None:
-    documents = base_documents()
-    main_graph(documents)["edges"].append({"from": "build", "to": "approve", "kind": "requires"})
-    assert "main" in load(documents).graphs
-
-
 @pytest.mark.parametrize("target", ["quality", "done"])
 def test_graph_repeat_target_invalid(target: str) -> None:
     documents = base_documents()
@@ -679,14 +730,6 @@ def test_graph_repeat_target_invalid(target: str) -> None:
         {"from": "run", "to": target, "kind": "repeat", "outcomes": ["failed"]}
     )
     fails(documents, "graph-repeat-target-invalid")
-
-
-def test_repeat_to_a_gate_is_valid() -> None:
-    documents = base_documents()
-    main_graph(documents)["edges"].append(
-        {"from": "run", "to": "approve", "kind": "repeat", "outcomes": ["failed"]}
-    )
-    assert "main" in load(documents).graphs
 
 
 def test_graph_flow_cycle_names_the_cycle() -> None:
@@ -729,12 +772,6 @@ def test_same_graph_file_listed_twice_is_schema_invalid() -> None:
 # ---------------------------------------------------------------- per node
 
 
-def test_same_action_file_used_twice_is_fine() -> None:
-    documents = base_documents()
-    node(documents, "run")["action"] = "actions/build.yaml"
-    assert "main" in load(documents).graphs
-
-
 @pytest.mark.parametrize(
     "gate",
     [
@@ -752,64 +789,49 @@ def test_gate_delegated_policy_invalid(gate: dict[str, Any], delegated: dict[str
     fails(documents, "gate-delegated-policy-invalid")
 
 
-def test_empty_delegated_policy_on_a_delegatable_gate_is_fine() -> None:
-    documents = base_documents()
-    node(documents, "approve")["delegated"] = {}
-    assert "main" in load(documents).graphs
-
-
 # ---------------------------------------------------------------- resources
 
 
-@pytest.mark.parametrize(
-    "text", ["no header\n", "\n---\nid: a\nkind: procedure\n---\n", " ---\nid: a\n---\n", "---"]
-)
-def test_frontmatter_missing(text: str) -> None:
-    documents = base_documents()
-    documents["resources/policy.md"] = text
-    fails(documents, "frontmatter-missing")
+#: Texts of a Markdown resource the loader refuses, and the code of each.
+BAD_MARKDOWN = [
+    *(
+        (text, "frontmatter-missing")
+        for text in ["no header\n", "\n---\nid: a\nkind: procedure\n---\n", " ---\nid: a\n---\n", "---"]
+    ),
+    *(
+        (text, "frontmatter-invalid")
+        for text in [
+            "---\nid: policy.delegation\nkind: procedure\n",  # never closed
+            "---\n---\nbody\n",  # the closing line must start at offset 4 or later
+            "---\nid: policy.delegation\nkind: procedure\n---",  # no newline after the closing line
+            "---\nid: [unclosed\n---\nbody\n",  # bad YAML
+            "---\nid: a\nid: b\n---\nbody\n",  # duplicate key
+            "---\n- id\n- kind\n---\nbody\n",  # a list
+            "---\njust text\n---\nbody\n",  # a string
+            "---\n\n---\nbody\n",  # null
+        ]
+    ),
+    *(
+        (f"---\n{header}---\nbody\n", "resource-metadata-invalid")
+        for header in [
+            "kind: procedure\n",  # no id
+            "id: policy.delegation\n",  # no kind
+            "id: 7\nkind: procedure\n",
+            "id: policy.delegation\nkind: [procedure]\n",
+            "id: policy.delegation\nkind: procedure\nmedia-type: 3\n",
+            "id: policy.delegation\nkind: procedure\nmedia-type: true\n",
+        ]
+    ),
+    *(
+        (f"---\nid: policy.delegation\nkind: '{kind}'\n---\nbody\n", "resource-kind-invalid")
+        for kind in ["context-view", "Procedure", "guide", ""]
+    ),
+]
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "---\nid: policy.delegation\nkind: procedure\n",  # never closed
-        "---\n---\nbody\n",  # the closing line must start at offset 4 or later
-        "---\nid: policy.delegation\nkind: procedure\n---",  # no newline after the closing line
-        "---\nid: [unclosed\n---\nbody\n",  # bad YAML
-        "---\nid: a\nid: b\n---\nbody\n",  # duplicate key
-        "---\n- id\n- kind\n---\nbody\n",  # a list
-        "---\njust text\n---\nbody\n",  # a string
-        "---\n\n---\nbody\n",  # null
-    ],
-)
-def test_frontmatter_invalid(text: str) -> None:
-    documents = base_documents()
-    documents["resources/policy.md"] = text
-    fails(documents, "frontmatter-invalid")
-
-
-def test_frontmatter_with_crlf_line_ends() -> None:
-    documents = base_documents()
-    documents["resources/policy.md"] = "---\r\nid: policy.delegation\r\nkind: procedure\r\n---\r\nbody\r\n"
-    assert "policy.delegation" in load(documents).resources_by_id
-
-
-@pytest.mark.parametrize(
-    "header",
-    [
-        "kind: procedure\n",  # no id
-        "id: policy.delegation\n",  # no kind
-        "id: 7\nkind: procedure\n",
-        "id: policy.delegation\nkind: [procedure]\n",
-        "id: policy.delegation\nkind: procedure\nmedia-type: 3\n",
-        "id: policy.delegation\nkind: procedure\nmedia-type: true\n",
-    ],
-)
-def test_resource_metadata_invalid(header: str) -> None:
-    documents = base_documents()
-    documents["resources/policy.md"] = f"---\n{header}---\nbody\n"
-    fails(documents, "resource-metadata-invalid")
+@pytest.mark.parametrize(("text", "code"), BAD_MARKDOWN)
+def test_a_markdown_resource_the_loader_refuses(text: str, code: str) -> None:
+    fails(changed([writing("resources/policy.md", text)]), code)
 
 
 def test_media_type_spellings_and_default() -> None:
@@ -821,21 +843,6 @@ def test_media_type_spellings_and_default() -> None:
     located = ag.locate_resource(provider, "policy.delegation")
     assert located.media_type == "text/plain"
     assert ag.locate_resource(provider, "procedure.build").media_type == "text/markdown"
-
-
-@pytest.mark.parametrize("kind", ["context-view", "Procedure", "guide", ""])
-def test_resource_kind_invalid(kind: str) -> None:
-    documents = base_documents()
-    documents["resources/policy.md"] = f"---\nid: policy.delegation\nkind: '{kind}'\n---\nbody\n"
-    fails(documents, "resource-kind-invalid")
-
-
-def test_other_front_matter_keys_are_ignored() -> None:
-    documents = base_documents()
-    documents["resources/policy.md"] = (
-        "---\nid: policy.delegation\nkind: skill\ntitle: Policy\nversion: 2\n---\n"
-    )
-    assert "policy.delegation" in load(documents).resources_by_id
 
 
 def test_resource_schema_legacy_names_the_migration_command() -> None:
@@ -1126,6 +1133,18 @@ def test_order_materializer_effect_before_runner() -> None:
 # ---------------------------------------------------------------- scale
 
 
+def _one_graph(graph: dict[str, Any]) -> Documents:
+    """A Provider of ``graph`` alone, written as compact JSON (``acme/<graph id>``)."""
+    path = f"graphs/{graph['id']}.json"
+    manifest = {
+        "schema": "agent-graph.provider.v1",
+        "id": f"acme/{graph['id']}",
+        "version": "1.0.0",
+        "graphs": [path],
+    }
+    return {"provider.yaml": manifest, path: json.dumps(graph, separators=(",", ":"))}
+
+
 @pytest.mark.slow
 def test_a_100000_node_chain_loads_and_evaluates() -> None:
     count = 100_000
@@ -1140,23 +1159,7 @@ def test_a_100000_node_chain_loads_and_evaluates() -> None:
     ]
     nodes.append({"id": "end", "kind": "terminal", "terminalOutcome": "completed"})
     edges = [{"from": nodes[i]["id"], "to": nodes[i + 1]["id"]} for i in range(count - 1)]
-    graph = {
-        "schema": "agent-graph.graph.v1",
-        "id": "chain",
-        "entrypoints": {"default": "n0"},
-        "nodes": nodes,
-        "edges": edges,
-    }
-    documents: Documents = {
-        "provider.yaml": {
-            "schema": "agent-graph.provider.v1",
-            "id": "acme/chain",
-            "version": "1.0.0",
-            "graphs": ["graphs/chain.json"],
-        },
-        "graphs/chain.json": json.dumps(graph, separators=(",", ":")),
-    }
-    provider = load(documents)
+    provider = load(_one_graph(graph_doc("chain", nodes, edges)))
     assert len(provider.graphs["chain"].definition.nodes) == count
     evaluation = ag.evaluate(provider, "chain", "default", facts={}, outcomes={}, authorities=[])
     assert evaluation.status_code == "waiting-user"
@@ -1170,23 +1173,7 @@ def test_a_long_flow_cycle_is_found_without_recursion() -> None:
     ]
     nodes.append({"id": "end", "kind": "terminal", "terminalOutcome": "completed"})
     edges = [{"from": f"n{i}", "to": f"n{(i + 1) % count}"} for i in range(count)]
-    graph = {
-        "schema": "agent-graph.graph.v1",
-        "id": "ring",
-        "entrypoints": {"default": "n0"},
-        "nodes": nodes,
-        "edges": edges,
-    }
-    documents: Documents = {
-        "provider.yaml": {
-            "schema": "agent-graph.provider.v1",
-            "id": "acme/ring",
-            "version": "1.0.0",
-            "graphs": ["graphs/ring.json"],
-        },
-        "graphs/ring.json": json.dumps(graph),
-    }
-    fails(documents, "graph-flow-cycle")
+    fails(_one_graph(graph_doc("ring", nodes, edges)), "graph-flow-cycle")
 
 
 def test_manifest_constant_is_the_loaded_manifest() -> None:
