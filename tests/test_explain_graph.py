@@ -518,9 +518,9 @@ def test_every_example_explains_each_of_its_test_states() -> None:
 @PROPERTY
 @given(
     S.provider_files(max_nodes=5),
-    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
-    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
-    st.one_of(S.json_values, st.lists(S.json_values, max_size=4)),
+    S.hostile_objects,
+    S.hostile_objects,
+    S.hostile_lists,
     st.one_of(S.json_values, st.sampled_from(("default", "alt"))),
 )
 def test_hostile_input_raises_what_evaluate_raises(
