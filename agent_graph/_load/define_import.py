@@ -46,10 +46,9 @@ from .define import (
     Skill,
     SubgraphNode,
     TerminalNode,
-    _Origin,
-    _Render,
-    _Stored,
 )
+from .define_objects import _Origin, _Stored
+from .define_render import _Render
 from .files import on_disk, provider_file_system, read_provider_file
 
 __all__ = ["from_provider"]

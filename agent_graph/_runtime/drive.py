@@ -47,7 +47,7 @@ from .run_store_async import AsyncRunStore
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 else:
-    from .._load.define import Unpack
+    from .._load.define_objects import Unpack
 
 
 #: Statuses that end a drive: nothing more can happen without a change from outside.
