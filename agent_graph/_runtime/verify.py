@@ -23,18 +23,16 @@ from .._core.lint import selected_rules
 from .._core.provider import Provider, loaded_provider
 from .._core.verify import (
     RULES,
-    Condition,
-    Property,
     PropertyResult,
     VerifiedIssue,
     VerifyExploration,
     VerifyFinding,
     VerifyReport,
     analyse,
-    check_property,
     state_test,
     trace_steps,
 )
+from .._core.verify_properties import Condition, Property, check_property
 from .._load.files import provider_file_system
 from .._load.fs import FileSystem
 from .._syntax import schema as _schema
