@@ -44,6 +44,7 @@ from .define_objects import (
     File,
     FileResourceDef,
     GraphActionResourceDef,
+    HostActionResourceDef,
     Markdown,
     Resource,
     Schema,
@@ -695,23 +696,19 @@ class _Render:
                     header[key] = _copied(item, resource._site)
             self.emit_markdown(path, header, resource.body, resource, site, seed=True)
             return path
-        value: dict[str, Any]
+        protocol = "file" if isinstance(resource, FileResourceDef) else "graph-action"
+        if isinstance(resource, HostActionResourceDef):
+            protocol = "host-action"
+        value: dict[str, Any] = {
+            "schema": f"agent-graph.resource.{protocol}.v1",
+            "id": resource.id,
+            "kind": resource.kind,
+            "mediaType": resource.media_type,
+        }
         if isinstance(resource, FileResourceDef):
-            value = {
-                "schema": "agent-graph.resource.file.v1",
-                "id": resource.id,
-                "kind": resource.kind,
-                "mediaType": resource.media_type,
-                "path": self.put_file(resource.content),
-            }
+            value["path"] = self.put_file(resource.content)
         elif isinstance(resource, GraphActionResourceDef):
-            value = {
-                "schema": "agent-graph.resource.graph-action.v1",
-                "id": resource.id,
-                "kind": resource.kind,
-                "mediaType": resource.media_type,
-                "materializer": self.action(resource.materializer, f"{resource.id}.materializer", site),
-            }
+            value["materializer"] = self.action(resource.materializer, f"{resource.id}.materializer", site)
         else:
             identity = resource.input_schema
             schema = resource.materializer.input_schema
@@ -724,14 +721,8 @@ class _Render:
                     "input schema with $id to its materializer",
                     site,
                 )
-            value = {
-                "schema": "agent-graph.resource.host-action.v1",
-                "id": resource.id,
-                "kind": resource.kind,
-                "mediaType": resource.media_type,
-                "materializer": self.action(resource.materializer, f"{resource.id}.materializer", site),
-                "input": {"schema": identity, "value": _copied(resource.input, site)},
-            }
+            value["materializer"] = self.action(resource.materializer, f"{resource.id}.materializer", site)
+            value["input"] = {"schema": identity, "value": _copied(resource.input, site)}
         value["description"] = resource.description
         self.emit(path, _drop_none(value), resource, [("", site)])
         return path
