@@ -539,3 +539,11 @@ def test_hostile_input_raises_what_evaluate_raises(
     assert explanation.evaluation == evaluation
     explanation_text(explanation)
     json.loads(json_line(explanation))
+
+
+def test_the_text_of_an_explanation_shows_an_entry_too_long_to_print() -> None:
+    provider = P.build(P.graph_doc("main", [P.action_node("a"), P.terminal_node("t")], [P.edge("a", "t")]))
+    explanation = explain(provider, "main", 10**5000)  # evaluate answers it as an entry-missing error
+    assert explanation.evaluation.status_code == "error"
+    text = explanation_text(explanation)
+    assert text.startswith("main#<int>: error\n") and "(entry <int>)" in text
