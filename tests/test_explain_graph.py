@@ -547,3 +547,4 @@ def test_the_text_of_an_explanation_shows_an_entry_too_long_to_print() -> None:
     assert explanation.evaluation.status_code == "error"
     text = explanation_text(explanation)
     assert text.startswith("main#<int>: error\n") and "(entry <int>)" in text
+    assert json.loads(json_line(explanation))["evaluation"]["statusCode"] == "error"

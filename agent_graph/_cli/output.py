@@ -64,13 +64,14 @@ def _write(stream: Any, text: str) -> None:
 def json_line(value: Any) -> str:
     """One line of JSON that is valid UTF-8 whatever the stream: a lone surrogate (from an
     undecodable argument or file name) is written as a ``\\uXXXX`` escape, as JSON.stringify does,
-    and a value nested deeper than the C encoders go is written by the iterative writer."""
+    and a value nested deeper than the C encoders go, or an integer longer than they print, is
+    written by the iterative writer."""
     from .._core.plain import json_text
 
     if isinstance(value, msgspec.Struct):
         try:
             return msgspec.json.encode(value).decode("utf-8") + "\n"
-        except (UnicodeEncodeError, RecursionError):  # msgspec refuses lone surrogates; json writes them
+        except (UnicodeEncodeError, RecursionError, ValueError):  # lone surrogates, huge integers: see below
             value = msgspec.to_builtins(value)
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
