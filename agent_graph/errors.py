@@ -16,38 +16,8 @@ subclass a host catches instead of comparing codes::
 
 from __future__ import annotations
 
-from ._core.errors import (
-    FAMILIES as FAMILIES,
-    AgentGraphError as AgentGraphError,
-    Diagnostic as Diagnostic,
-    ErrorCode as ErrorCode,
-    FileAccessFailed as FileAccessFailed,
-    InputInvalid as InputInvalid,
-    MaterializeFailed as MaterializeFailed,
-    NotFound as NotFound,
-    ProviderInvalid as ProviderInvalid,
-    Refused as Refused,
-    RevisionStale as RevisionStale,
-    RunInvalid as RunInvalid,
-    Severity as Severity,
-    StoreUnavailable as StoreUnavailable,
-    family_of as family_of,
-)
+from ._core import errors as _errors
+from ._core.errors import *  # noqa: F403 - the exception, its families and codes: that module's __all__
 
-__all__ = [
-    "FAMILIES",
-    "AgentGraphError",
-    "Diagnostic",
-    "ErrorCode",
-    "FileAccessFailed",
-    "InputInvalid",
-    "MaterializeFailed",
-    "NotFound",
-    "ProviderInvalid",
-    "Refused",
-    "RevisionStale",
-    "RunInvalid",
-    "Severity",
-    "StoreUnavailable",
-    "family_of",
-]
+__all__: list[str] = []
+__all__ += _errors.__all__

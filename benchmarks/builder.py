@@ -23,19 +23,11 @@ import sys
 import tempfile
 from typing import Any
 
-from .runner import (
-    DEFAULT_OUTPUT,
-    Result,
-    _fmt,
-    calls,
-    kept_section as kept,
-    measure_interleaved,
-    publish_section,
-    splice_section,
-)
+from .runner import DEFAULT_OUTPUT, Result, Section, _fmt, calls, measure_interleaved
 
 BEGIN = "<!-- builder:begin -->"
 END = "<!-- builder:end -->"
+SECTION = Section(BEGIN, END)
 NODES = 1_000
 
 
@@ -145,16 +137,6 @@ def run(rounds: int = 5, budget: float = 3.0) -> str:
     return render(*measure(rounds, budget))
 
 
-def splice(document: str, section: str) -> str:
-    """``document`` with its builder section replaced by ``section`` (appended when it has none)."""
-    return splice_section(document, section, BEGIN, END)
-
-
-def kept_section(document: str) -> str | None:
-    """The builder section of an existing report, if it has one."""
-    return kept(document, BEGIN, END)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.builder", description=(__doc__ or "").splitlines()[0]
@@ -165,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     section = run(args.rounds, args.budget)
-    publish_section(section, args.output, BEGIN, END, write=not args.no_write)
+    SECTION.publish(section, args.output, write=not args.no_write)
     return 0
 
 

@@ -271,6 +271,28 @@ def _graph_text(graph: dict[str, Any], fmt: str) -> str:
     return to_yaml(graph)
 
 
+def _graph(
+    graph_id: str, entry: str, nodes: list[dict[str, Any]], edges: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A Graph document with one entry, ``default``, at ``entry``."""
+    return {
+        "schema": "agent-graph.graph.v1",
+        "id": graph_id,
+        "entrypoints": {"default": entry},
+        "nodes": nodes,
+        "edges": edges,
+    }
+
+
+def _one_graph_provider(provider_id: str, graph: dict[str, Any], fmt: str) -> dict[str, str]:
+    """The files every synthetic Provider has, ``graph`` (its one Graph) in ``fmt``, and the manifest."""
+    path = f"graphs/{graph['id']}.{'json' if fmt == 'json' else 'yaml'}"
+    files = _common_files()
+    files[path] = _graph_text(graph, fmt)
+    files["provider.yaml"] = _manifest(provider_id, [path])
+    return files
+
+
 def _set_path(facts: dict[str, Any], path: str, value: Any) -> None:
     parts = path.split(".")
     current = facts
@@ -286,17 +308,8 @@ def chain(n: int, fmt: str = "json") -> Workload:
     nodes.append({"id": "end", "kind": "terminal", "description": "Done", "terminalOutcome": "completed"})
     edges = [{"from": f"n{i}", "to": f"n{i + 1}"} for i in range(steps - 1)]
     edges.append({"from": f"n{steps - 1}", "to": "end"})
-    graph = {
-        "schema": "agent-graph.graph.v1",
-        "id": "main",
-        "entrypoints": {"default": "n0"},
-        "nodes": nodes,
-        "edges": edges,
-    }
-    extension = "json" if fmt == "json" else "yaml"
-    files = _common_files()
-    files[f"graphs/main.{extension}"] = _graph_text(graph, fmt)
-    files["provider.yaml"] = _manifest("bench.chain", [f"graphs/main.{extension}"])
+    graph = _graph("main", "n0", nodes, edges)
+    files = _one_graph_provider("bench.chain", graph, fmt)
     facts = {"steps": {f"n{i}": True for i in range(steps // 2)}}
     return Workload(f"chain-{n}", files, "main", facts=facts, nodes=n)
 
@@ -334,17 +347,8 @@ def layered(n: int, width: int = 10, fmt: str = "json") -> Workload:
         }
     )
     edges.extend({"from": f"l{layers - 1}c{c}", "to": "end"} for c in range(width))
-    graph = {
-        "schema": "agent-graph.graph.v1",
-        "id": "dag",
-        "entrypoints": {"default": "start"},
-        "nodes": nodes,
-        "edges": edges,
-    }
-    extension = "json" if fmt == "json" else "yaml"
-    files = _common_files()
-    files[f"graphs/dag.{extension}"] = _graph_text(graph, fmt)
-    files["provider.yaml"] = _manifest("bench.layered", [f"graphs/dag.{extension}"])
+    graph = _graph("dag", "start", nodes, edges)
+    files = _one_graph_provider("bench.layered", graph, fmt)
     return Workload(f"layered-{n}", files, "dag", facts=facts, nodes=len(nodes))
 
 
@@ -385,17 +389,8 @@ def fanout(n: int, fmt: str = "json") -> Workload:
             "terminalOutcome": "completed",
         }
     )
-    graph = {
-        "schema": "agent-graph.graph.v1",
-        "id": "fan",
-        "entrypoints": {"default": "start"},
-        "nodes": nodes,
-        "edges": edges,
-    }
-    extension = "json" if fmt == "json" else "yaml"
-    files = _common_files()
-    files[f"graphs/fan.{extension}"] = _graph_text(graph, fmt)
-    files["provider.yaml"] = _manifest("bench.fanout", [f"graphs/fan.{extension}"])
+    graph = _graph("fan", "start", nodes, edges)
+    files = _one_graph_provider("bench.fanout", graph, fmt)
     return Workload(
         f"fanout-{n}",
         files,
@@ -417,13 +412,7 @@ def _tree_graph(index: int, count: int, size: int) -> dict[str, Any]:
     nodes.append({"id": "end", "kind": "terminal", "terminalOutcome": "completed"})
     order.append("end")
     edges = [{"from": a, "to": b} for a, b in itertools.pairwise(order)]
-    return {
-        "schema": "agent-graph.graph.v1",
-        "id": f"g{index}",
-        "entrypoints": {"default": order[0]},
-        "nodes": nodes,
-        "edges": edges,
-    }
+    return _graph(f"g{index}", order[0], nodes, edges)
 
 
 def nested(n: int, size: int = 10, fmt: str = "json") -> Workload:
@@ -462,13 +451,7 @@ def deep(depth: int) -> Workload:
         else:
             edges = [{"from": "work", "to": "end"}]
         nodes.append({"id": "end", "kind": "terminal", "terminalOutcome": "completed"})
-        graph = {
-            "schema": "agent-graph.graph.v1",
-            "id": f"d{index}",
-            "entrypoints": {"default": nodes[0]["id"]},
-            "nodes": nodes,
-            "edges": edges,
-        }
+        graph = _graph(f"d{index}", nodes[0]["id"], nodes, edges)
         path = f"graphs/d{index}.json"
         files[path] = _json(graph)
         graphs.append(path)

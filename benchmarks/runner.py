@@ -284,6 +284,26 @@ def kept_section(document: str, begin: str, end: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Section:
+    """A section of the report between two markers, measured by a module of its own and kept between runs."""
+
+    begin: str
+    end: str
+
+    def splice(self, document: str, section: str) -> str:
+        """``document`` with this section replaced by ``section`` (appended when it has none)."""
+        return splice_section(document, section, self.begin, self.end)
+
+    def kept(self, document: str) -> str | None:
+        """This section of an existing report, if it has one."""
+        return kept_section(document, self.begin, self.end)
+
+    def publish(self, section: str, output: str, *, write: bool) -> None:
+        """Print ``section`` and, when ``write``, put it in place in the report at ``output``."""
+        publish_section(section, output, self.begin, self.end, write=write)
+
+
 # --------------------------------------------------------------------------- the suite
 
 
@@ -936,39 +956,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
     finished = {"load": _load_average(), "elapsed": time.perf_counter() - started["time"]}
     report = render(suite, started, finished)
-    from . import stores
-
-    if "stores" in skip:  # keep the last measurement of the Run stores
-        previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
-        kept = stores.kept_section(previous)
-        if kept is not None:
-            report = stores.splice(report, kept)
-    else:
-        report = stores.splice(report, stores.run(25))
-    from . import verify
-
-    if "verify" in skip:  # keep the last measurement of verify
-        previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
-        kept_verify = verify.kept_section(previous)
-        if kept_verify is not None:
-            report = verify.splice(report, kept_verify)
-    else:
-        report = verify.splice(report, verify.run())
-
-    from . import builder
-
-    if "builder" in skip:  # keep the last measurement of Providers built in Python
-        previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
-        kept = builder.kept_section(previous)
-        if kept is not None:
-            report = builder.splice(report, kept)
-    else:
-        report = builder.splice(report, builder.run())
-    from . import suggestions
+    from . import builder, stores, suggestions, verify
 
     previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
-    kept = suggestions.kept_section(previous)  # its own run: python -m benchmarks.suggestions
-    report = suggestions.splice(
+    # The Run stores, verify and Providers built in Python: measured, or the last measurement kept.
+    measured: list[tuple[str, Section, Callable[[], str]]] = [
+        ("stores", Section(stores.BEGIN, stores.END), lambda: stores.run(25)),
+        ("verify", verify.SECTION, verify.run),
+        ("builder", builder.SECTION, builder.run),
+    ]
+    for group, part, run in measured:
+        if group not in skip:
+            report = part.splice(report, run())
+        elif (kept := part.kept(previous)) is not None:
+            report = part.splice(report, kept)
+    kept = suggestions.SECTION.kept(previous)  # its own run: python -m benchmarks.suggestions
+    report = suggestions.SECTION.splice(
         report, kept if kept is not None else suggestions.render([suggestions.measure(2_000, 1)])
     )
     print(report)

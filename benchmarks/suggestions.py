@@ -25,12 +25,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from . import stores
+from .runner import Section
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = REPO / "docs" / "performance.md"
 BEGIN = "<!-- suggestions:begin -->"
 END = "<!-- suggestions:end -->"
+SECTION = Section(BEGIN, END)
 SIZES = (500, 1_000, 2_000, 4_000)
 
 
@@ -157,16 +158,6 @@ def render(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def splice(document: str, section: str) -> str:
-    """``document`` with its Suggestions section replaced by ``section`` (appended when it has none)."""
-    return stores.splice(document, section, BEGIN, END)
-
-
-def kept_section(document: str) -> str | None:
-    """The Suggestions section of an existing report, if it has one."""
-    return stores.kept_section(document, BEGIN, END)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.suggestions", description=__doc__.splitlines()[0]
@@ -183,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_write:
         output = Path(args.output)
         document = output.read_text("utf-8") if output.exists() else ""
-        output.write_text(splice(document, section), encoding="utf-8")
+        output.write_text(SECTION.splice(document, section), encoding="utf-8")
         print(f"wrote {output}", file=sys.stderr)
     return 0
 

@@ -32,13 +32,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import generate, stores
+from . import generate
+from .runner import Section
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
 DEFAULT_OUTPUT = REPO / "docs" / "performance.md"
 BEGIN = "<!-- verify:begin -->"
 END = "<!-- verify:end -->"
+SECTION = Section(BEGIN, END)
 TARGET_SECONDS = 2.0
 
 
@@ -217,16 +219,6 @@ def run(rounds: int = 5) -> str:
     return "\n".join(lines)
 
 
-def splice(document: str, section: str) -> str:
-    """``document`` with its Verify section replaced by ``section`` (appended when it has none)."""
-    return stores.splice(document, section, BEGIN, END)
-
-
-def kept_section(document: str) -> str | None:
-    """The Verify section of an existing report, if it has one."""
-    return stores.kept_section(document, BEGIN, END)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.verify", description=(__doc__ or "").splitlines()[0]
@@ -240,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_write:
         output = Path(args.output)
         previous = output.read_text(encoding="utf-8") if output.exists() else ""
-        output.write_text(splice(previous, section), encoding="utf-8")
+        output.write_text(SECTION.splice(previous, section), encoding="utf-8")
         print(f"wrote {output}", file=sys.stderr)
     return 0
 

@@ -93,6 +93,11 @@ json_values = st.tuples(
 ).map(_assemble)
 """Any value a host may hand over as JSON data (NaN, infinities and huge integers included), nested a few levels."""
 
+#: What a hostile host may pass where the API takes an object (Facts, Outcomes): any JSON value, or an object of them.
+hostile_objects = st.one_of(json_values, st.dictionaries(any_text, json_values, max_size=4))
+#: What a hostile host may pass where the API takes a list (authorities): any JSON value, or a list of them.
+hostile_lists = st.one_of(json_values, st.lists(json_values, max_size=4))
+
 #: Scalars a Graph file may carry in ``equals`` (written as JSON text, so no NaN or infinity).
 equals_values = st.one_of(
     st.none(),

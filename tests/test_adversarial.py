@@ -30,7 +30,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from agent_graph._core.canonical import digest_value
 from agent_graph._runtime.runs import FileRunStore
 
 from . import load_fixtures, providers
+from .in_process import chdir, run_cli, within
 from .load_fixtures import base_documents, render, write_tree
 from .strategies import deep_value
 
@@ -58,29 +59,6 @@ POSIX = pytest.mark.skipif(
 
 
 # ---------------------------------------------------------------- harness
-
-
-class Hang(BaseException):
-    """Raised by the alarm: not an Exception, so the CLI's catch-all cannot swallow it."""
-
-
-@contextlib.contextmanager
-def within(seconds: float = SECONDS * 2) -> Iterator[None]:
-    """Fail (instead of hanging forever) when the block runs longer than ``seconds``."""
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expire(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def snapshot(root: Path) -> dict[str, tuple[Any, ...]]:
@@ -125,23 +103,12 @@ class Answer:
         return code
 
 
-@contextlib.contextmanager
-def chdir(path: Path) -> Iterator[None]:
-    previous = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(previous)
-
-
 def cli(arguments: list[str], cwd: Path) -> Answer:
     """Run the command line in process, in ``cwd``, with ``--format json``."""
-    out, err = io.StringIO(), io.StringIO()
     started = time.monotonic()
-    with chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), within():
-        status = main([*arguments, "--format", "json"])
-    return Answer(status, out.getvalue(), err.getvalue(), time.monotonic() - started)
+    with within(SECONDS * 2):
+        status, out, err = run_cli(arguments, cwd)
+    return Answer(status, out, err, time.monotonic() - started)
 
 
 def refused(arguments: list[str], cwd: Path, code: str, watch: Path | None = None) -> Answer:
@@ -161,7 +128,7 @@ def refused(arguments: list[str], cwd: Path, code: str, watch: Path | None = Non
 def raises(code: str, action: Callable[[], Any]) -> ag.AgentGraphError:
     """The API raises AgentGraphError ``code`` quickly."""
     started = time.monotonic()
-    with within(), pytest.raises(ag.AgentGraphError) as caught:
+    with within(SECONDS * 2), pytest.raises(ag.AgentGraphError) as caught:
         action()
     assert caught.value.code == code, caught.value
     assert time.monotonic() - started < SECONDS
@@ -308,14 +275,14 @@ def test_twenty_thousand_levels_of_facts_from_the_api() -> None:
     provider = load_fixtures.load(base_documents())
     for kind in ("dict", "list"):
         facts = {"build": deep_value(DEEP, kind)}
-        with within():
+        with within(SECONDS * 2):
             first = ag.evaluate(provider, "main", facts=facts)
             again = ag.evaluate(provider, "main", facts={"build": deep_value(DEEP, kind)})
         assert first.revision == again.revision
         route = ag.route(provider, "main", facts=facts, revision=first.revision, workspace="/w")
         assert route.revision == first.revision
     deeper = {"a": deep_value(200_000)}
-    with within():
+    with within(SECONDS * 2):
         ag.evaluate(provider, "main", facts=deeper)
 
 
@@ -338,7 +305,7 @@ def test_a_chain_of_seven_hundred_subgraphs_evaluates_and_routes() -> None:
     ]
     graphs.append(providers.chain(f"g{depth - 1}", 2))
     provider = providers.build(*graphs)
-    with within():
+    with within(SECONDS * 2):
         evaluation = ag.evaluate(provider, "g0")
     assert evaluation.primary_route is not None and evaluation.primary_route.graph == f"g{depth - 1}"
     route = ag.route(provider, "g0", revision=evaluation.revision, workspace="/w")
@@ -498,7 +465,7 @@ def test_special_files_inside_a_skill_directory_are_not_part_of_the_provider(
     (root / "skills/writer/zero.md").symlink_to("/dev/zero")
     (root / "skills/writer/passwd.md").symlink_to("/etc/passwd")
     (root / "skills/writer/elsewhere").symlink_to(tmp_path / "outside", target_is_directory=True)
-    with within():
+    with within(SECONDS * 2):
         provider = ag.load_provider(str(root / "provider.yaml"))
     relative = {provider.relative(f) for f in provider.files}
     assert {"skills/writer/SKILL.md", "skills/writer/style.md"} <= relative
@@ -944,41 +911,30 @@ def test_a_64_mib_run_is_refused(run_file: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_runs_that_are_directories_fifos_or_missing(root: Path) -> None:
     (root / "dir.json").mkdir()
-    refused(["run", "status", "--state", "dir.json"], root, "file-read-failed", root.parent)
-    refused(["run", "status", "--state", "missing.json"], root, "file-read-failed", root.parent)
-    refused(["run", "start", "main", "--state", "dir.json"], root, "run-target-exists", root.parent)
+    cases = [
+        (["run", "status", "--state", "dir.json"], "file-read-failed"),
+        (["run", "status", "--state", "missing.json"], "file-read-failed"),
+        (["run", "start", "main", "--state", "dir.json"], "run-target-exists"),
+    ]
     if hasattr(os, "mkfifo"):
         os.mkfifo(root / "fifo.json")
-        refused(
-            ["run", "record", "main/build", "completed", "--state", "fifo.json"],
-            root,
-            "file-read-failed",
-            root.parent,
-        )
-        refused(
-            ["run", "resume", "--checkpoint", "fifo.json", "--state", "new.json"],
-            root,
-            "file-read-failed",
-            root.parent,
-        )
+        cases += [
+            (["run", "record", "main/build", "completed", "--state", "fifo.json"], "file-read-failed"),
+            (["run", "resume", "--checkpoint", "fifo.json", "--state", "new.json"], "file-read-failed"),
+        ]
+    for arguments, code in cases:
+        refused(arguments, root, code, root.parent)
 
 
 def test_existing_targets_are_never_replaced(run_file: Path) -> None:
     root = run_file.parent
     (root / "taken.json").write_text("precious")
-    refused(["run", "start", "main", "--state", "taken.json"], root, "run-target-exists", root.parent)
-    refused(
+    for arguments in (
+        ["run", "start", "main", "--state", "taken.json"],
         ["run", "checkpoint", "--state", "run.json", "--out", "taken.json"],
-        root,
-        "run-target-exists",
-        root.parent,
-    )
-    refused(
         ["run", "resume", "--checkpoint", "run.json", "--state", "taken.json"],
-        root,
-        "run-target-exists",
-        root.parent,
-    )
+    ):
+        refused(arguments, root, "run-target-exists", root.parent)
     assert (root / "taken.json").read_text() == "precious"
 
 
@@ -1244,7 +1200,12 @@ def test_a_bad_format_is_refused_in_human_form(root: Path) -> None:
         ["validate", "--format", ""],
     ):
         out, err = io.StringIO(), io.StringIO()
-        with chdir(root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), within():
+        with (
+            chdir(root),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            within(SECONDS * 2),
+        ):
             status = main(arguments)
         assert status == 1 and out.getvalue() == ""
         assert err.getvalue().startswith("ERROR format-invalid: ")
@@ -1254,7 +1215,12 @@ def test_a_bad_format_is_refused_in_human_form(root: Path) -> None:
 def test_a_missing_value_at_the_end(root: Path) -> None:
     for option in ("--manifest", "--skill", "--registry", "--format"):
         out, err = io.StringIO(), io.StringIO()
-        with chdir(root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), within():
+        with (
+            chdir(root),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            within(SECONDS * 2),
+        ):
             status = main(["validate", option])
         assert status == 1
         assert err.getvalue().startswith("ERROR argument-invalid: ")
@@ -1366,12 +1332,12 @@ def test_a_hostile_load_cache_is_ignored(root: Path, tmp_path: Path) -> None:
         else:
             data[len(data) // 2] ^= 1
             entry.write_bytes(bytes(data))
-    with within():
+    with within(SECONDS * 2):
         again = ag.load_provider(str(root / "provider.yaml"), cache=str(cache))
     assert again.digest == plain.digest
     assert ag.evaluate(again, "main").revision == ag.evaluate(plain, "main").revision
     for unusable in (root / "provider.yaml", Path("/dev/null")):
-        with within():
+        with within(SECONDS * 2):
             assert ag.load_provider(str(root / "provider.yaml"), cache=str(unusable)).digest == plain.digest
 
 

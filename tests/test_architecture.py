@@ -282,7 +282,7 @@ def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_protocol_version_is_written_once() -> None:
     """Only ``_core/version.py`` holds the version as a literal; the help text takes it from there."""
-    from agent_graph._cli.main import build_parser
+    from agent_graph._cli.parser import build_parser
     from agent_graph._core.version import PROTOCOL_VERSION
 
     holders = sorted(
@@ -299,16 +299,17 @@ def test_the_protocol_version_is_written_once() -> None:
 
 def test_the_command_modules_are_imported_plainly() -> None:
     """No command is loaded through importlib: a broken command module fails loudly instead of vanishing."""
-    from agent_graph._cli import lint, main as cli_main, mcp, replay, runtime, toolchain, verify
+    from agent_graph._cli import lint, mcp, parser, provider, replay, runtime, toolchain, verify
 
     for module, path in MODULES.items():
         if not module.startswith("agent_graph._cli"):
             continue
         text = path.read_text(encoding="utf-8")
         assert "import_module" not in text and "__import__(" not in text, module
-    assert (runtime, toolchain, mcp, lint, replay, verify) == cli_main.COMMAND_MODULES
-    for module in ("agent_graph._cli.runtime", "agent_graph._cli.toolchain"):
-        assert "agent_graph._cli.main" not in {target for target, _ in _imports(module, MODULES[module])}
+    assert (provider, runtime, toolchain, mcp, lint, replay, verify) == parser.COMMAND_MODULES
+    for module in parser.COMMAND_MODULES:
+        imported = {target for target, _ in _imports(module.__name__, MODULES[module.__name__])}
+        assert not imported & {"agent_graph._cli.main", "agent_graph._cli.parser"}, module.__name__
 
 
 def test_the_docs_name_the_layers_the_contracts_check() -> None:

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 import agent_graph as ag
 import agent_graph.define as agd
 import agent_graph.types as agtypes
-from agent_graph._load.define import _Render
+from agent_graph._load.define_render import _Render
 from agent_graph._syntax.parse import parse_front_matter, parse_structured
 
 from .conftest import REPO, VECTORS
@@ -461,6 +461,16 @@ def test_two_objects_for_one_path_or_one_id_are_refused() -> None:
         p.load()
     assert raised.value.code == "file-path-conflict"
     _located(raised.value, "# marker: same path")
+    p = agd.provider("demo")
+    g = p.graph("main")
+    first = agd.markdown("doc", "procedure", "A", path="resources/a.md")
+    second = agd.markdown("doc", "procedure", "B", path="resources/b.md")  # marker: same resource id
+    g.action("a", agd.command("make", effect="write"), required=[first, second]).to(g.terminal("done"))
+    with pytest.raises(ag.AgentGraphError) as raised:
+        p.load()
+    assert raised.value.code == "resource-id-duplicate"
+    assert "Two different resources have the ID doc (first declared at " in raised.value.message
+    _located(raised.value, "# marker: same resource id")
 
 
 def test_a_file_named_by_path_must_be_declared() -> None:

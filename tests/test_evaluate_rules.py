@@ -291,20 +291,22 @@ def _revisions(extra: Mapping[str, Any], *graphs: dict[str, Any]) -> dict[str, s
     return {gid: ag.evaluate(p, gid, "default").revision for gid in p.graphs}
 
 
+#: The host Action with another handler: a change to the file of the Action every host node runs.
+HOST_OTHER_HANDLER = {
+    "schema": "agent-graph.action.v1",
+    "id": "host",
+    "runner": "host",
+    "effect": "read",
+    "handler": "other.handler",
+}
+
+
 def test_graph_digest_ignores_files_of_unrelated_graphs() -> None:
     main = graph_doc("main", [action_node("a"), terminal_node("t")], [edge("a", "t")])
     other = graph_doc("other", [action_node("h", "host"), terminal_node("t")], [edge("h", "t")])
     base = _revisions({}, main, other)
     changed_action = _revisions(
-        {
-            HOST: {
-                "schema": "agent-graph.action.v1",
-                "id": "host",
-                "runner": "host",
-                "effect": "read",
-                "handler": "other.handler",
-            }
-        },
+        {HOST: HOST_OTHER_HANDLER},
         main,
         other,
     )
@@ -337,15 +339,7 @@ def test_graph_digest_includes_subgraph_files() -> None:
     described = _revisions({}, main, dict(child, description="changed"))
     assert described["main"] != base["main"] and described["child"] != base["child"]
     host_changed = _revisions(
-        {
-            HOST: {
-                "schema": "agent-graph.action.v1",
-                "id": "host",
-                "runner": "host",
-                "effect": "read",
-                "handler": "other.handler",
-            }
-        },
+        {HOST: HOST_OTHER_HANDLER},
         main,
         child,
     )
@@ -1402,13 +1396,7 @@ def test_hundred_thousand_node_chain_loads_and_evaluates() -> None:
     ]
     nodes.append({"id": f"n{length - 1}", "kind": "terminal", "terminalOutcome": "completed"})
     edges = [{"from": f"n{i}", "to": f"n{i + 1}"} for i in range(length - 1)]
-    document = {
-        "schema": "agent-graph.graph.v1",
-        "id": "main",
-        "entrypoints": {"default": "n0"},
-        "nodes": nodes,
-        "edges": edges,
-    }
+    document = graph_doc("main", nodes, edges)
     files = files_for(
         [],
         standard=False,
@@ -1701,6 +1689,22 @@ def naive_graph_digest(
     )
 
 
+def _answer_parts(frame: Any) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The ranked candidates of a naive top frame (without priorities) and its diagnostics, the truncation
+    of the alternatives (§5: three at most) included."""
+    candidates = [{k: v for k, v in c.items() if k != "priority"} for c in frame.candidates]
+    diagnostics = list(frame.diagnostics)
+    if len(candidates) - 1 > 3:
+        diagnostics.append(
+            {
+                "code": "route-alternatives-truncated",
+                "severity": "info",
+                "detail": {"available": len(candidates) - 1, "returned": 3},
+            }
+        )
+    return candidates, diagnostics
+
+
 def naive_evaluate(
     files: Mapping[str, str | bytes],
     graphs: Mapping[str, dict[str, Any]],
@@ -1735,19 +1739,10 @@ def naive_evaluate(
     }
     if frame.outcome is not None:
         result["outcome"] = frame.outcome
-    candidates = [{k: v for k, v in c.items() if k != "priority"} for c in frame.candidates]
+    candidates, diagnostics = _answer_parts(frame)
     if candidates:
         result["primaryRoute"] = candidates[0]
     result["alternativeRoutes"] = candidates[1:4]
-    diagnostics = list(frame.diagnostics)
-    if len(candidates) - 1 > 3:
-        diagnostics.append(
-            {
-                "code": "route-alternatives-truncated",
-                "severity": "info",
-                "detail": {"available": len(candidates) - 1, "returned": 3},
-            }
-        )
     result["diagnostics"] = diagnostics
     result["allCandidates"] = candidates
     return result
@@ -2147,16 +2142,7 @@ def test_naive_evaluator_agrees_with_the_toolchain_vectors(vectors: Path) -> Non
         frame = Naive(graphs, facts, outcomes, authorities, revision, hints, paths).frame(
             case["graph"], case["entry"], (), ()
         )
-        candidates = [{k: v for k, v in c.items() if k != "priority"} for c in frame.candidates]
-        diagnostics = list(frame.diagnostics)
-        if len(candidates) - 1 > 3:
-            diagnostics.append(
-                {
-                    "code": "route-alternatives-truncated",
-                    "severity": "info",
-                    "detail": {"available": len(candidates) - 1, "returned": 3},
-                }
-            )
+        candidates, diagnostics = _answer_parts(frame)
         got = {
             "revision": revision,
             "statusCode": frame.status,

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import agent_graph as ag
 import agent_graph.types as agt
 from agent_graph._cli import main as _cli
+from agent_graph._cli.output import json_line
 from agent_graph._core.evaluate import settled_outcomes
 from agent_graph._core.normalize import normalize_authorities, normalize_outcomes, plain_facts
 from agent_graph._core.why import explain, explanation_text
@@ -517,9 +518,9 @@ def test_every_example_explains_each_of_its_test_states() -> None:
 @PROPERTY
 @given(
     S.provider_files(max_nodes=5),
-    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
-    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
-    st.one_of(S.json_values, st.lists(S.json_values, max_size=4)),
+    S.hostile_objects,
+    S.hostile_objects,
+    S.hostile_lists,
     st.one_of(S.json_values, st.sampled_from(("default", "alt"))),
 )
 def test_hostile_input_raises_what_evaluate_raises(
@@ -537,4 +538,13 @@ def test_hostile_input_raises_what_evaluate_raises(
     explanation = explain(provider, S.MAIN, entry, **state)
     assert explanation.evaluation == evaluation
     explanation_text(explanation)
-    json.loads(_cli._json_line(explanation))
+    json.loads(json_line(explanation))
+
+
+def test_the_text_of_an_explanation_shows_an_entry_too_long_to_print() -> None:
+    provider = P.build(P.graph_doc("main", [P.action_node("a"), P.terminal_node("t")], [P.edge("a", "t")]))
+    explanation = explain(provider, "main", 10**5000)  # evaluate answers it as an entry-missing error
+    assert explanation.evaluation.status_code == "error"
+    text = explanation_text(explanation)
+    assert text.startswith("main#<int>: error\n") and "(entry <int>)" in text
+    assert json.loads(json_line(explanation))["evaluation"]["statusCode"] == "error"

@@ -26,7 +26,7 @@ from agent_graph._syntax import schema as _schema
 
 from .conftest import VECTORS
 from .fact_runs import drive
-from .test_run_stores import FakeClock, Ids
+from .fakes import FakeClock, Ids
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))

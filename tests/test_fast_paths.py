@@ -510,9 +510,13 @@ _MEMO = EvaluationCache()
 
 
 def _revision_text(facts: Any) -> tuple[bytes, bool]:
-    from agent_graph._core.revision_text import revision_bytes_exact
+    """The revision text of a state with these facts as evaluation writes it: fast when it can be."""
+    from agent_graph._core.canonical import canonical_bytes_exact
+    from agent_graph._core.revision_text import revision_bytes_fast, revision_state
 
-    return revision_bytes_exact("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"], _MEMO)
+    state = ("sha256:p", "main", "default", facts, {"main/a": "completed"}, ["ops"])
+    fast = revision_bytes_fast(*state, _MEMO)
+    return (fast[0], True) if fast is not None else canonical_bytes_exact(revision_state(*state))
 
 
 def _state_text(facts: Any) -> bytes:

@@ -12,6 +12,7 @@ import pytest
 import agent_graph as ag
 import agent_graph.toolchain as agtool
 from agent_graph._core.model import FileLocation, GraphActionLocation, HostActionLocation
+from tests.in_process import code_of
 from tests.test_host_action import (
     FILES as HOST_FILES,
     HANDLER,
@@ -24,12 +25,6 @@ from tests.test_materialize import command, write_provider
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report"
-
-
-def code_of(call: Any) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()
-    return caught.value.code
 
 
 @pytest.fixture()

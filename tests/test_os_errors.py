@@ -50,6 +50,7 @@ import pytest
 from agent_graph._cli.main import main
 
 from . import test_materialize as mat
+from .in_process import run_cli
 from .load_fixtures import base_documents, write_tree
 from .test_migrate import PROVIDER_02
 
@@ -88,7 +89,9 @@ def _run(base: Path, folder: Path) -> Path:
     path = folder / "run.json"
     if not path.exists():
         assert (
-            cli(["run", "start", "main", "--state", str(path), "--manifest", str(_provider(base))], base)[0]
+            run_cli(["run", "start", "main", "--state", str(path), "--manifest", str(_provider(base))], base)[
+                0
+            ]
             == 0
         )
     return path
@@ -179,7 +182,7 @@ CREATING = [c for c in COMMANDS if c.creates]
 def _import_scripts(base: Path, target: Path) -> list[str]:
     into = target / "provider"
     if not into.exists():
-        assert cli(["init", str(into), "--id", "acme/into"], base)[0] == 0
+        assert run_cli(["init", str(into), "--id", "acme/into"], base)[0] == 0
     script = base / "go.sh"
     script.write_text("echo go\n")
     return ["import", "scripts", str(script), "--into", str(into)]
@@ -195,23 +198,6 @@ def _legacy(target: Path) -> list[str]:
 
 
 # ---------------------------------------------------------------- running and watching
-
-
-@contextlib.contextmanager
-def chdir(path: Path) -> Iterator[None]:
-    previous = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(previous)
-
-
-def cli(arguments: list[str], cwd: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main([*arguments, "--format", "json"])
-    return status, out.getvalue(), err.getvalue()
 
 
 def _cli_here(arguments: list[str]) -> tuple[int, str, str]:
@@ -392,7 +378,7 @@ def test_permission_denied(base: Path, command: Command) -> None:
     modes_bind()
     warm = base / "warm-up"  # the same command once where it may write: every module it needs is imported
     warm.mkdir()
-    status, _out, err = cli(command.prepare(base, warm), base)
+    status, _out, err = run_cli(command.prepare(base, warm), base)
     assert status == 0, err
     target = base / "locked"
     target.mkdir()
@@ -407,7 +393,7 @@ def test_permission_denied(base: Path, command: Command) -> None:
         if path.is_dir():
             path.chmod(0o555)
     before = tree(target)
-    answer = as_user(arguments, base, NOBODY) if os.geteuid() == 0 else cli(arguments, base)
+    answer = as_user(arguments, base, NOBODY) if os.geteuid() == 0 else run_cli(arguments, base)
     refusal(answer, "file-permission-denied", target, command.name)
     assert tree(target) == before
 
@@ -441,7 +427,7 @@ def test_read_only_folder(base: Path, command: Command) -> None:
         )
     try:
         before = tree(target)
-        refusal(cli(arguments, base), "file-permission-denied", target, command.name)
+        refusal(run_cli(arguments, base), "file-permission-denied", target, command.name)
         assert tree(target) == before
     finally:
         for folder in folders:
@@ -455,7 +441,7 @@ def test_a_path_under_sys(base: Path, command: Command) -> None:
         pytest.skip("no /sys on this system")
     target = Path("/sys/fs/agent-graph-test")
     arguments = command.prepare(base, target)
-    refusal(cli(arguments, base), "file-permission-denied", "/sys/fs", command.name)
+    refusal(run_cli(arguments, base), "file-permission-denied", "/sys/fs", command.name)
     assert not target.exists()
 
 
@@ -468,7 +454,7 @@ def test_a_path_through_a_regular_file(base: Path, command: Command) -> None:
     blocker.write_text("precious")
     target = blocker / "deeper"
     arguments = command.prepare(base, target)
-    refusal(cli(arguments, base), "path-not-directory", blocker, command.name)
+    refusal(run_cli(arguments, base), "path-not-directory", blocker, command.name)
     assert blocker.read_text() == "precious"
 
 
@@ -479,7 +465,7 @@ def test_a_path_through_a_regular_file(base: Path, command: Command) -> None:
 def test_a_missing_parent_folder_is_created(base: Path, command: Command) -> None:
     target = base / "missing" / "deeper"
     arguments = command.prepare(base, target)
-    status, _out, err = cli(arguments, base)
+    status, _out, err = run_cli(arguments, base)
     assert status == 0, (command.name, err)
     assert target.is_dir()
 
@@ -530,7 +516,7 @@ def test_a_full_disk(base: Path, small_disk: Path, command: Command) -> None:
     arguments = command.prepare(base, target)
     _fill(small_disk)
     before = {k: v for k, v in tree(small_disk).items() if k != ".filler"}
-    answer = cli(arguments, base)
+    answer = run_cli(arguments, base)
     refusal(answer, "disk-full", small_disk, command.name)
     after = {k: v for k, v in tree(small_disk).items() if k != ".filler"}
     after.pop("place/runs.lock", None)
@@ -573,7 +559,7 @@ def test_over_large_timeouts(base: Path, value: str) -> None:
             value,
         ],
     ):
-        status, out, err = cli(arguments, base)
+        status, out, err = run_cli(arguments, base)
         assert status == 1 and out == "" and json.loads(err)["error"]["code"] == "argument-invalid", err
     materialize = [
         "resource",
@@ -588,7 +574,7 @@ def test_over_large_timeouts(base: Path, value: str) -> None:
         "--timeout-ms",
         str(10**15),
     ]
-    status, out, err = cli(materialize, base)
+    status, out, err = run_cli(materialize, base)
     assert status == 1 and json.loads(err)["error"]["code"] == "argument-invalid", err
     assert not (base / "cache").exists() and not (base / "new.json").exists()
 
@@ -633,7 +619,7 @@ def test_files_that_cannot_be_read(base: Path) -> None:
         ["evaluate", "main", "--facts", f"@{facts}", "--manifest", str(manifest)],
     ]
     for arguments in warm:
-        status, _out, err = cli(arguments, base)
+        status, _out, err = run_cli(arguments, base)
         assert status == 0, err
     _open_to_all(base)
     expectations = [
@@ -644,7 +630,7 @@ def test_files_that_cannot_be_read(base: Path) -> None:
     for arguments, where in expectations:
         where.chmod(0o600)  # one file at a time: the others stay readable
         try:
-            answer = as_user(arguments, base, NOBODY) if os.geteuid() == 0 else cli(arguments, base)
+            answer = as_user(arguments, base, NOBODY) if os.geteuid() == 0 else run_cli(arguments, base)
         finally:
             where.chmod(0o644)
         status, out, err = answer

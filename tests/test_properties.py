@@ -393,9 +393,9 @@ def test_a_single_claimed_step_is_not_complete_without_its_fact() -> None:
 @PROPERTY
 @given(
     S.provider_files(max_nodes=5),
-    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
-    st.one_of(S.json_values, st.dictionaries(S.any_text, S.json_values, max_size=4)),
-    st.one_of(S.json_values, st.lists(S.json_values, max_size=4)),
+    S.hostile_objects,
+    S.hostile_objects,
+    S.hostile_lists,
     st.one_of(S.json_values, st.sampled_from(("default", "alt"))),
     st.one_of(S.json_values, st.just(S.MAIN)),
 )
@@ -505,9 +505,13 @@ def _load_and_use(documents: dict[str, Any]) -> None:
         else S.render_json(document)
         for path, document in documents.items()
     }
-    provider = ag.load_provider(load_fixtures.MANIFEST, fs=ag.MemoryFileSystem(files))
-    for graph_id in provider.graphs:
-        for entry in provider.graphs[graph_id].entrypoints:
+    _route_every_candidate(ag.load_provider(load_fixtures.MANIFEST, fs=ag.MemoryFileSystem(files)))
+
+
+def _route_every_candidate(provider: ag.Provider) -> None:
+    """Evaluate every entry of every Graph of ``provider`` and route each of its candidates."""
+    for graph_id, compiled in provider.graphs.items():
+        for entry in compiled.entrypoints:
             evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
             for candidate in candidates:
                 ag.route(
@@ -560,19 +564,7 @@ def test_loading_with_one_mangled_file_raises_only_agent_graph_errors(
 @HEAVY
 @given(S.provider_files())
 def test_every_generated_provider_loads_and_every_candidate_routes(files: dict[str, Any]) -> None:
-    provider = S.load_files(files)
-    for graph_id, compiled in provider.graphs.items():
-        for entry in compiled.entrypoints:
-            evaluation, candidates = evaluate_with_candidates(provider, graph_id, entry)
-            for candidate in candidates:
-                ag.route(
-                    provider,
-                    graph_id,
-                    entry,
-                    candidate.route_id,
-                    revision=evaluation.revision,
-                    workspace=WORKSPACE,
-                )
+    _route_every_candidate(S.load_files(files))
 
 
 # ------------------------------------------------------------------ Runs, host actions, the CLI

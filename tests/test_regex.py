@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import signal
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,29 +21,7 @@ from agent_graph._syntax.compile import _email, _idn_email
 from agent_graph._syntax.regex import MAX_STATES, EcmaPattern, PatternError
 from agent_graph._syntax.schema import ecma_regex, validate_with_schema
 
-SECONDS = 60.0  # a hang guard, not a speed test: the work itself is bounded by counting
-
-
-class Hang(BaseException):
-    """Raised by the alarm (not an Exception, so nothing on the way swallows it)."""
-
-
-@contextlib.contextmanager
-def within(seconds: float = SECONDS) -> Iterator[None]:
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expire(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+from .in_process import within
 
 
 def python_answer(pattern: str, text: str, *, anchored: bool = False) -> bool:

@@ -12,8 +12,8 @@ import pytest
 import agent_graph as ag
 from agent_graph._runtime.run_fork import forked_run
 
+from .fakes import FakeClock, Ids
 from .test_replay import legacy
-from .test_run_stores import FakeClock, Ids
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"

@@ -258,65 +258,63 @@ def test_receipts_mark_read_resources_current() -> None:
 # Command plans ----------------------------------------------------------------------
 
 
-def test_command_plan_of_a_command_action() -> None:
-    r = route_of(single("cmd"))
-    assert r["commandPlan"] == [
-        {"command": "make build", "effect": "write", "cwd": "workspace", "workingDirectory": WS}
-    ]
-    assert r["action"] == {"id": "cmd", "runner": "command", "effect": "write"}
+def _step(command: str, effect: str, cwd: str = "workspace") -> dict[str, str]:
+    return {
+        "command": command,
+        "effect": effect,
+        "cwd": cwd,
+        "workingDirectory": ROOT if cwd == "provider" else WS,
+    }
 
 
-def test_command_plan_of_a_command_action_run_in_the_provider() -> None:
-    r = route_of(single("provider-cmd"))
-    assert r["commandPlan"] == [
-        {"command": "ls -la", "effect": "read", "cwd": "provider", "workingDirectory": ROOT}
-    ]
+#: Each kind of Action, its command plan (entry and arguments quoted for a POSIX shell), and its runner.
+COMMAND_PLANS = [
+    pytest.param("cmd", [_step("make build", "write")], "command", id="command"),
+    pytest.param(
+        "provider-cmd", [_step("ls -la", "read", "provider")], "command", id="command-in-the-provider"
+    ),
+    pytest.param(
+        "script",
+        [_step("python3 '/p/scripts/check.py' '--it'\"'\"'s' 'x y'", "read", "provider")],
+        "script",
+        id="python-script-quotes-entry-and-arguments",
+    ),
+    pytest.param(
+        "actions/script-node.yaml",
+        [_step("node '/p/scripts/o'\"'\"'k.mjs'", "read")],
+        "script",
+        id="node-script-quotes-a-quote-in-the-entry",
+    ),
+    pytest.param(
+        "actions/script-bun.yaml", [_step("bun '/p/scripts/run.ts' 'a'", "read")], "script", id="bun-script"
+    ),
+    pytest.param(
+        "actions/script-shell.yaml",
+        [_step("sh '/p/scripts/run.sh' '' ''\"'\"''\"'\"''", "write")],
+        "script",
+        id="shell-script-quotes-empty-and-quote-arguments",
+    ),
+    pytest.param(
+        "host",
+        [{"handler": "host.publish", "effect": "external", "cwd": "workspace", "workingDirectory": WS}],
+        "host",
+        id="host",
+    ),
+    pytest.param("agent", [], "agent", id="agent-is-empty"),
+]
 
 
-def test_command_plan_of_a_python_script_quotes_entry_and_arguments() -> None:
-    r = route_of(single("script"))
-    command = "python3 '/p/scripts/check.py' '--it'\"'\"'s' 'x y'"
-    assert r["commandPlan"] == [
-        {"command": command, "effect": "read", "cwd": "provider", "workingDirectory": ROOT}
-    ]
-    assert r["action"] == {"id": "script", "runner": "script", "effect": "read"}
-
-
-def test_command_plan_of_a_node_script_quotes_a_quote_in_the_entry() -> None:
-    r = route_of(single("actions/script-node.yaml"))
-    assert r["commandPlan"] == [
-        {
-            "command": "node '/p/scripts/o'\"'\"'k.mjs'",
-            "effect": "read",
-            "cwd": "workspace",
-            "workingDirectory": WS,
-        }
-    ]
-
-
-def test_command_plan_of_a_bun_script() -> None:
-    assert (
-        route_of(single("actions/script-bun.yaml"))["commandPlan"][0]["command"]
-        == "bun '/p/scripts/run.ts' 'a'"
-    )
-
-
-def test_command_plan_of_a_shell_script_quotes_empty_and_quote_arguments() -> None:
-    r = route_of(single("actions/script-shell.yaml"))
-    assert r["commandPlan"][0]["command"] == "sh '/p/scripts/run.sh' '' ''\"'\"''\"'\"''"
-    assert (r["commandPlan"][0]["cwd"], r["commandPlan"][0]["workingDirectory"]) == ("workspace", WS)
-
-
-def test_command_plan_of_a_host_action() -> None:
-    r = route_of(single("host"))
-    assert r["commandPlan"] == [
-        {"handler": "host.publish", "effect": "external", "cwd": "workspace", "workingDirectory": WS}
-    ]
-    assert r["action"] == {"id": "host", "runner": "host", "effect": "external"}
-
-
-def test_command_plan_of_an_agent_action_is_empty() -> None:
-    assert route_of(single("agent"))["commandPlan"] == []
+@pytest.mark.parametrize(("action", "plan", "runner"), COMMAND_PLANS)
+def test_command_plan(action: str, plan: list[dict[str, str]], runner: str) -> None:
+    r = route_of(single(action))
+    assert r["commandPlan"] == plan
+    effect = plan[0]["effect"] if plan else "write"
+    identity = {
+        "id": action.removeprefix("actions/").removesuffix(".yaml"),
+        "runner": runner,
+        "effect": effect,
+    }
+    assert {key: r["action"][key] for key in identity} == identity
 
 
 def test_script_entry_is_absolute_for_a_provider_elsewhere() -> None:

@@ -11,6 +11,8 @@ import agent_graph as ag
 from agent_graph._core.model import RunEvent
 from agent_graph._runtime.run_codec import encode_run
 
+from .in_process import code_of
+
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 
@@ -18,12 +20,6 @@ WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 @pytest.fixture(scope="module")
 def weekly() -> ag.Provider:
     return ag.load_provider(str(WEEKLY))
-
-
-def code_of(call: object) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()  # type: ignore[operator]
-    return caught.value.code
 
 
 def test_the_id_start_answers_addresses_the_run_as_its_path_does(tmp_path: Path, weekly: ag.Provider) -> None:

@@ -9,23 +9,19 @@ it was. The writer lock's wait is bounded and set from the command line with
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import agent_graph as ag
-from agent_graph._cli.main import main
 from agent_graph._runtime.run_codec import MAX_LOCK_TIMEOUT, check_run_writable, checked_run_bytes, decode_run
 from agent_graph._runtime.runs import FileRunStore, run_lock
 
+from .in_process import run_cli
 from .load_fixtures import base_documents, write_tree
 
 PROVIDER = "acme/base"
@@ -46,23 +42,6 @@ def run_file(root: Path) -> Path:
     store.record(str(path), "main/build", "completed", detail={"note": "first"})
     store.update_facts(str(path), {"d": 3})
     return path
-
-
-@contextlib.contextmanager
-def chdir(path: Path) -> Iterator[None]:
-    previous = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(previous)
-
-
-def cli(arguments: list[str], cwd: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main([*arguments, "--format", "json"])
-    return status, out.getvalue(), err.getvalue()
 
 
 def code_of(err: str) -> str:
@@ -121,7 +100,7 @@ def test_a_run_that_lies_is_refused_everywhere_and_left_as_it_is(run_file: Path,
     run_file.write_text(lying, "utf-8")
     assert (root / "run.json.lock").exists()  # writes went through: a lie must not get past the lock
     for command in COMMANDS:
-        status, out, err = cli(command, root)
+        status, out, err = run_cli(command, root)
         assert status == 1 and out == "", (command, out)
         # the command line answers with the reference toolchain's code, the store's code first among the diagnostics
         error = json.loads(err)["error"]
@@ -148,7 +127,7 @@ def test_a_run_that_lies_is_refused_everywhere_and_left_as_it_is(run_file: Path,
 
 def test_the_unaltered_run_is_accepted_everywhere(run_file: Path) -> None:
     for command in COMMANDS:
-        status, _out, err = cli(command, run_file.parent)
+        status, _out, err = run_cli(command, run_file.parent)
         assert status == 0, (command, err)
         for name in ("checkpoint.json", "resumed.json"):
             (run_file.parent / name).unlink(missing_ok=True)
@@ -207,7 +186,7 @@ def test_lock_timeouts_no_wait_could_honour_are_argument_invalid(timeout: Any, t
 def test_the_command_line_refuses_bad_lock_timeouts(run_file: Path, value: str) -> None:
     before = run_file.read_bytes()
     for command in COMMANDS[:7]:
-        status, out, err = cli([*command, "--lock-timeout", value], run_file.parent)
+        status, out, err = run_cli([*command, "--lock-timeout", value], run_file.parent)
         assert status == 1 and out == ""
         assert code_of(err) == "argument-invalid", (command, err)
     assert run_file.read_bytes() == before
@@ -228,7 +207,7 @@ def test_the_command_line_waits_as_long_as_it_is_told(run_file: Path) -> None:
         assert held.wait(60)
         before = run_file.read_bytes()
         started = time.monotonic()
-        status, out, err = cli(
+        status, out, err = run_cli(
             ["run", "record", "main/build", "failed", "--state", "run.json", "--lock-timeout", "0.2"],
             run_file.parent,
         )
@@ -240,7 +219,7 @@ def test_the_command_line_waits_as_long_as_it_is_told(run_file: Path) -> None:
     finally:
         release.set()
         holder.join()
-    status, _out, err = cli(
+    status, _out, err = run_cli(
         ["run", "record", "main/build", "failed", "--state", "run.json", "--lock-timeout", "0"],
         run_file.parent,
     )

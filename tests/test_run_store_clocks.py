@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
-from tests.test_run_file_store import WEEKLY, code_of
+from tests.fakes import FakeMonotonic
+from tests.in_process import code_of
+from tests.test_run_file_store import WEEKLY
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,20 +28,9 @@ def weekly() -> ag.Provider:
     return ag.load_provider(str(WEEKLY))
 
 
-class Ticking:
-    """A monotonic clock a day further on at every reading."""
-
-    def __init__(self) -> None:
-        self.readings = 0
-
-    def __call__(self) -> float:
-        self.readings += 1
-        return 86_400.0 * self.readings
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="the test holds the lock with flock")
 def test_the_file_lock_deadline_reads_the_stores_clock(tmp_path: Path, weekly: ag.Provider) -> None:
-    clock = Ticking()
+    clock = FakeMonotonic(86_400.0, step=86_400.0)  # a day further on at every reading
     with ag.open_store(str(tmp_path / "runs"), lock_timeout=120, monotonic=clock) as store:
         run = store.start(None, weekly, "report")
         path = store.path(run.id)
@@ -56,7 +47,7 @@ def test_the_file_lock_deadline_reads_the_stores_clock(tmp_path: Path, weekly: a
 def test_a_postgresql_write_decided_again_past_its_deadline_times_out(
     postgres_url: str, weekly: ag.Provider
 ) -> None:
-    clock = Ticking()
+    clock = FakeMonotonic(86_400.0, step=86_400.0)  # a day further on at every reading
     with ag.open_store(postgres_url, monotonic=clock) as remembering, ag.open_store(postgres_url) as other:
         run = remembering.start(None, weekly, "report")
         remembering.record(run.id, "report/draft", "partial")  # the row this store wrote last
@@ -73,24 +64,19 @@ def test_the_pool_trusts_a_connection_by_the_stores_clock(postgres_url: str) -> 
 
     from agent_graph._runtime.runs_postgres import CHECK_AFTER_IDLE, RecentConnections
 
-    now = [1000.0]
-    recent = RecentConnections(lambda: now[0])
+    clock = FakeMonotonic(1000.0, step=0.0)
+    recent = RecentConnections(clock)
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         recent.answered(connection)
         assert recent.trusted(connection)
-        now[0] += CHECK_AFTER_IDLE  # idle as long as the bound, by the store's clock
+        clock.advance(CHECK_AFTER_IDLE)  # idle as long as the bound, by the store's clock
         assert not recent.trusted(connection)
 
 
 def test_sqlite_opens_by_the_stores_clock(tmp_path: Path) -> None:
-    readings: list[float] = []
-
-    def clock() -> float:
-        readings.append(0.0)
-        return 0.0
-
+    clock = FakeMonotonic(step=0.0)
     with ag.open_store(f"sqlite:///{tmp_path / 'runs.db'}", monotonic=clock):
-        assert readings  # the deadline of opening (another process may be switching the file to WAL)
+        assert clock.readings  # the deadline of opening (another process may be switching the file to WAL)
 
 
 @pytest.mark.parametrize("url", ["folder", "sqlite:///runs.db", "memory://"])

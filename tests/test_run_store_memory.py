@@ -16,7 +16,8 @@ import pytest
 import agent_graph as ag
 import agent_graph.storage as ags
 import agent_graph.types as agt
-from tests.test_run_file_store import WEEKLY, code_of
+from tests.in_process import code_of
+from tests.test_run_file_store import WEEKLY
 
 REPO = Path(__file__).resolve().parents[1]
 

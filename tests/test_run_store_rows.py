@@ -23,6 +23,7 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._runtime.runs_sql import SCHEMA_VERSION
+from tests.in_process import code_of
 from tests.raw_sql import Sql
 
 REPO = Path(__file__).resolve().parents[1]
@@ -78,12 +79,6 @@ def error_of(call: Any) -> ag.AgentGraphError:
     with pytest.raises(ag.AgentGraphError) as caught:
         call()
     return caught.value
-
-
-def code_of(call: Any) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()
-    return caught.value.code
 
 
 # ---------------------------------------------------------------- exact values

@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,27 +22,12 @@ import agent_graph as ag
 import agent_graph.types as agt
 from agent_graph._runtime.runs import FileRunStore, read_run_file
 
+from .fakes import FakeClock, Ids
+from .in_process import code_of
+
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 KINDS = ("file", "sqlite", "postgres", "memory")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.moment = datetime(2026, 1, 31, 9, 30, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        self.moment += timedelta(seconds=1)
-        return self.moment
-
-
-class Ids:
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self) -> str:
-        self.count += 1
-        return f"run-{self.count}"
 
 
 @dataclass
@@ -92,12 +77,6 @@ def started(store: ag.BaseRunStore, kind: Kind, provider: Any, **options: Any) -
     return kind.ref(run)
 
 
-def code_of(call: Any) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()
-    return caught.value.code
-
-
 def file_bytes(run: ag.Run) -> bytes:
     return msgspec.json.format(msgspec.json.encode(run), indent=2) + b"\n"
 
@@ -114,7 +93,7 @@ def test_start_stores_event_1_and_the_exact_fields(
         run.id == "run-1" and run.provider == weekly.id and run.graph == "report" and run.entry == "default"
     )
     assert run.workspace == "/work/space" and run.facts == {"team": "web"} and run.authorities == ("a", "b")
-    assert run.created_at == run.updated_at == "2026-01-31T09:30:01.000Z"
+    assert run.created_at == run.updated_at == "2026-01-31T09:30:00.000Z"
     assert [(e.sequence, e.type) for e in run.events] == [(1, "run.started")]
     assert list(json.loads(file_bytes(run))) == [
         "schema", "id", "provider", "graph", "entry", "workspace", "createdAt", "updatedAt", "facts", "outcomes",
@@ -403,7 +382,8 @@ def test_list_filters_by_provider_graph_and_last_update(
     middle = store.load(second).updated_at
     assert [r.id for r in store.list(updated_after=middle)] == ["run-1"]
     assert [r.id for r in store.list(updated_before=middle)] == []
-    moment = datetime(2026, 1, 31, 9, 30, 2, 500_000, tzinfo=timezone.utc)
+    last = datetime.fromisoformat(store.load(first).updated_at.replace("Z", "+00:00"))
+    moment = last - timedelta(milliseconds=500)  # a datetime between the two updates
     assert [r.id for r in store.list(updated_before=moment)] == ["run-2"]
     assert {r.ref for r in runs} == {store.load(first).id, store.load(second).id} == {first, second}
 

@@ -20,27 +20,16 @@ import agent_graph.types as agt
 from agent_graph._core.errors import AgentGraphError
 from agent_graph._runtime.runs import FileRunStore, format_timestamp, run_evaluation_input, run_lock
 
+from .fakes import FakeClock, Ids
+
 REPO = Path(__file__).resolve().parents[1]
 RUN_SCHEMA_FILE = REPO / "schemas" / "run.schema.json"
 START = datetime(2026, 1, 31, 9, 30, 0, 123456, tzinfo=timezone.utc)
 PROVIDER = "tests/runs"
 
 
-class FakeClock:
-    """A clock that moves one second per reading."""
-
-    def __init__(self, start: datetime = START) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        moment = self.now
-        self.now += timedelta(seconds=1)
-        return moment
-
-
 def make_store(**options: Any) -> FileRunStore:
-    ids = iter(f"run-{n}" for n in range(1, 1000))
-    return FileRunStore(clock=FakeClock(), new_id=lambda: next(ids), **options)
+    return FileRunStore(clock=FakeClock(START), new_id=Ids(), **options)
 
 
 def read(path: Path) -> Any:

@@ -24,6 +24,7 @@ from agent_graph._syntax.schema import (
     validate,
     validate_with_schema,
 )
+from agent_graph._syntax.violations import SchemaViolation
 from agent_graph._toolchain import schemagen as _schemagen
 
 from .conftest import VECTORS
@@ -1237,6 +1238,26 @@ def test_collector_agrees_with_the_generated_validators() -> None:
         if fast_ok != (not collected):
             disagreements.append((name, value, collected))
     assert not disagreements, disagreements[:3]
+
+
+@pytest.mark.parametrize(
+    ("bound", "value", "message"),
+    [
+        ({"maxLength": 2}, "abc", "must NOT have more than 2 characters"),
+        ({"minLength": 4}, "abc", "must NOT have fewer than 4 characters"),
+        ({"maxItems": 1}, [1, 2], "must NOT have more than 1 items"),
+        ({"minItems": 3}, [1, 2], "must NOT have fewer than 3 items"),
+        ({"maxProperties": 0}, {"a": 1}, "must NOT have more than 0 properties"),
+        ({"minProperties": 2}, {"a": 1}, "must NOT have fewer than 2 properties"),
+    ],
+)
+def test_collector_words_size_bounds_as_ajv_does(bound: dict[str, int], value: Any, message: str) -> None:
+    [(keyword, limit)] = bound.items()
+    assert collect_violations(bound, value) == [
+        SchemaViolation(keyword, "", f"#/{keyword}", {"limit": limit}, message)
+    ]
+    within = limit + 1 if keyword.startswith("max") else limit - 1
+    assert collect_violations({keyword: within}, value) == []
 
 
 # --------------------------------------------------------------------------- depth

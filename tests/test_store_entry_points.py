@@ -28,6 +28,8 @@ import agent_graph.types as agt
 from agent_graph._runtime.stores import BUILT_IN, ENTRY_POINTS
 from agent_graph.testing.store_contract import RunStoreContract
 
+from .in_process import code_of
+
 REPO = Path(__file__).resolve().parents[1]
 SHELF = REPO / "tests" / "third_party_store"
 WEEKLY = REPO / "examples" / "weekly-report"
@@ -52,12 +54,6 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     )
     yield folder
     sys.modules.pop("ag_shelf", None)
-
-
-def code_of(call: Any) -> str:
-    with pytest.raises(ag.AgentGraphError) as caught:
-        call()
-    return caught.value.code
 
 
 def test_an_installed_scheme_is_found_by_open_store_and_open_async_store(site: Path, tmp_path: Path) -> None:

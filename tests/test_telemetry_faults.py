@@ -20,7 +20,6 @@ import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from agent_graph._runtime import telemetry
 pytest.importorskip("opentelemetry.sdk.trace", reason="the [test] extra brings opentelemetry-sdk")
 
 from . import otel_rig
+from .fakes import FakeClock, Ids
 
 ROOT = Path(__file__).resolve().parent.parent
 WEEKLY = str(ROOT / "examples" / "weekly-report" / "provider.yaml")
@@ -68,17 +68,6 @@ class Transcript:
             return None
         self.lines.append(f"{label}: {_plain(answer, self.tmp)}")
         return answer
-
-
-def _clock() -> Callable[[], datetime]:
-    start = datetime(2026, 1, 31, 9, 30, tzinfo=timezone.utc)
-    ticks = itertools.count()
-    return lambda: start + timedelta(seconds=next(ticks))
-
-
-def _ids() -> Callable[[], str]:
-    numbers = itertools.count(1)
-    return lambda: f"run-{next(numbers)}"
 
 
 def _store_script(
@@ -134,7 +123,7 @@ def _store_transcript(
     tmp.mkdir(parents=True)
     transcript = Transcript(tmp)
     url = _open(kind, tmp, server)
-    options = {"clock": _clock(), "new_id": _ids()}
+    options = {"clock": FakeClock(), "new_id": Ids()}
     if face == "blocking":
         with ag.open_store(url, **options) as store:
             _store_script(transcript, store, lambda answer: answer, provider)
@@ -186,7 +175,7 @@ def _mcp_transcript(tmp: Path, provider: ag.Provider) -> list[str]:
 
     tmp.mkdir(parents=True)
     transcript = Transcript(tmp)
-    store = ag.open_store(str(tmp / "runs"), clock=_clock(), new_id=_ids())
+    store = ag.open_store(str(tmp / "runs"), clock=FakeClock(), new_id=Ids())
     handlers = _Handlers(McpService(provider, store, authorities=(), workspace=str(tmp)))
 
     def tool(name: str, arguments: dict[str, Any]) -> Any:

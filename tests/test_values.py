@@ -46,8 +46,8 @@ VALUES = settings(
 # ---------------------------------------------------------------- values that lie
 
 
-class LyingStr(str):
-    """Equal to everything, one hash for all, and a different text when asked for one."""
+class EqualToAll:
+    """Equal to everything, unequal to nothing, one hash for all (put first among the bases)."""
 
     def __eq__(self, other: object) -> bool:
         return True
@@ -57,6 +57,10 @@ class LyingStr(str):
 
     def __hash__(self) -> int:
         return 0
+
+
+class LyingStr(EqualToAll, str):
+    """Equal to everything, one hash for all, and a different text when asked for one."""
 
     def __str__(self) -> str:
         return "forged"
@@ -78,16 +82,7 @@ class LyingKey(str):
         return ["forged"]
 
 
-class LyingInt(int):
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __ne__(self, other: object) -> bool:
-        return False
-
-    def __hash__(self) -> int:
-        return 0
-
+class LyingInt(EqualToAll, int):
     def __int__(self) -> int:
         return 7
 
@@ -95,21 +90,12 @@ class LyingInt(int):
         return 7
 
 
-class LyingFloat(float):
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __ne__(self, other: object) -> bool:
-        return False
-
-    def __hash__(self) -> int:
-        return 0
-
+class LyingFloat(EqualToAll, float):
     def __float__(self) -> float:
         return 7.5
 
 
-class LyingDict(dict):  # type: ignore[type-arg]
+class LyingDict(EqualToAll, dict):  # type: ignore[type-arg]
     def get(self, key: Any, default: Any = None) -> Any:
         return "forged"
 
@@ -134,14 +120,8 @@ class LyingDict(dict):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return 1
 
-    def __eq__(self, other: object) -> bool:
-        return True
 
-    def __hash__(self) -> int:  # type: ignore[override]
-        return 0
-
-
-class LyingList(list):  # type: ignore[type-arg]
+class LyingList(EqualToAll, list):  # type: ignore[type-arg]
     def __getitem__(self, index: Any) -> Any:
         return "forged"
 
@@ -150,12 +130,6 @@ class LyingList(list):  # type: ignore[type-arg]
 
     def __len__(self) -> int:
         return 1
-
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return 0
 
 
 def disguise(value: Any, seed: int) -> Any:
@@ -714,7 +688,7 @@ def test_deep_values_raise_no_recursion_error_anywhere(tmp_path: Path) -> None:
         )
     assert caught.value.code == "schema-invalid"
     envelope = caught.value.to_envelope()
-    from agent_graph._cli.main import _json_line
+    from agent_graph._cli.output import json_line
 
-    assert json.loads(_json_line({"ok": deep_value(100)}))  # the command line writes envelopes iteratively
-    assert _json_line(envelope).endswith("\n")
+    assert json.loads(json_line({"ok": deep_value(100)}))  # the command line writes envelopes iteratively
+    assert json_line(envelope).endswith("\n")

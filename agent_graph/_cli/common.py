@@ -1,8 +1,8 @@
 """What the command line's modules share: the parser class, the context, argument readers.
 
-:mod:`agent_graph._cli.main` (the core commands, output and the error
-envelope), :mod:`agent_graph._cli.runtime` (``run …``) and
-:mod:`agent_graph._cli.toolchain` (authoring commands) import these plainly;
+:mod:`agent_graph._cli.provider` (the commands about one Provider),
+:mod:`agent_graph._cli.runtime` (``run …``), :mod:`agent_graph._cli.toolchain`
+(authoring commands) and the other command modules import these plainly;
 nothing here imports a command module, so there is no cycle. Every failure is
 an :class:`~agent_graph.AgentGraphError`.
 """
@@ -30,8 +30,10 @@ __all__ = [
     "Handler",
     "Parser",
     "add_evaluation_options",
+    "add_finding_options",
     "add_store_options",
     "check_entry",
+    "command_group",
     "evaluation_input",
     "json_argument",
     "load_run",
@@ -59,6 +61,34 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise AgentGraphError("argument-invalid", f"{self.prog}: {message}")
+
+
+def command_group(commands: Any, name: str, help: str, *, dest: str) -> Any:
+    """A command that takes a sub-command (``agent-graph NAME WHAT …``): its sub-command parsers.
+
+    The sub-command is required; ``dest`` names the attribute that holds it.
+    """
+    parser = commands.add_parser(name, help=help)
+    group = parser.add_subparsers(dest=dest, metavar="WHAT", parser_class=Parser)
+    group.required = True
+    return group
+
+
+def add_finding_options(parser: argparse.ArgumentParser, *, dest: str, prefix: str) -> None:
+    """``--format`` (text or SARIF), ``--select`` and ``--ignore``: how a command of rules reports its findings.
+
+    ``dest`` holds the format; ``prefix`` is an example of the rules' code prefixes (``AG1``).
+    """
+    parser.add_argument(
+        "--format",
+        dest=dest,
+        choices=("text", "human", "sarif"),
+        help="text (grouped by file), sarif (SARIF 2.1.0); the global --format json gives JSON",
+    )
+    parser.add_argument(
+        "--select", action="append", help=f"rules to run: codes, prefixes ({prefix}) or names"
+    )
+    parser.add_argument("--ignore", action="append", help="rules to leave out: codes, prefixes or names")
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The ``agent-graph lint`` command: findings as text grouped by file, JSON or SARIF 2.1.0.
 
-``agent_graph._cli.main`` imports this module and calls :func:`add_commands`.
+``agent_graph._cli.parser`` imports this module and calls :func:`add_commands`.
 The findings come from :func:`agent_graph._runtime.lint.lint`; this module
 parses the options and writes the answer. The exit status is 1 when an
 error-level finding remains after ``--select``/``--ignore`` and suppressions.
@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from .._core.lint import RULES, Finding, LintRule
 from .._core.version import __version__
-from .common import Context
+from .common import Context, add_finding_options
 
 __all__ = ["add_commands", "sarif_log", "text_lines"]
 
@@ -211,14 +211,7 @@ def add_commands(commands: Any, groups: Any) -> None:
     lint = commands.add_parser(
         "lint", help="static findings: unreachable nodes, unknown facts, unused files, …"
     )
-    lint.add_argument(
-        "--format",
-        dest="lint_format",
-        choices=("text", "human", "sarif"),
-        help="text (grouped by file), sarif (SARIF 2.1.0); the global --format json gives JSON",
-    )
-    lint.add_argument("--select", action="append", help="rules to run: codes, prefixes (AG1) or names")
-    lint.add_argument("--ignore", action="append", help="rules to leave out: codes, prefixes or names")
+    add_finding_options(lint, dest="lint_format", prefix="AG1")
     lint.add_argument(
         "--tests", help="graph test file or folder (default: the tests folder beside the manifest)"
     )

@@ -1,6 +1,6 @@
 """The ``agent-graph mcp`` command: a Model Context Protocol server on standard input and output.
 
-``_cli.main.build_parser`` calls :func:`add_commands`. The command loads the
+``_cli.parser.build_parser`` calls :func:`add_commands`. The command loads the
 Provider (``--manifest`` or ``--skill``), opens the Run store (``--store``, with
 ``--store-option KEY=VALUE`` passed to it),
 and serves until the client closes the connection; it answers nothing on

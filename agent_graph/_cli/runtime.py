@@ -1,6 +1,6 @@
 """Runtime commands of the command line: ``run …`` and ``resource materialize``.
 
-``_cli.main.build_parser`` calls :func:`add_commands`; each handler turns its
+``_cli.parser.build_parser`` calls :func:`add_commands`; each handler turns its
 arguments into one call of the Run store (:mod:`agent_graph._runtime.runs`) or the
 materializer (:mod:`agent_graph._runtime.materialize`) and answers
 ``(answer, human lines)``. Failures are AgentGraphErrors, which the command

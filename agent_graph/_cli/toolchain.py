@@ -1,6 +1,6 @@
 """Authoring commands of the command line: ``build``, ``init``, ``import``, ``migrate``, ``diagram``, ``export-python``.
 
-``agent_graph._cli.main`` imports this module and calls :func:`add_commands`; each
+``agent_graph._cli.parser`` imports this module and calls :func:`add_commands`; each
 handler returns ``(answer, human lines)`` and raises ``AgentGraphError`` on
 failure, so output and the error envelope stay the core command line's job.
 The work itself lives in the bundle, scaffold, importer, migration and
@@ -13,7 +13,7 @@ import argparse
 import os
 from typing import Any
 
-from .common import Context, Parser, add_evaluation_options, evaluation_input, select_graph
+from .common import Context, add_evaluation_options, command_group, evaluation_input, select_graph
 
 __all__ = ["add_commands"]
 
@@ -164,9 +164,9 @@ def add_commands(commands: Any, groups: Any) -> None:
     init.add_argument("--id", required=True, help="provider id (normalized to an identifier)")
     init.set_defaults(handler=cmd_init)
 
-    importer = commands.add_parser("import", help="turn a Skill, scripts or a workflow into provider sources")
-    import_commands = importer.add_subparsers(dest="import_kind", metavar="WHAT", parser_class=Parser)
-    import_commands.required = True
+    import_commands = command_group(
+        commands, "import", "turn a Skill, scripts or a workflow into provider sources", dest="import_kind"
+    )
     skill = import_commands.add_parser(
         "skill", help="copy a Skill directory, bind it and wrap it in one Graph"
     )

@@ -24,7 +24,7 @@ from typing import Any
 from .._core.errors import AgentGraphError
 from .._core.lint import Finding
 from .._core.verify import RULES, VerifyFinding, VerifyReport
-from .common import Context
+from .common import Context, add_finding_options
 from .lint import _names, _plural, _shown, sarif_log, text_lines
 
 __all__ = ["add_commands", "cmd_generate", "verify_lines"]
@@ -318,14 +318,7 @@ def add_commands(commands: Any, groups: Any) -> None:
         default="free",
         help="free: any fact a check reads may change at any time; progress: proof that holds stays",
     )
-    verify.add_argument(
-        "--format",
-        dest="verify_format",
-        choices=("text", "human", "sarif"),
-        help="text (grouped by file), sarif (SARIF 2.1.0); the global --format json gives JSON",
-    )
-    verify.add_argument("--select", action="append", help="rules to run: codes, prefixes (AGV1) or names")
-    verify.add_argument("--ignore", action="append", help="rules to leave out: codes, prefixes or names")
+    add_finding_options(verify, dest="verify_format", prefix="AGV1")
     verify.add_argument(
         "--write-tests",
         dest="write_tests",

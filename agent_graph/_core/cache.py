@@ -7,7 +7,7 @@ It holds two memo tables, each with a bound:
 * recent evaluations by ``(graph, revision)`` — the revision digests the whole
   state, so the same revision of the same Provider has the same answer;
 * per top-level fact key, the last canonical text seen with a plain copy of the
-  value (see :func:`agent_graph._core.revision_text.revision_bytes_exact`): a value
+  value (see :func:`agent_graph._core.revision_text.revision_bytes_fast`): a value
   equal to the copy and encoding to the same text is not walked again.
 
 Rules: an entry only ever saves work, it is checked before use and never

@@ -18,6 +18,25 @@ import msgspec
 if TYPE_CHECKING:
     from .suggest import CloseNames
 
+#: What ``agent_graph.errors`` shows of this module: the exception, its families, the codes and the record.
+__all__ = [
+    "FAMILIES",
+    "AgentGraphError",
+    "Diagnostic",
+    "ErrorCode",
+    "FileAccessFailed",
+    "InputInvalid",
+    "MaterializeFailed",
+    "NotFound",
+    "ProviderInvalid",
+    "Refused",
+    "RevisionStale",
+    "RunInvalid",
+    "Severity",
+    "StoreUnavailable",
+    "family_of",
+]
+
 Severity = Literal["info", "warning", "error"]
 
 #: Every code an :class:`AgentGraphError` may carry, one per line, in the ``Literal`` of its family

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import AgentGraphError, listing
@@ -295,6 +296,7 @@ def _alphabet(graph: CompiledGraph, node: CompiledNode, every: bool) -> list[str
     return [o for o in OUTCOMES if o in named] + sorted(o for o in named if o not in OUTCOMES)
 
 
+@dataclass(slots=True, eq=False)
 class StateInfo:
     """What the evaluation of one state answered, as verify and test generation read it.
 
@@ -305,26 +307,18 @@ class StateInfo:
     reached; ``codes`` the diagnostic codes in order.
     """
 
-    __slots__ = ("candidates", "codes", "firing", "outcome", "primary", "released", "status", "terminals")
+    status: str
+    outcome: str | None
+    candidates: tuple[tuple[str, NodeInfo, str], ...]
+    firing: frozenset[tuple[str, int]]
+    released: frozenset[tuple[str, int]]
+    terminals: tuple[str, ...]
+    codes: tuple[str, ...]
 
-    def __init__(
-        self,
-        status: str,
-        outcome: str | None,
-        candidates: tuple[tuple[str, NodeInfo, str], ...],
-        firing: frozenset[tuple[str, int]],
-        released: frozenset[tuple[str, int]],
-        terminals: tuple[str, ...],
-        codes: tuple[str, ...],
-    ) -> None:
-        self.status = status
-        self.outcome = outcome
-        self.candidates = candidates
-        self.firing = firing
-        self.released = released
-        self.terminals = terminals
-        self.codes = codes
-        self.primary: str | None = candidates[0][1].node.id if candidates else None
+    @property
+    def primary(self) -> str | None:
+        """The node ID of the primary route (None when no route is offered)."""
+        return self.candidates[0][1].node.id if self.candidates else None
 
 
 class Exploration:

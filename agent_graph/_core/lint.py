@@ -73,7 +73,13 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, ren
         return msgspec.to_builtins(self)
 
 
-_RULE_LIST = (
+def rules_by_code(*rules: LintRule) -> Mapping[str, LintRule]:
+    """A table of rules: each by its code, in the order given."""
+    return {rule.code: rule for rule in rules}
+
+
+#: Every rule by code, in code order.
+RULES: Mapping[str, LintRule] = rules_by_code(
     LintRule(
         code="AG101",
         name="unreachable-node",
@@ -166,9 +172,6 @@ _RULE_LIST = (
         summary="A node's reason code is documented nowhere: the Provider has no Code Catalog",
     ),
 )
-
-#: Every rule by code, in code order.
-RULES: Mapping[str, LintRule] = {rule.code: rule for rule in _RULE_LIST}
 
 
 def _matching(token: str, rules: Mapping[str, LintRule] = RULES) -> list[str]:

@@ -241,24 +241,25 @@ class Action(_Wire, frozen=True, kw_only=True):
     output_schema: str | None = None
 
 
-class FileResource(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.resource.file.v1``: a non-Markdown static file."""
+class _ResourceFields(_Wire, frozen=True, kw_only=True):
+    """The fields every resource descriptor and resource location starts with, in the protocol's order."""
 
     schema: str
     id: str
     kind: str
     media_type: str
+
+
+class FileResource(_ResourceFields, frozen=True, kw_only=True):
+    """``agent-graph.resource.file.v1``: a non-Markdown static file."""
+
     path: str
     description: str | None = None
 
 
-class GraphActionResource(_Wire, frozen=True, kw_only=True):
+class GraphActionResource(_ResourceFields, frozen=True, kw_only=True):
     """``agent-graph.resource.graph-action.v1``: a context view a read Action materializes."""
 
-    schema: str
-    id: str
-    kind: str
-    media_type: str
     materializer: str
     description: str | None = None
 
@@ -268,13 +269,9 @@ class HostActionInput(_Wire, frozen=True, kw_only=True):
     value: Any = None
 
 
-class HostActionResource(_Wire, frozen=True, kw_only=True):
+class HostActionResource(_ResourceFields, frozen=True, kw_only=True):
     """``agent-graph.resource.host-action.v1``: content a host handler produces."""
 
-    schema: str
-    id: str
-    kind: str
-    media_type: str
     materializer: str
     input: HostActionInput
     description: str | None = None
@@ -332,23 +329,19 @@ class MaterializeRef(_Wire, frozen=True, kw_only=True):
     resource_id: str
 
 
-class FileLocation(_Wire, frozen=True, kw_only=True):
+class FileLocation(_ResourceFields, frozen=True, kw_only=True):
     """``agent-graph.resource-location.file.v1``: a static file (Markdown resource, Skill, JSON Schema, file descriptor).
 
     ``read_state`` is set on every location of a route and empty elsewhere (the
     wire JSON then omits it).
     """
 
-    schema: str
-    id: str
-    kind: str
-    media_type: str
     digest: str
     file_path: str
     read_state: LocationReadState = ""
 
 
-class GraphActionLocation(_Wire, frozen=True, kw_only=True):
+class GraphActionLocation(_ResourceFields, frozen=True, kw_only=True):
     """``agent-graph.resource-location.graph-action.v1``: materialized on demand at a revision.
 
     On a route, ``revision`` and ``read_state`` are always set; ``digest`` and
@@ -356,10 +349,6 @@ class GraphActionLocation(_Wire, frozen=True, kw_only=True):
     content. An empty string means absent: the wire JSON omits the field.
     """
 
-    schema: str
-    id: str
-    kind: str
-    media_type: str
     revision: str = ""
     materialize: MaterializeRef
     digest: str = ""
@@ -375,17 +364,13 @@ class HostActionMaterialize(_Wire, frozen=True, kw_only=True):
     output_schema: str = msgspec.field(name="output_schema")
 
 
-class HostActionLocation(_Wire, frozen=True, kw_only=True):
+class HostActionLocation(_ResourceFields, frozen=True, kw_only=True):
     """``agent-graph.resource-location.host-action.v1``: produced by a host handler.
 
     On a route, ``revision`` and ``read_state`` are always set; an empty string
     means absent (the wire JSON omits the field).
     """
 
-    schema: str
-    id: str
-    kind: str
-    media_type: str
     revision: str = ""
     materialize: HostActionMaterialize
     read_state: LocationReadState = ""
@@ -554,8 +539,8 @@ class RunEvent(_Wire, frozen=True, kw_only=True):
     detail: Any = msgspec.UNSET
 
 
-class Run(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.run.v1``: host-owned execution memory."""
+class _RunFields(_Wire, frozen=True, kw_only=True):
+    """The fields of a Run before its events, in the protocol's order (a Run and its head share them)."""
 
     schema: str
     id: str
@@ -568,27 +553,21 @@ class Run(_Wire, frozen=True, kw_only=True):
     facts: dict[str, Any]
     outcomes: dict[str, OutcomeRecord]
     authorities: tuple[str, ...]
+
+
+class Run(_RunFields, frozen=True, kw_only=True):
+    """``agent-graph.run.v1``: host-owned execution memory."""
+
     events: tuple[RunEvent, ...]
 
 
-class RunHead(_Wire, frozen=True, kw_only=True):
+class RunHead(_RunFields, frozen=True, kw_only=True):
     """A Run without its events: what evaluation needs, what writes answer and ``next_step`` reads.
 
     ``events`` is the number of the Run's events (they are numbered 1..events);
     page through them with the store's ``events(ref, after=…, limit=…)``.
     """
 
-    schema: str
-    id: str
-    provider: str
-    graph: str
-    entry: str
-    workspace: str | None = None
-    created_at: str
-    updated_at: str
-    facts: dict[str, Any]
-    outcomes: dict[str, OutcomeRecord]
-    authorities: tuple[str, ...]
     events: int
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -44,6 +45,7 @@ __all__ = [
     "is_plain_json",
     "json_bytes",
     "json_text",
+    "json_type",
     "plain_json",
     "plain_string",
     "well_formed",
@@ -64,6 +66,22 @@ _DOUBLE_BITS = 1024
 def _describe(value: Any) -> str:
     kind = type(value)
     return f"{kind.__module__}.{kind.__qualname__}" if kind.__module__ != "builtins" else kind.__name__
+
+
+def json_type(value: Any, *, integers: bool = False) -> str:
+    """The JSON type of ``value`` for a message (``null``, ``boolean``, ``number``, ``string``, ``array``,
+    ``object``), its class name when it is none; with ``integers``, a whole number is an ``integer``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "integer" if integers and (isinstance(value, int) or value.is_integer()) else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object" if isinstance(value, Mapping) else type(value).__name__
 
 
 def _where(path: list[Any]) -> str:

@@ -168,3 +168,10 @@ class Provider:
 
     def __repr__(self) -> str:
         return f"<Provider {self.manifest.id}@{self.manifest.version} graphs={list(self.graphs)}>"
+
+
+def loaded_provider(value: object, who: str, how: str = "ag.load_provider") -> Provider:
+    """``value`` when it is a loaded Provider; else ``argument-invalid``: ``{who} needs the loaded Provider ({how})``."""
+    if not isinstance(value, Provider):
+        raise AgentGraphError("argument-invalid", f"{who} needs the loaded Provider ({how})")
+    return value

@@ -1,8 +1,9 @@
 """The evaluation's fast path to a revision text: a state of exact built-in types, written by msgspec.
 
-:func:`revision_bytes_exact` gives the canonical text of an evaluation state
-(``{provider, graphId, entry, facts, outcomes, authorities}``), and
-:func:`revision_bytes_fast` the same on the fast path only. Top-level fact
+:func:`revision_bytes_fast` gives the canonical text of an evaluation state
+(``{provider, graphId, entry, facts, outcomes, authorities}``, see
+:func:`revision_state`) on the fast path; off it, the caller writes the
+state with :func:`~.canonical.canonical_bytes_exact`. Top-level fact
 objects and arrays found canonical are remembered in the caller's
 :class:`~agent_graph._core.cache.EvaluationCache` (bounded), so facts that stay
 as they were are not walked again. Off the fast path the canonical writer
@@ -24,11 +25,10 @@ from .canonical import (
     _PLAIN_LEAF_TYPES,
     _fast_path_check,
     _keys_sort_canonically,
-    canonical_bytes_exact,
 )
 from .js_text import MAX_SAFE_INTEGER as _MAX_SAFE_INTEGER
 
-__all__ = ["revision_bytes_exact", "revision_bytes_fast", "revision_state"]
+__all__ = ["revision_bytes_fast", "revision_state"]
 
 
 def _outcomes_are_canonical(outcomes: dict[Any, Any]) -> bool:
@@ -204,19 +204,3 @@ def revision_bytes_fast(
             except (UnicodeEncodeError, RecursionError):
                 pass
     return None
-
-
-def revision_bytes_exact(
-    provider: str,
-    graph_id: str,
-    entry: Any,
-    facts: Any,
-    outcomes: Any,
-    authorities: Any,
-    memo: EvaluationCache,
-) -> tuple[bytes, bool]:
-    """``canonical_bytes_exact({provider, graphId, entry, facts, outcomes, authorities})``, fast when it can be."""
-    fast = revision_bytes_fast(provider, graph_id, entry, facts, outcomes, authorities, memo)
-    if fast is not None:
-        return fast[0], True
-    return canonical_bytes_exact(revision_state(provider, graph_id, entry, facts, outcomes, authorities))

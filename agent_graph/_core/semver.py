@@ -316,27 +316,24 @@ def compatibility_warning(provider: Any) -> Diagnostic | None:
     declared = compatibility.agent_graph if compatibility is not None else None
     if declared is None:
         return None
-    detail = {"range": declared, "version": TOOLCHAIN_VERSION}
     try:
         alternatives = parse_range(declared)
     except RangeError:
-        return Diagnostic(
-            code="compatibility-range-invalid",
-            severity="warning",
-            message=f"compatibility.agentGraph is not a valid npm semver range: {declared}",
-            path=provider.manifest_path,
-            detail=detail,
-        )
-    version = parse_version(TOOLCHAIN_VERSION)
-    if any(_test_set(comparators, version) for comparators in alternatives):
-        return None
-    hint = ""
-    if satisfies("0.2.0", declared) or satisfies("0.2.9", declared):
-        hint = "; if this is a 0.2 Provider, run `agent-graph migrate` to move it to 0.3"
+        code = "compatibility-range-invalid"
+        message = f"compatibility.agentGraph is not a valid npm semver range: {declared}"
+    else:
+        version = parse_version(TOOLCHAIN_VERSION)
+        if any(_test_set(comparators, version) for comparators in alternatives):
+            return None
+        hint = ""
+        if satisfies("0.2.0", declared) or satisfies("0.2.9", declared):
+            hint = "; if this is a 0.2 Provider, run `agent-graph migrate` to move it to 0.3"
+        code = "compatibility-range-excluded"
+        message = f"compatibility.agentGraph {declared} excludes agent-graph {TOOLCHAIN_VERSION}{hint}"
     return Diagnostic(
-        code="compatibility-range-excluded",
+        code=code,
         severity="warning",
-        message=f"compatibility.agentGraph {declared} excludes agent-graph {TOOLCHAIN_VERSION}{hint}",
+        message=message,
         path=provider.manifest_path,
-        detail=detail,
+        detail={"range": declared, "version": TOOLCHAIN_VERSION},
     )

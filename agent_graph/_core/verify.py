@@ -16,7 +16,7 @@ shows it (whose shortest path from the start is the finding's trace) and the
   every state the host can reach;
 * AGV106 / AGV107: a node no evaluation reaches, an edge none takes;
 * AGV201 / AGV202: a declared property violated, or not proven because the
-  exploration stopped;
+  exploration stopped (:mod:`.verify_properties`);
 * AGV301: the exploration stopped at its bound.
 
 Claims of absence (a node never reached, a property that holds) are made only
@@ -35,29 +35,28 @@ import msgspec
 
 from .errors import listing
 from .evaluate import FrameTrace, evaluate_with_candidates
-from .explore import FACT, RECORD, Exploration, Move, StateInfo, closure
+from .explore import FACT, RECORD, Exploration, Move, closure
 from .graph_coverage import edge_label
 from .ir import CompiledGraph
-from .lint import Finding, Issue, LintRule, LintSeverity, components
+from .lint import Finding, Issue, LintRule, LintSeverity, components, rules_by_code
 
 __all__ = [
     "RULES",
-    "Condition",
     "GeneratedTest",
-    "Property",
     "PropertyResult",
     "TraceStep",
     "VerifiedIssue",
     "VerifyExploration",
     "VerifyFinding",
     "VerifyReport",
+    "after_move",
     "analyse",
-    "check_property",
     "state_test",
     "trace_steps",
 ]
 
-_RULE_LIST = (
+#: Every rule by code, in code order.
+RULES: Mapping[str, LintRule] = rules_by_code(
     LintRule(
         code="AGV101",
         name="dead-end",
@@ -119,9 +118,6 @@ _RULE_LIST = (
         summary="The exploration stopped at its bound of states or time: the findings cover the states explored",
     ),
 )
-
-#: Every rule by code, in code order.
-RULES: Mapping[str, LintRule] = {rule.code: rule for rule in _RULE_LIST}
 
 #: The rules a complete exploration proves by absence.
 _ABSENCE_RULES = frozenset({"AGV106", "AGV107"})
@@ -395,7 +391,8 @@ def _move_key(move: Move | None) -> tuple[Any, ...]:
     return tuple(move)
 
 
-def _after(exploration: Exploration, move: Move | None) -> str:
+def after_move(exploration: Exploration, move: Move | None) -> str:
+    """Where a finding happens: ``from the start``, or after the host's move that leads there."""
     return "from the start" if move is None else f"after the host's move to {exploration.describe(move)}"
 
 
@@ -469,7 +466,7 @@ def _dead_issues(
                     done[other] = 1
                     stack.append(other)
         move = exploration.moves[state]
-        after = _after(exploration, move)
+        after = after_move(exploration, move)
         stuck = _stuck(exploration, state)
         if stuck is not None:
             graph, index, settled = stuck
@@ -561,7 +558,7 @@ def _trap_issues(
         seen_groups.add(group)
         graph, index = _where(exploration, move)
         region = reach.forward(state)
-        after = _after(exploration, move)
+        after = after_move(exploration, move)
         if refusal and move is not None:
             key, outcome = move[1], move[2]
             dead = info.status == "blocked" and not reach.moves_on[state]
@@ -626,7 +623,7 @@ def _error_issues(exploration: Exploration, wanted: frozenset[str], out: list[Ve
         seen.add(info.codes)
         move = exploration.moves[state]
         graph, index = _where(exploration, move)
-        after = _after(exploration, move)
+        after = after_move(exploration, move)
         message = (
             f"Error state {after}: {label} evaluates to error ({', '.join(info.codes) or 'no diagnostic'})"
         )
@@ -674,7 +671,7 @@ def _repeat_issues(exploration: Exploration, wanted: frozenset[str], out: list[V
         edge_position = [i for i, e in enumerate(graph.definition.edges) if e.kind == "repeat"][position]
         definition = graph.definition.edges[edge_position]
         name = f"{graph.nodes[source].id}->{graph.nodes[target].id}"
-        after = _after(exploration, exploration.moves[endless])
+        after = after_move(exploration, exploration.moves[endless])
         message = (
             f"Repeat edge {graph.id}: {edge_label(definition)} in frame {prefix.rstrip('/')} fires {after}, and "
             f"{graph.nodes[source].id} keeps the outcome it fires on ({listing(sorted(accepted))}) in every "
@@ -770,171 +767,3 @@ def analyse(explorations: Sequence[Exploration], wanted: frozenset[str]) -> list
         _repeat_issues(exploration, wanted, out)
     _absence_issues(explorations, wanted, out)
     return out
-
-
-# ------------------------------------------------------------------ declared properties
-
-
-class Condition(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
-    """A condition on one state, as a property declares it: every field given must hold (a list: any of it)."""
-
-    status_code: tuple[str, ...] | None = None
-    outcome: tuple[str, ...] | None = None
-    terminal: tuple[str, ...] | None = None
-    primary_node: tuple[str, ...] | None = None
-    offers: tuple[str, ...] | None = None
-
-    def holds(self, info: StateInfo) -> bool:
-        """Whether the state with this evaluation meets the condition."""
-        if self.status_code is not None and info.status not in self.status_code:
-            return False
-        if self.outcome is not None and info.outcome not in self.outcome:
-            return False
-        if self.terminal is not None and not any(t in self.terminal for t in info.terminals):
-            return False
-        if self.primary_node is not None and info.primary not in self.primary_node:
-            return False
-        return self.offers is None or any(key in self.offers for key, _n, _a in info.candidates)
-
-    def expect(self) -> dict[str, Any]:
-        """What a graph test can assert of a state meeting the condition (its first choice of each field)."""
-        expect: dict[str, Any] = {}
-        if self.status_code:
-            expect["statusCode"] = self.status_code[0]
-        elif self.outcome or self.terminal:
-            expect["statusCode"] = "complete"
-        else:
-            expect["statusCode"] = "actionable"
-        if self.primary_node:
-            expect["primaryNode"] = self.primary_node[0]
-        if self.outcome:
-            expect["outcome"] = self.outcome[0]
-        if self.offers and not self.primary_node:
-            expect["recordNode"] = self.offers[0]
-        return expect
-
-    def text(self) -> str:
-        """The condition in words."""
-        parts = []
-        for label, values in (
-            ("status", self.status_code),
-            ("outcome", self.outcome),
-            ("terminal", self.terminal),
-            ("primary node", self.primary_node),
-            ("offering", self.offers),
-        ):
-            if values is not None:
-                parts.append(f"{label} {' or '.join(values)}")
-        return " and ".join(parts)
-
-
-#: Property kinds: every state meets it, none does, one does, from every state one is reachable.
-PROPERTY_KINDS = ("always", "never", "reachable", "alwaysReachable")
-
-
-@dataclass(frozen=True)
-class Property:
-    """One declared property: ``kind`` (see :data:`PROPERTY_KINDS`), its condition and where it was declared."""
-
-    name: str
-    kind: str
-    condition: Condition
-    path: str
-    pointer: str
-    graph: str
-    entry: str
-
-
-def check_property(exploration: Exploration, prop: Property) -> tuple[str, VerifiedIssue | None]:
-    """``(holds | violated | unproven, issue)`` for a property of the Graph entry the exploration explored."""
-    infos = exploration.infos
-    condition = prop.condition
-    kind = prop.kind
-    violating: int | None = None
-    if kind in ("always", "never"):
-        wanted = kind == "always"
-        violating = next(
-            (i for i, info in enumerate(infos) if info is not None and condition.holds(info) != wanted), None
-        )
-    elif kind == "reachable":
-        if any(info is not None and condition.holds(info) for info in infos):
-            return "holds", None
-    else:
-        targets = [i for i, info in enumerate(infos) if info is None or condition.holds(info)]
-        can = exploration.reaching(targets)
-        violating = next((i for i, info in enumerate(infos) if info is not None and not can[i]), None)
-    label = f"{prop.graph}#{prop.entry}"
-    words = {
-        "always": "every reachable state has",
-        "never": "no reachable state has",
-        "reachable": "some reachable state has",
-        "alwaysReachable": "from every reachable state, a state is reachable with",
-    }[kind]
-    if violating is not None:
-        move = exploration.moves[violating]
-        after = _after(exploration, move)
-        message = f"Property {prop.name!r} ({words} {condition.text()}) fails in {label} {after}"
-        expect = condition.expect() if kind != "never" else _opposite(infos[violating])
-        if _would_pass(expect, infos[violating]):
-            expect = _opposite(infos[violating])
-        issue = Issue(
-            "AGV201",
-            message,
-            prop.path,
-            prop.pointer,
-            prop.pointer,
-            "the trace reaches the state that breaks it; fix the Graph or the property",
-            graph=prop.graph,
-        )
-        return "violated", VerifiedIssue(
-            issue, exploration, violating, expect, f"property {prop.name!r} fails {after}"
-        )
-    if kind == "reachable" and exploration.complete:
-        message = (
-            f"Property {prop.name!r} ({words} {condition.text()}) fails in {label}: no reachable state has it"
-        )
-        issue = Issue(
-            "AGV201",
-            message,
-            prop.path,
-            prop.pointer,
-            prop.pointer,
-            "fix the Graph or the property",
-            graph=prop.graph,
-        )
-        return "violated", VerifiedIssue(issue)
-    if not exploration.complete:
-        message = (
-            f"Property {prop.name!r} ({words} {condition.text()}) is not proven in {label}: it holds in the "
-            f"{exploration.evaluated} states explored, but the exploration stopped at its bound"
-        )
-        issue = Issue(
-            "AGV202",
-            message,
-            prop.path,
-            prop.pointer,
-            prop.pointer,
-            "raise --max-states or --time-budget",
-            graph=prop.graph,
-        )
-        return "unproven", VerifiedIssue(issue)
-    return "holds", None
-
-
-def _would_pass(expect: Mapping[str, Any], info: StateInfo | None) -> bool:
-    """Whether a graph test expecting ``expect`` passes at the state evaluated to ``info``."""
-    if info is None:
-        return False
-    actual = {
-        "statusCode": info.status,
-        "outcome": info.outcome,
-        "primaryNode": info.primary,
-        "recordNode": info.candidates[0][0] if info.candidates else None,
-    }
-    return all(actual.get(field) == value for field, value in expect.items())
-
-
-def _opposite(info: StateInfo | None) -> dict[str, Any]:
-    """An expectation the state fails: another status than its own."""
-    status = info.status if info is not None else "complete"
-    return {"statusCode": "complete" if status != "complete" else "actionable"}

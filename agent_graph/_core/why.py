@@ -734,12 +734,12 @@ def explanation_text(explanation: Explanation) -> str:
     """The explanation in readable lines (what ``agent-graph explain`` prints)."""
     evaluation = explanation.evaluation
     status = evaluation.status_code + (f" ({evaluation.outcome})" if evaluation.outcome else "")
-    lines = [f"{evaluation.graph}#{evaluation.entry}: {status}", explanation.primary]
+    lines = [f"{evaluation.graph}#{shown(evaluation.entry)}: {status}", explanation.primary]
     for frame in explanation.frames:
         lines.append("")
         where = f" via {frame.call_path[-1]}" if frame.call_path else ""
         said = frame.status + (f" ({frame.outcome})" if frame.outcome else "")
-        lines.append(f"frame {frame.frame_key} (entry {frame.entry}{where}): {said}")
+        lines.append(f"frame {frame.frame_key} (entry {shown(frame.entry)}{where}): {said}")
         for node in frame.nodes:
             lines.append(f"  {node.node} [{node.kind}] {node.message}")
             for label, checks in (("requiresFacts", node.requires_facts), ("satisfiedBy", node.satisfied_by)):

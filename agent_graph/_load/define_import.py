@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import os
 import posixpath
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .._core.errors import AgentGraphError
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .._syntax.parse import parse_front_matter, parse_structured
 from .define import (
     ActionDef,
@@ -45,14 +46,15 @@ from .define import (
     Skill,
     SubgraphNode,
     TerminalNode,
-    _Origin,
-    _Render,
 )
+from .define_objects import _Origin, _Stored
+from .define_render import _Render
 from .files import on_disk, provider_file_system, read_provider_file
 
 __all__ = ["from_provider"]
 
 _DESCRIPTOR_SUFFIXES = (".yaml", ".yml", ".json")
+_S = TypeVar("_S", bound=_Stored)
 _MANIFEST_NAMES = frozenset({"provider.yaml", "provider.yml", "provider.json", "manifest.json"})
 #: At most this many files of the Provider folder come along beside the file set.
 MAX_EXTRA_FILES = 10_000
@@ -65,8 +67,7 @@ def from_provider(provider: Provider, *, extras: bool = True) -> ProviderBuilder
     change keeps its bytes. ``extras=False`` leaves out the files of the
     Provider folder outside its file set (graph tests, entry Skills, notes).
     """
-    if not isinstance(provider, Provider):
-        raise AgentGraphError("argument-invalid", "from_provider needs a loaded Provider (ag.load_provider)")
+    loaded_provider(provider, "from_provider")
     return _Importer(provider, extras).run()
 
 
@@ -299,13 +300,22 @@ class _Importer:
 
     # ------------------------------------------------------------ Actions
 
-    def action(self, reference: str) -> ActionDef:
+    def stored(self, table: dict[str, _S], reference: str, make: Callable[[str], _S]) -> _S:
+        """The object of the file ``reference`` names: ``make(relative path)`` on first use, with its bytes."""
         relative = self.relative(reference)
-        known = self.actions.get(relative)
-        if known is not None:
-            return known
+        known = table.get(relative)
+        if known is None:
+            known = make(relative)
+            known._origin = self.origin(relative)
+            table[relative] = known
+        return known
+
+    def action(self, reference: str) -> ActionDef:
+        return self.stored(self.actions, reference, self._action)
+
+    def _action(self, relative: str) -> ActionDef:
         raw = self.structured(relative)
-        made = ActionDef(
+        return ActionDef(
             raw["runner"],
             raw["effect"],
             id=raw["id"],
@@ -322,24 +332,16 @@ class _Importer:
             output_schema=self.schema(raw["outputSchema"]) if "outputSchema" in raw else None,
             path=relative,
         )
-        made._origin = self.origin(relative)
-        self.actions[relative] = made
-        return made
 
     def schema(self, reference: str) -> Schema:
-        relative = self.relative(reference)
-        known = self.schemas.get(relative)
-        if known is None:
-            known = Schema(self.structured(relative), path=relative)
-            known._origin = self.origin(relative)
-            self.schemas[relative] = known
-        return known
+        return self.stored(
+            self.schemas, reference, lambda relative: Schema(self.structured(relative), path=relative)
+        )
 
     def skill(self, reference: str) -> Skill:
-        relative = self.relative(reference)
-        known = self.skills.get(relative)
-        if known is not None:
-            return known
+        return self.stored(self.skills, reference, self._skill)
+
+    def _skill(self, relative: str) -> Skill:
         text = self.read(relative).decode("utf-8", errors="replace")
         try:
             header, body = parse_front_matter(text, relative)
@@ -353,7 +355,7 @@ class _Importer:
                 if member.startswith(folder + "/") and member != relative:
                     files[member[len(folder) + 1 :]] = self.read(member)
         metadata = header.get("metadata")
-        made = Skill(
+        return Skill(
             str(header.get("name", "")),
             str(header.get("description", "")),
             body,
@@ -362,23 +364,18 @@ class _Importer:
             dict(header),
             path=relative,
         )
-        made._origin = self.origin(relative)
-        self.skills[relative] = made
-        return made
 
     # ------------------------------------------------------------ resources
 
     def resource(self, reference: str) -> Resource:
-        relative = self.relative(reference)
-        known = self.resources.get(relative)
-        if known is not None:
-            return known
+        return self.stored(self.resources, reference, self._resource)
+
+    def _resource(self, relative: str) -> Resource:
         made: Resource
         raw: Any = None
         if relative.lower().endswith(_DESCRIPTOR_SUFFIXES):
             raw = self.structured(relative)
         schema = raw.get("schema") if isinstance(raw, dict) else None
-        origin = self.origin(relative)
         if schema == "agent-graph.resource.file.v1":
             made = FileResourceDef(
                 raw["id"],
@@ -413,6 +410,4 @@ class _Importer:
             header, body = parse_front_matter(text, relative)
             media = header.get("media-type", header.get("mediaType"))
             made = Markdown(header["id"], header["kind"], body, media, dict(header), path=relative)
-        made._origin = origin
-        self.resources[relative] = made
         return made

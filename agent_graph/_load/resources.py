@@ -38,10 +38,12 @@ from .fs import FileSystem, contained_path
 from .reader import Reader, convert
 
 FILE_LOCATION = "agent-graph.resource-location.file.v1"
-RESOURCE_PROTOCOLS = {
-    "agent-graph.resource.file.v1": "resource-file",
-    "agent-graph.resource.graph-action.v1": "resource-graph-action",
-    "agent-graph.resource.host-action.v1": "resource-host-action",
+Descriptor = FileResource | GraphActionResource | HostActionResource
+#: Each resource protocol: the schema that checks its descriptor and the Struct it reads into.
+RESOURCE_PROTOCOLS: dict[str, tuple[str, type[Descriptor]]] = {
+    "agent-graph.resource.file.v1": ("resource-file", FileResource),
+    "agent-graph.resource.graph-action.v1": ("resource-graph-action", GraphActionResource),
+    "agent-graph.resource.host-action.v1": ("resource-host-action", HostActionResource),
 }
 LEGACY_RESOURCE = "agent-graph.resource.v1"
 STATIC_KINDS = frozenset({"procedure", "diagnostic", "template", "schema", "skill"})
@@ -241,6 +243,52 @@ def _front_matter_resource(state: LoadState, path: str) -> LoadedResource:
     )
 
 
+def _described(path: str, content: str, schema: str, definition: Descriptor) -> LoadedResource:
+    """A resource read from its descriptor at ``path``: its location carries the descriptor's ID, kind and type.
+
+    A host-action resource's location is completed once its materializer is
+    checked (:func:`check_host_materializer`); ``content`` is the static file of a
+    file resource, else the descriptor itself.
+    """
+    rid, kind, media_type = definition.id, definition.kind, definition.media_type
+    location: FileLocation | GraphActionLocation | HostActionLocation
+    if isinstance(definition, FileResource):
+        location = FileLocation(
+            schema=FILE_LOCATION, id=rid, kind=kind, media_type=media_type, digest="", file_path=content
+        )
+        materializer = None
+    elif isinstance(definition, GraphActionResource):
+        location = GraphActionLocation(
+            schema="agent-graph.resource-location.graph-action.v1",
+            id=rid,
+            kind=kind,
+            media_type=media_type,
+            materialize=MaterializeRef(resource_id=rid),
+        )
+        materializer = definition.materializer
+    else:
+        location = HostActionLocation(
+            schema="agent-graph.resource-location.host-action.v1",
+            id=rid,
+            kind=kind,
+            media_type=media_type,
+            materialize=HostActionMaterialize(handler="", input=definition.input, output_schema=""),
+        )
+        materializer = definition.materializer
+    return LoadedResource(
+        path=path,
+        content_path=content,
+        id=rid,
+        kind=kind,
+        media_type=media_type,
+        dynamic=materializer is not None,
+        protocol=schema,
+        location=location,
+        definition=definition,
+        materializer=materializer,
+    )
+
+
 def load_resource(state: LoadState, reference: str) -> LoadedResource:
     path = contained_path(state.root, reference, "resource reference")
     state.reader.ensure_contained(path, "resource")
@@ -257,69 +305,14 @@ def load_resource(state: LoadState, reference: str) -> LoadedResource:
                 "/schema",
             )
         if isinstance(schema, str) and schema in RESOURCE_PROTOCOLS:
-            state.reader.validate(RESOURCE_PROTOCOLS[schema], candidate, path)
-            if schema == "agent-graph.resource.file.v1":
-                file_definition: FileResource = convert(candidate, FileResource, path)
-                content = contained_path(state.root, file_definition.path, "static resource content")
+            schema_name, struct = RESOURCE_PROTOCOLS[schema]
+            state.reader.validate(schema_name, candidate, path)
+            definition: Descriptor = convert(candidate, struct, path)
+            content = path
+            if isinstance(definition, FileResource):
+                content = contained_path(state.root, definition.path, "static resource content")
                 state.reader.ensure_contained(content, "static resource content")
-                location = FileLocation(
-                    schema=FILE_LOCATION,
-                    id=file_definition.id,
-                    kind=file_definition.kind,
-                    media_type=file_definition.media_type,
-                    digest="",
-                    file_path=content,
-                )
-                return LoadedResource(
-                    path=path,
-                    content_path=content,
-                    id=file_definition.id,
-                    kind=file_definition.kind,
-                    media_type=file_definition.media_type,
-                    dynamic=False,
-                    protocol=schema,
-                    location=location,
-                    definition=file_definition,
-                )
-            if schema == "agent-graph.resource.graph-action.v1":
-                graph_action: GraphActionResource = convert(candidate, GraphActionResource, path)
-                return LoadedResource(
-                    path=path,
-                    content_path=path,
-                    id=graph_action.id,
-                    kind=graph_action.kind,
-                    media_type=graph_action.media_type,
-                    dynamic=True,
-                    protocol=schema,
-                    location=GraphActionLocation(
-                        schema="agent-graph.resource-location.graph-action.v1",
-                        id=graph_action.id,
-                        kind=graph_action.kind,
-                        media_type=graph_action.media_type,
-                        materialize=MaterializeRef(resource_id=graph_action.id),
-                    ),
-                    definition=graph_action,
-                    materializer=graph_action.materializer,
-                )
-            host_action: HostActionResource = convert(candidate, HostActionResource, path)
-            return LoadedResource(
-                path=path,
-                content_path=path,
-                id=host_action.id,
-                kind=host_action.kind,
-                media_type=host_action.media_type,
-                dynamic=True,
-                protocol=schema,
-                location=HostActionLocation(
-                    schema="agent-graph.resource-location.host-action.v1",
-                    id=host_action.id,
-                    kind=host_action.kind,
-                    media_type=host_action.media_type,
-                    materialize=HostActionMaterialize(handler="", input=host_action.input, output_schema=""),
-                ),
-                definition=host_action,
-                materializer=host_action.materializer,
-            )
+            return _described(path, content, schema, definition)
     return _front_matter_resource(state, path)
 
 

@@ -118,14 +118,11 @@ def serve(
         raise AgentGraphError("argument-invalid", "read_timeout must be a number of seconds above 0")
     if store is None and store_url is None:
         raise AgentGraphError("argument-invalid", "The MCP server needs a Run store (store=…)")
-    from .._core.provider import Provider
+    from .._core.provider import loaded_provider
     from .._runtime.run_store import BaseRunStore
     from .._runtime.run_store_async import AsyncRunStore
 
-    if not isinstance(provider, Provider):
-        raise AgentGraphError(
-            "argument-invalid", "The MCP server needs the loaded Provider (ag.load_provider)"
-        )
+    loaded_provider(provider, "The MCP server")
     if store is not None and not isinstance(store, (BaseRunStore, AsyncRunStore)):
         raise AgentGraphError(
             "argument-invalid",

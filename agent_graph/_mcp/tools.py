@@ -22,10 +22,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from .._core.errors import AgentGraphError
 from .._core.model import OUTCOMES
+from .._core.plain import json_type
 
 __all__ = [
     "MAX_DETAIL_BYTES",
@@ -51,27 +53,17 @@ _REVISION = re.compile(r"sha256:[0-9a-f]{64}")
 _STATUSES = ["actionable", "waiting-user", "blocked", "complete", "error"]
 
 
+@dataclass(frozen=True, eq=False)
 class ToolSpec:
     """One tool: its stable name, title, description and JSON Schemas."""
 
-    __slots__ = ("description", "input_schema", "name", "output_schema", "read_only", "title")
-
-    def __init__(
-        self,
-        name: str,
-        title: str,
-        description: str,
-        input_schema: dict[str, Any],
-        output_schema: dict[str, Any],
-        *,
-        read_only: bool,
-    ) -> None:
-        self.name = name
-        self.title = title
-        self.description = description
-        self.input_schema = input_schema
-        self.output_schema = output_schema
-        self.read_only = read_only
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    _: KW_ONLY
+    read_only: bool
 
 
 # ---------------------------------------------------------------- schema pieces
@@ -444,22 +436,6 @@ def _invalid(tool: str, message: str) -> AgentGraphError:
     return AgentGraphError("argument-invalid", f"{tool}: {message}")
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return type(value).__name__
-
-
 def json_value(value: Any, label: str, max_bytes: int) -> Any:
     """``value`` as the project's JSON reader would give it, after depth and size checks.
 
@@ -517,7 +493,7 @@ def check_arguments(tool: str, arguments: Any) -> dict[str, Any]:
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, Mapping):
-        raise _invalid(tool, f"the arguments must be a JSON object, not {_type_name(arguments)}")
+        raise _invalid(tool, f"the arguments must be a JSON object, not {json_type(arguments)}")
     schema = spec.input_schema
     properties: dict[str, Any] = schema["properties"]
     for name in arguments:
@@ -537,13 +513,13 @@ def _check_field(tool: str, name: str, schema: Mapping[str, Any], value: Any) ->
     kind = schema.get("type")
     if name == "facts":
         if not isinstance(value, Mapping):
-            raise _invalid(tool, f"{name} must be a JSON object, not {_type_name(value)}")
+            raise _invalid(tool, f"{name} must be a JSON object, not {json_type(value)}")
         return json_value(value, name, MAX_FACTS_BYTES)
     if name == "detail":
         return json_value(value, name, MAX_DETAIL_BYTES)
     if kind == "string":
         if not isinstance(value, str):
-            raise _invalid(tool, f"{name} must be a string, not {_type_name(value)}")
+            raise _invalid(tool, f"{name} must be a string, not {json_type(value)}")
         if not value or len(value) > schema.get("maxLength", MAX_ID_LENGTH):
             raise _invalid(
                 tool, f"{name} must be 1 to {schema.get('maxLength', MAX_ID_LENGTH)} characters long"
@@ -568,7 +544,7 @@ def _check_field(tool: str, name: str, schema: Mapping[str, Any], value: Any) ->
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             else:
-                raise _invalid(tool, f"{name} must be an integer, not {_type_name(value)}")
+                raise _invalid(tool, f"{name} must be an integer, not {json_type(value)}")
         low = schema.get("minimum")
         high = schema.get("maximum")
         if (low is not None and value < low) or (high is not None and value > high):

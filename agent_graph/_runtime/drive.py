@@ -14,6 +14,9 @@ Rules of this module:
   the Run's is refused as any host's would be.
 * Nothing here runs an Action: the agent function stands for the host and
   the Agent.
+
+Its public names are listed once, in :mod:`agent_graph.testing` (which loads
+this module on first use).
 """
 
 from __future__ import annotations
@@ -37,30 +40,15 @@ from .._core.model import (
     TestExpect,
     TestState,
 )
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .run_store import BaseRunStore
 from .run_store_async import AsyncRunStore
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 else:
-    from .._load.define import Unpack
+    from .._load.define_objects import Unpack
 
-__all__ = [
-    "DriveOptions",
-    "Grant",
-    "Observe",
-    "Record",
-    "Reply",
-    "Trace",
-    "Turn",
-    "drive",
-    "drive_async",
-    "fresh_store",
-    "grant",
-    "observe",
-    "record",
-]
 
 #: Statuses that end a drive: nothing more can happen without a change from outside.
 TERMINAL: frozenset[str] = frozenset({"complete", "blocked", "error"})
@@ -245,17 +233,6 @@ class _Call(msgspec.Struct, frozen=True):
     kwargs: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-def _check(provider: object, max_turns: object) -> None:
-    if not isinstance(provider, Provider):
-        raise AgentGraphError(
-            "argument-invalid", "drive needs the loaded Provider (ag.load_provider, builder.load())"
-        )
-    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0:
-        raise AgentGraphError(
-            "argument-invalid", f"max_turns must be a whole number of turns, not {max_turns!r}"
-        )
-
-
 def _plan(
     provider: Provider,
     graph: str,
@@ -349,10 +326,7 @@ def _begin(provider: Provider, graph: str, options: DriveOptions) -> Generator[_
     unknown = sorted(set(options) - set(DriveOptions.__annotations__))
     if unknown:
         raise AgentGraphError("argument-invalid", f"drive takes no option {', '.join(unknown)}")
-    if not isinstance(provider, Provider):
-        raise AgentGraphError(
-            "argument-invalid", "drive needs the loaded Provider (ag.load_provider, builder.load())"
-        )
+    loaded_provider(provider, "drive", "ag.load_provider, builder.load()")
     max_turns = options.get("max_turns", 100)
     if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0:
         raise AgentGraphError(
@@ -364,6 +338,15 @@ def _begin(provider: Provider, graph: str, options: DriveOptions) -> Generator[_
         "workspace": options.get("workspace"),
     }
     return _plan(provider, graph, options.get("entry", "default"), max_turns, start)
+
+
+def _resume(plan: Generator[_Call, Any, Trace], answer: Any) -> _Call | Trace:
+    """The plan's next call, given the answer to its last one; the trace once the plan has ended."""
+    try:
+        return plan.send(answer)
+    except StopIteration as stop:
+        trace: Trace = stop.value
+        return trace
 
 
 def drive(
@@ -387,17 +370,14 @@ def drive(
     plan = _begin(provider, graph, options)
     with contextlib.ExitStack() as stack:
         target = store if store is not None else stack.enter_context(fresh_store())
-        answer: Any = None
-        while True:
-            try:
-                call = plan.send(answer)
-            except StopIteration as stop:
-                trace: Trace = stop.value
-                return trace
+        call = _resume(plan, None)
+        while not isinstance(call, Trace):
             if call.method == "agent":
                 answer = agent(*call.args)
             else:
                 answer = getattr(target, call.method)(*call.args, **call.kwargs)
+            call = _resume(plan, answer)
+        return call
 
 
 @contextlib.asynccontextmanager
@@ -420,16 +400,13 @@ async def drive_async(
     plan = _begin(provider, graph, options)
     async with contextlib.AsyncExitStack() as stack:
         target = store if store is not None else await stack.enter_async_context(_fresh_async_store())
-        answer: Any = None
-        while True:
-            try:
-                call = plan.send(answer)
-            except StopIteration as stop:
-                trace: Trace = stop.value
-                return trace
+        call = _resume(plan, None)
+        while not isinstance(call, Trace):
             if call.method == "agent":
                 answer = agent(*call.args)
                 if inspect.isawaitable(answer):
                     answer = await answer
             else:
                 answer = await getattr(target, call.method)(*call.args, **call.kwargs)
+            call = _resume(plan, answer)
+        return call

@@ -25,7 +25,7 @@ from typing import Any
 from .._core.errors import AgentGraphError, shown
 from .._core.lint import RULES, Finding, Issue, LintRule, LintSources, analyse, selected_rules
 from .._core.model import TestCase
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .._load.files import provider_file_system
 from .._load.fs import FileSystem
 from .._syntax.explain import MAX_LOCATED_TEXT, NOWHERE, pointer_target
@@ -328,8 +328,7 @@ def lint(
     loaded from (default: the one the Provider keeps, see ``load_provider``).
     Arguments of the wrong type are ``argument-invalid``.
     """
-    if not isinstance(provider, Provider):
-        raise AgentGraphError("argument-invalid", "lint needs the loaded Provider (ag.load_provider)")
+    loaded_provider(provider, "lint")
     if tests is not None and not isinstance(tests, str):
         raise AgentGraphError("argument-invalid", f"tests must be a path (a string), not {shown(tests)}")
     wanted = selected_rules(select, ignore)

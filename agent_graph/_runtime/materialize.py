@@ -47,7 +47,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core.canonical import digest_bytes
-from .._core.errors import AgentGraphError
+from .._core.errors import AgentGraphError, ErrorCode
 from .._core.model import GraphActionLocation, MaterializeRef
 from .._core.plain import json_bytes, json_text, plain_json, plain_string
 from .._core.route import runtime_program
@@ -185,6 +185,13 @@ def _wait_and_clear_group(
     return status  # pragma: no cover
 
 
+#: The code of a materializer that printed more than its limit, by stream.
+_LIMIT_CODES: dict[str, ErrorCode] = {
+    "stdout": "materializer-output-limit",
+    "stderr": "materializer-error-limit",
+}
+
+
 def _run(
     argv: list[str],
     cwd: str,
@@ -215,8 +222,9 @@ def _run(
     deadline = time.monotonic() + timeout
     selector = selectors.DefaultSelector()
     try:
-        selector.register(process.stdout, selectors.EVENT_READ, "stdout")
-        selector.register(process.stderr, selectors.EVENT_READ, "stderr")
+        # each stream: its name, where its bytes go and how many it may print
+        selector.register(process.stdout, selectors.EVENT_READ, ("stdout", output, max_output))
+        selector.register(process.stderr, selectors.EVENT_READ, ("stderr", errors, max_error))
         open_streams = 2
         while open_streams:
             remaining = deadline - time.monotonic()
@@ -232,22 +240,14 @@ def _run(
                     selector.unregister(key.fileobj)
                     open_streams -= 1
                     continue
-                if key.data == "stdout":
-                    output += chunk
-                    if len(output) > max_output:
-                        _kill_group(process)
-                        raise AgentGraphError(
-                            "materializer-output-limit",
-                            f"Materializer {label} printed more than {max_output} bytes on stdout and was stopped",
-                        )
-                else:
-                    errors += chunk
-                    if len(errors) > max_error:
-                        _kill_group(process)
-                        raise AgentGraphError(
-                            "materializer-error-limit",
-                            f"Materializer {label} printed more than {max_error} bytes on stderr and was stopped",
-                        )
+                name, received, limit = key.data
+                received += chunk
+                if len(received) > limit:
+                    _kill_group(process)
+                    raise AgentGraphError(
+                        _LIMIT_CODES[name],
+                        f"Materializer {label} printed more than {limit} bytes on {name} and was stopped",
+                    )
         status = _wait_and_clear_group(process, deadline, label, timeout)
     finally:
         selector.close()

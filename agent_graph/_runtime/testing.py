@@ -20,7 +20,7 @@ from .._core.errors import AgentGraphError, os_error
 from .._core.evaluate import evaluate
 from .._core.graph_coverage import CoverageCollector
 from .._core.model import ErrorBody, GateActionPlan, Route, TestCase, TestResult
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .._core.route import route
 from .._core.state import check_state
 from .._load.files import provider_file_system
@@ -239,10 +239,7 @@ def run_graph_tests(
     whose test cannot be run, is a result with ``error`` (and not passed), and
     the remaining files still run.
     """
-    if not isinstance(provider, Provider):
-        raise AgentGraphError(
-            "argument-invalid", "run_graph_tests needs the loaded Provider (ag.load_provider)"
-        )
+    loaded_provider(provider, "run_graph_tests")
     if coverage is not None and not isinstance(coverage, CoverageCollector):
         raise AgentGraphError(
             "argument-invalid", f"coverage must be a CoverageCollector or None, not {type(coverage).__name__}"

@@ -20,21 +20,19 @@ from typing import Any
 from .._core.errors import AgentGraphError, shown
 from .._core.explore import Exploration, explore
 from .._core.lint import selected_rules
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .._core.verify import (
     RULES,
-    Condition,
-    Property,
     PropertyResult,
     VerifiedIssue,
     VerifyExploration,
     VerifyFinding,
     VerifyReport,
     analyse,
-    check_property,
     state_test,
     trace_steps,
 )
+from .._core.verify_properties import Condition, Property, check_property
 from .._load.files import provider_file_system
 from .._load.fs import FileSystem
 from .._syntax import schema as _schema
@@ -163,8 +161,7 @@ def verify(
     (``AGV1``) or names (``trap``). Reads files through ``fs`` (default: the
     file system the Provider was loaded from); never writes, never runs an Action.
     """
-    if not isinstance(provider, Provider):
-        raise AgentGraphError("argument-invalid", "verify needs the loaded Provider (ag.load_provider)")
+    loaded_provider(provider, "verify")
     if properties is not None and not isinstance(properties, str):
         raise AgentGraphError(
             "argument-invalid", f"properties must be a path (a string), not {shown(properties)}"

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .._core.errors import Diagnostic, did_you_mean, listing
+from .._core.plain import json_type
 from .._core.suggest import CloseNames
 
 __all__ = ["MAX_LOCATED_TEXT", "explain"]
@@ -58,20 +59,6 @@ def _short(value: Any) -> str:
     except (TypeError, ValueError, RecursionError):
         text = f"<{type(value).__name__}>"
     return text if len(text) <= _SHORT else text[: _SHORT - 1] + "…"
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "integer" if isinstance(value, int) or value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return "object" if isinstance(value, dict) else type(value).__name__
 
 
 def _singular(name: str) -> str:
@@ -231,7 +218,7 @@ def _message(
     if keyword == "type":
         expected = params.get("type")
         names = " or ".join(expected) if isinstance(expected, list) else str(expected)
-        return f"{subject} is {_json_type(value)} {_short(value)}; expected {names}"
+        return f"{subject} is {json_type(value, integers=True)} {_short(value)}; expected {names}"
     if keyword == "pattern":
         rule = _schema_at(schema, violation.schema_path.rsplit("/", 1)[0])
         described = rule.get("description") if isinstance(rule, dict) else None

@@ -179,6 +179,15 @@ _BOUNDS: tuple[tuple[str, str, Callable[[float, float], bool]], ...] = (
     ("exclusiveMinimum", ">", operator.gt),
 )
 
+#: The size keywords of a string, an array and an object: (keyword, whether a size breaks it, ajv's word).
+_SizeBounds = tuple[tuple[str, Callable[[int, float], bool], str], ...]
+_LENGTH_BOUNDS: _SizeBounds = (("maxLength", operator.gt, "more"), ("minLength", operator.lt, "fewer"))
+_ITEMS_BOUNDS: _SizeBounds = (("maxItems", operator.gt, "more"), ("minItems", operator.lt, "fewer"))
+_PROPERTIES_BOUNDS: _SizeBounds = (
+    ("maxProperties", operator.gt, "more"),
+    ("minProperties", operator.lt, "fewer"),
+)
+
 
 def _has_violation(sink: _Sink) -> bool:
     stack = [sink]
@@ -340,27 +349,31 @@ class _Collector:
         shown = ",".join(str(name) for name in names)
         self._violation(sink, "type", ipath, spath + "/type", {"type": expected}, f"must be {shown}")
 
+    def _check_size(
+        self,
+        schema: dict[str, Any],
+        size: int,
+        bounds: _SizeBounds,
+        unit: str,
+        ipath: str,
+        spath: str,
+        sink: _Sink,
+    ) -> None:
+        """A string's length, an array's items or an object's properties against the schema's bounds of them."""
+        for keyword, breaks, word in bounds:
+            limit = _limit(schema, keyword)
+            if limit is not None and breaks(size, limit):
+                self._violation(
+                    sink,
+                    keyword,
+                    ipath,
+                    f"{spath}/{keyword}",
+                    {"limit": limit},
+                    f"must NOT have {word} than {limit} {unit}",
+                )
+
     def _check_string(self, schema: dict[str, Any], value: str, ipath: str, spath: str, sink: _Sink) -> None:
-        limit = _limit(schema, "maxLength")
-        if limit is not None and len(value) > limit:
-            self._violation(
-                sink,
-                "maxLength",
-                ipath,
-                spath + "/maxLength",
-                {"limit": limit},
-                f"must NOT have more than {limit} characters",
-            )
-        limit = _limit(schema, "minLength")
-        if limit is not None and len(value) < limit:
-            self._violation(
-                sink,
-                "minLength",
-                ipath,
-                spath + "/minLength",
-                {"limit": limit},
-                f"must NOT have fewer than {limit} characters",
-            )
+        self._check_size(schema, len(value), _LENGTH_BOUNDS, "characters", ipath, spath, sink)
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
             compiled = _regex(pattern)
@@ -402,26 +415,7 @@ class _Collector:
     def _check_array(
         self, schema: dict[str, Any], value: list[Any] | tuple[Any, ...], ipath: str, spath: str, sink: _Sink
     ) -> None:
-        limit = _limit(schema, "maxItems")
-        if limit is not None and len(value) > limit:
-            self._violation(
-                sink,
-                "maxItems",
-                ipath,
-                spath + "/maxItems",
-                {"limit": limit},
-                f"must NOT have more than {limit} items",
-            )
-        limit = _limit(schema, "minItems")
-        if limit is not None and len(value) < limit:
-            self._violation(
-                sink,
-                "minItems",
-                ipath,
-                spath + "/minItems",
-                {"limit": limit},
-                f"must NOT have fewer than {limit} items",
-            )
+        self._check_size(schema, len(value), _ITEMS_BOUNDS, "items", ipath, spath, sink)
         items = schema.get("items")
         if isinstance(items, (dict, bool)):
             for index, element in enumerate(value):
@@ -476,26 +470,7 @@ class _Collector:
     def _check_object(
         self, schema: dict[str, Any], value: dict[Any, Any], ipath: str, spath: str, sink: _Sink
     ) -> None:
-        limit = _limit(schema, "maxProperties")
-        if limit is not None and len(value) > limit:
-            self._violation(
-                sink,
-                "maxProperties",
-                ipath,
-                spath + "/maxProperties",
-                {"limit": limit},
-                f"must NOT have more than {limit} properties",
-            )
-        limit = _limit(schema, "minProperties")
-        if limit is not None and len(value) < limit:
-            self._violation(
-                sink,
-                "minProperties",
-                ipath,
-                spath + "/minProperties",
-                {"limit": limit},
-                f"must NOT have fewer than {limit} properties",
-            )
+        self._check_size(schema, len(value), _PROPERTIES_BOUNDS, "properties", ipath, spath, sink)
         required = schema.get("required")
         if isinstance(required, list):
             for name in required:

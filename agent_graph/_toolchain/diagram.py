@@ -237,6 +237,28 @@ def _mermaid_text(text: str) -> str:
     )
 
 
+def _entries(frame: _Frame) -> list[tuple[int, str, int]]:
+    """The entry points drawn before the top frame: (position, entry name, index of the node it enters at)."""
+    if frame.index > 0:
+        return []
+    graph = frame.graph
+    names = [frame.entry] if frame.entry is not None else list(graph.entrypoints)
+    found = []
+    for position, name in enumerate(names):
+        target = graph.entrypoints.get(name or "")
+        if target is not None:
+            found.append((position, name or "", graph.index[target]))
+    return found
+
+
+def _called(frame: _Frame) -> tuple[str, str, int] | None:
+    """How a called frame is entered: (the calling node's identifier, entry name, index of the node entered)."""
+    if frame.index == 0 or frame.caller is None or frame.entry not in frame.graph.entrypoints:
+        return None
+    entry = frame.entry or ""
+    return frame.caller, entry, frame.graph.index[frame.graph.entrypoints[entry]]
+
+
 _MERMAID_SHAPES = {
     "action": ('["', '"]'),
     "gate": ('{"', '"}'),
@@ -286,18 +308,13 @@ def _render_mermaid(frames: list[_Frame], title: str, overlay: _Overlay | None) 
     for frame in frames:
         graph = frame.graph
         prefix = f"f{frame.index}"
-        if frame.index == 0:
-            entries = [frame.entry] if frame.entry is not None else list(graph.entrypoints)
-            for position, name in enumerate(entries):
-                target = graph.entrypoints.get(name or "")
-                if target is None:
-                    continue
-                out.append(f'  {prefix}_entry{position}(("{_mermaid_text(name or "")}"))')
-                link(f"  {prefix}_entry{position} --> {prefix}_n{graph.index[target]}")
-        elif frame.caller is not None and frame.entry in graph.entrypoints:
-            link(
-                f'  {frame.caller} -.->|"calls {_mermaid_text(frame.entry or "")}"| {prefix}_n{graph.index[graph.entrypoints[frame.entry or ""]]}'
-            )
+        for position, name, entered in _entries(frame):
+            out.append(f'  {prefix}_entry{position}(("{_mermaid_text(name)}"))')
+            link(f"  {prefix}_entry{position} --> {prefix}_n{entered}")
+        called = _called(frame)
+        if called is not None:
+            caller, name, entered = called
+            link(f'  {caller} -.->|"calls {_mermaid_text(name)}"| {prefix}_n{entered}')
         for position, edge in enumerate(graph.definition.edges):
             source = f"{prefix}_n{graph.index[edge.from_]}"
             target = f"{prefix}_n{graph.index[edge.to]}"
@@ -393,20 +410,14 @@ def _render_dot(frames: list[_Frame], title: str, overlay: _Overlay | None) -> s
     for frame in frames:
         graph = frame.graph
         prefix = f"f{frame.index}"
-        if frame.index == 0:
-            entries = [frame.entry] if frame.entry is not None else list(graph.entrypoints)
-            for position, name in enumerate(entries):
-                target = graph.entrypoints.get(name or "")
-                if target is None:
-                    continue
-                out.append(
-                    f"  {prefix}_entry{position} [label={_dot_text(name or '')}, shape=circle, fontsize=9];"
-                )
-                edges.append(f"  {prefix}_entry{position} -> {prefix}_n{graph.index[target]};")
-        elif frame.caller is not None and frame.entry in graph.entrypoints:
-            target_index = graph.index[graph.entrypoints[frame.entry or ""]]
+        for position, name, entered in _entries(frame):
+            out.append(f"  {prefix}_entry{position} [label={_dot_text(name)}, shape=circle, fontsize=9];")
+            edges.append(f"  {prefix}_entry{position} -> {prefix}_n{entered};")
+        called = _called(frame)
+        if called is not None:
+            caller, name, entered = called
             edges.append(
-                f"  {frame.caller} -> {prefix}_n{target_index} [style=dotted, label={_dot_text('calls ' + (frame.entry or ''))}];"
+                f"  {caller} -> {prefix}_n{entered} [style=dotted, label={_dot_text('calls ' + name)}];"
             )
         for position, edge in enumerate(graph.definition.edges):
             attributes = [f"label={_dot_text(_edge_label(edge.kind, edge.outcomes))}"]

@@ -21,24 +21,7 @@ import re
 from typing import Any
 
 from .._core.provider import Provider
-from .._load.define import (
-    ActionDef,
-    ActionNode,
-    Check,
-    File,
-    FileResourceDef,
-    GateNode,
-    GraphActionResourceDef,
-    GraphBuilder,
-    HostActionResourceDef,
-    Markdown,
-    ProviderBuilder,
-    Resource,
-    Schema,
-    Skill,
-    SubgraphNode,
-    TerminalNode,
-)
+from .._load import define as agd
 from .._load.define_import import from_provider
 
 __all__ = ["python_source"]
@@ -79,7 +62,7 @@ def _content(data: bytes) -> str:
 
 
 class _Writer:
-    def __init__(self, builder: ProviderBuilder) -> None:
+    def __init__(self, builder: agd.ProviderBuilder) -> None:
         self.builder = builder
         self.lines: list[str] = []
         self.names: dict[int, str] = {}
@@ -168,7 +151,7 @@ class _Writer:
         return "\n".join(self.lines) + "\n"
 
     @staticmethod
-    def executable(made: File) -> dict[str, str | None]:
+    def executable(made: agd.File) -> dict[str, str | None]:
         return {"executable": "True" if made.executable else None}
 
     def node_objects(self, node: object) -> None:
@@ -183,11 +166,11 @@ class _Writer:
                 self.resource(resource)
 
     @staticmethod
-    def actions_of(node: object) -> list[ActionDef]:
-        found: list[ActionDef] = []
-        if isinstance(node, ActionNode):
+    def actions_of(node: object) -> list[agd.ActionDef]:
+        found: list[agd.ActionDef] = []
+        if isinstance(node, agd.ActionNode):
             found.append(node.action)
-        if isinstance(node, GateNode):
+        if isinstance(node, agd.GateNode):
             found += [a for a in (node.inspection, node.resolution) if a is not None]
             if node.delegated is not None and node.delegated.resolution is not None:
                 found.append(node.delegated.resolution)
@@ -195,7 +178,7 @@ class _Writer:
 
     # ------------------------------------------------------------ files, schemas, Skills, Actions
 
-    def file(self, made: File | str) -> str:
+    def file(self, made: agd.File | str) -> str:
         if isinstance(made, str):
             return repr(made)
         known = self.names.get(id(made))
@@ -208,7 +191,7 @@ class _Writer:
         )
         return name
 
-    def schema(self, made: Schema) -> str:
+    def schema(self, made: agd.Schema) -> str:
         known = self.names.get(id(made))
         if known is not None:
             return known
@@ -219,7 +202,7 @@ class _Writer:
         )
         return name
 
-    def skill(self, made: Skill) -> str:
+    def skill(self, made: agd.Skill) -> str:
         known = self.names.get(id(made))
         if known is not None:
             return known
@@ -245,7 +228,7 @@ class _Writer:
         )
         return name
 
-    def action(self, action: ActionDef) -> str:
+    def action(self, action: agd.ActionDef) -> str:
         known = self.names.get(id(action))
         if known is not None:
             return known
@@ -283,12 +266,12 @@ class _Writer:
 
     # ------------------------------------------------------------ resources
 
-    def resource(self, made: Resource) -> str:
+    def resource(self, made: agd.Resource) -> str:
         known = self.names.get(id(made))
         if known is not None:
             return known
         keywords: dict[str, str | None]
-        if isinstance(made, Markdown):
+        if isinstance(made, agd.Markdown):
             extras = {
                 k: v
                 for k, v in (made.header or {}).items()
@@ -305,14 +288,14 @@ class _Writer:
                 "description": repr(made.description) if made.description is not None else None,
                 "path": repr(made.path) if made.path != f"resources/{made.id}.yaml" else None,
             }
-            if isinstance(made, FileResourceDef):
+            if isinstance(made, agd.FileResourceDef):
                 function = "agd.file_resource"
                 args = [repr(made.id), repr(made.kind), repr(made.media_type), self.file(made.content)]
-            elif isinstance(made, GraphActionResourceDef):
+            elif isinstance(made, agd.GraphActionResourceDef):
                 function, args = "agd.graph_action_resource", [repr(made.id), self.action(made.materializer)]
                 keywords["media_type"] = repr(made.media_type)
             else:
-                assert isinstance(made, HostActionResourceDef)
+                assert isinstance(made, agd.HostActionResourceDef)
                 function = "agd.host_action_resource"
                 args = [repr(made.id), self.action(made.materializer), repr(made.input)]
                 keywords.update(
@@ -329,7 +312,7 @@ class _Writer:
     # ------------------------------------------------------------ Graphs
 
     @staticmethod
-    def checks(checks: list[Check] | None) -> str | None:
+    def checks(checks: list[agd.Check] | None) -> str | None:
         if checks is None:
             return None
         written = []
@@ -342,10 +325,10 @@ class _Writer:
                 written.append(f"agd.exists({check.path!r})")
         return "[" + ", ".join(written) + "]"
 
-    def resources(self, resources: list[Resource] | None) -> str | None:
+    def resources(self, resources: list[agd.Resource] | None) -> str | None:
         return "[" + ", ".join(self.resource(r) for r in resources) + "]" if resources is not None else None
 
-    def graph(self, graph: GraphBuilder) -> None:
+    def graph(self, graph: agd.GraphBuilder) -> None:
         g = self.name(graph, f"{graph.id}_graph")
         self.emit("")
         self.emit(
@@ -366,15 +349,17 @@ class _Writer:
                 "join": repr(node.join) if node.join is not None else None,
                 "requires_facts": self.checks(node.requires_facts),
             }
-            default = f"route.{graph.id}.{node.id}" if isinstance(node, (ActionNode, GateNode)) else None
+            default = (
+                f"route.{graph.id}.{node.id}" if isinstance(node, (agd.ActionNode, agd.GateNode)) else None
+            )
             common["reason"] = repr(node.reason) if node.reason not in (None, default) else None
             common["proof"] = self.checks(node.proof)
             common["required"] = self.resources(node.required)
             common["recommended"] = self.resources(node.recommended)
             name = self.name(node, node.id)
-            if isinstance(node, ActionNode):
+            if isinstance(node, agd.ActionNode):
                 line = self.call(f"{g}.action", [repr(node.id), self.action(node.action)], common)
-            elif isinstance(node, GateNode):
+            elif isinstance(node, agd.GateNode):
                 spec = node.gate
                 gate = self.call(
                     "agd.gate",
@@ -409,11 +394,11 @@ class _Writer:
                         **common,
                     },
                 )
-            elif isinstance(node, SubgraphNode):
-                target = node.target.id if isinstance(node.target, GraphBuilder) else node.target
+            elif isinstance(node, agd.SubgraphNode):
+                target = node.target.id if isinstance(node.target, agd.GraphBuilder) else node.target
                 line = self.call(f"{g}.subgraph", [repr(node.id), repr(target), repr(node.entry)], common)
             else:
-                assert isinstance(node, TerminalNode)
+                assert isinstance(node, agd.TerminalNode)
                 line = self.call(f"{g}.terminal", [repr(node.id), repr(node.outcome)], common)
             self.emit(f"{name} = {line}")
         for edge in graph.edges:

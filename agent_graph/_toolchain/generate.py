@@ -29,7 +29,7 @@ from .._core.errors import AgentGraphError, os_error
 from .._core.evaluate import evaluate_with_candidates
 from .._core.explore import Exploration, closure, explore
 from .._core.graph_coverage import RESOLUTIONS, frame_coverage
-from .._core.provider import Provider
+from .._core.provider import Provider, loaded_provider
 from .._core.route import route_evaluated
 from .._core.verify import GeneratedTest, state_test
 from .._load.atomic import FileChanges
@@ -169,10 +169,7 @@ def generate_tests(
     without, nothing is written. Each exploration evaluates at most
     ``max_states`` states (what lies beyond is not covered).
     """
-    if not isinstance(provider, Provider):
-        raise AgentGraphError(
-            "argument-invalid", "generate_tests needs the loaded Provider (ag.load_provider)"
-        )
+    loaded_provider(provider, "generate_tests")
     if out is not None and not isinstance(out, str):
         raise AgentGraphError(
             "argument-invalid", f"out must be a folder path (a string), not {type(out).__name__}"

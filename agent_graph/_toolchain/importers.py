@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._core.checks import find_cycle
 from .._core.errors import AgentGraphError, os_error
 from .._load.atomic import FileChanges
 from .._syntax import schema as _schema
@@ -519,33 +520,6 @@ def _check_workflow(source: Any) -> list[dict[str, Any]]:
     return [dict(step) for step in steps]
 
 
-def _workflow_cycle(order: list[str], depends: Mapping[str, list[str]]) -> list[str] | None:
-    """The first dependency cycle found, as ``[a, b, …, a]`` (iterative depth-first search)."""
-    visited: set[str] = set()
-    for start in order:
-        if start in visited:
-            continue
-        path = [start]
-        on_path = {start: 0}
-        iterators = [iter(depends.get(start, ()))]
-        while iterators:
-            step = next(iterators[-1], None)
-            if step is None:
-                iterators.pop()
-                done = path.pop()
-                del on_path[done]
-                visited.add(done)
-                continue
-            if step in on_path:
-                return [*path[on_path[step] :], step]
-            if step in visited:
-                continue
-            on_path[step] = len(path)
-            path.append(step)
-            iterators.append(iter(depends.get(step, ())))
-    return None
-
-
 def import_workflow(workflow: str, into: str, graph: str | None = None) -> ImportResult:
     """Turn a compact dependency workflow (``{id?, steps: [{id, command, dependsOn?, effect?, description?}]}``) into a Graph.
 
@@ -592,7 +566,7 @@ def import_workflow(workflow: str, into: str, graph: str | None = None) -> Impor
             if dependency not in unique:
                 unique.append(dependency)
         depends[step["id"]] = unique
-    cycle = _workflow_cycle(ids, depends)
+    cycle = find_cycle(ids, depends)
     if cycle is not None:
         raise AgentGraphError(
             "workflow-cycle", f"Workflow dependencies contain a cycle: {' -> '.join(cycle)}"

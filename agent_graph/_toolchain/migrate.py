@@ -165,22 +165,30 @@ def plan_migration(manifest: str) -> _Plan:
     changes: list[MigrationChange] = []
     rewrites: dict[str, str] = {}
 
+    def rewrite(
+        path: str, text: str, expected: Any, edit: Callable[[str], str | None], change: MigrationChange
+    ) -> None:
+        """Plan ``path`` rewritten by ``edit`` (checked to read back as ``expected``) for ``change``."""
+        rewrites[path] = edit_or_dump(text, expected, [edit], path=path)
+        check_written_source(path, rewrites[path].encode("utf-8"), expected)
+        changes.append(change)
+
     compatibility = parsed.get("compatibility")
     declared = compatibility.get("agentGraph") if isinstance(compatibility, Mapping) else None
     if isinstance(declared, str) and not satisfies(TOOLCHAIN_VERSION, declared):
         expected = {**parsed, "compatibility": {**compatibility, "agentGraph": TARGET_RANGE}}  # type: ignore[dict-item]
-        rewrites[manifest_path] = edit_or_dump(
-            manifest_text, expected, [_range_edit(declared, TARGET_RANGE)], path=manifest_path
-        )
-        check_written_source(manifest_path, rewrites[manifest_path].encode("utf-8"), expected)
-        changes.append(
+        rewrite(
+            manifest_path,
+            manifest_text,
+            expected,
+            _range_edit(declared, TARGET_RANGE),
             MigrationChange(
                 path=rel(manifest_path),
                 field="compatibility.agentGraph",
                 before=declared,
                 after=TARGET_RANGE,
                 reason=f"the declared range excludes agent-graph {TOOLCHAIN_VERSION}",
-            )
+            ),
         )
 
     references: dict[str, None] = {}
@@ -217,9 +225,11 @@ def plan_migration(manifest: str) -> _Plan:
                 f"{path} cannot become {new_schema}: {error.message}",
                 error.diagnostics,
             ) from None
-        rewrites[path] = edit_or_dump(text, migrated, [_schema_edit(LEGACY_RESOURCE, new_schema)], path=path)
-        check_written_source(path, rewrites[path].encode("utf-8"), migrated)
-        changes.append(
+        rewrite(
+            path,
+            text,
+            migrated,
+            _schema_edit(LEGACY_RESOURCE, new_schema),
             MigrationChange(
                 path=rel(path),
                 field="schema",
@@ -228,7 +238,7 @@ def plan_migration(manifest: str) -> _Plan:
                 reason="a context view materialized by an Action"
                 if dynamic
                 else "a static file resource (path kept)",
-            )
+            ),
         )
     return _Plan(root=root, manifest_path=manifest_path, changes=tuple(changes), rewrites=rewrites)
 
