@@ -28,7 +28,7 @@ def url(request: pytest.FixtureRequest) -> str:
 @needs_weekly
 def test_a_run_lives_in_a_store_addressed_by_its_id(cli: Cli, url: str, tmp_path: Path) -> None:
     run = cli(*weekly("run", "start", "report", "--store", url, "--authority", "report.publish"))
-    ref = run["id"] + ".json" if url == "runs" else run["id"]
+    ref = run["id"]  # the Run's address in every store, a folder too
     assert run["schema"] == "agent-graph.run.v1" and run["authorities"] == ["report.publish"]
     if url == "sqlite:///runs.db":
         assert (tmp_path / "runs.db").is_file()
@@ -70,16 +70,36 @@ def test_a_run_lives_in_a_store_addressed_by_its_id(cli: Cli, url: str, tmp_path
 
 @needs_weekly
 def test_checkpoints_and_resume_in_a_store(cli: Cli, url: str) -> None:
-    run = cli(*weekly("run", "start", "report", "--store", url, "--run", "r1.json" if url == "runs" else "r1",
-                      "--authority", "x"))  # fmt: skip
-    ref = "r1.json" if url == "runs" else "r1"
-    name = "cp.json" if url == "runs" else "before-handoff"
-    assert cli("run", "checkpoint", "--store", url, "--run", ref, "--out", name)["checkpoint"] == name
-    resumed = cli(
-        "run", "resume", "--checkpoint", name, "--store", url, "--run", "r2.json" if url == "runs" else "r2"
-    )
+    run = cli(*weekly("run", "start", "report", "--store", url, "--run", "r1", "--authority", "x"))
+    name = "before-handoff"
+    assert cli("run", "checkpoint", "--store", url, "--run", "r1", "--out", name)["checkpoint"] == name
+    resumed = cli("run", "resume", "--checkpoint", name, "--store", url, "--run", "r2")
     assert resumed["authorities"] == [] and resumed["events"][-1]["type"] == "run.resumed"
-    assert run["id"] == "r1" or url == "runs"
+    assert (run["id"], resumed["id"]) == ("r1", "r2")
+    assert sorted(r["id"] for r in cli("run", "list", "--store", url)["runs"]) == ["r1", "r2"]
+
+
+@needs_weekly
+def test_run_list_pages_the_runs_of_a_status(cli: Cli, url: str) -> None:
+    for n in range(5):
+        cli(*weekly("run", "start", "report", "--store", url, "--run", f"w{n}"))
+    everything = cli("run", "list", "--store", url)
+    assert everything["nextCursor"] is None and {r["status"] for r in everything["runs"]} == {"actionable"}
+    seen: list[str] = []
+    cursor: list[str] = []
+    while True:
+        page = cli("run", "list", "--store", url, "--status", "actionable", "--limit", "2", *cursor)
+        seen += [r["id"] for r in page["runs"]]
+        if page["nextCursor"] is None:
+            break
+        cursor = ["--cursor", page["nextCursor"]]
+    assert seen == [f"w{n}" for n in range(5)]
+    newest = cli("run", "list", "--store", url, "--newest-first", "--limit", "1")
+    assert [r["id"] for r in newest["runs"]] == ["w4"] and newest["nextCursor"] is not None
+    assert cli("run", "list", "--store", url, "--status", "waiting-user")["runs"] == []
+    assert cli("run", "list", "--store", url, "--limit", "1", "--cursor", "nope", status=1)["code"] == (
+        "argument-invalid"
+    )
 
 
 @needs_weekly

@@ -220,7 +220,7 @@ async def with_authority(store: str, workdir: Path, earlier: str) -> None:
         assert done["status"] == "complete" and done["outcome"] == "completed" and done["route"] is None
 
         listed = await ok(session, "list_runs", {})
-        assert {r["runId"] for r in listed["runs"]} == {earlier, run_id} and listed["total"] == 2
+        assert {r["runId"] for r in listed["runs"]} == {earlier, run_id} and listed["nextCursor"] is None
         assert listed["runs"][0]["runId"] == run_id  # most recently updated first
         events = await ok(session, "run_events", {"runId": run_id, "after": 1})
         assert [e["sequence"] for e in events["events"]] == list(range(2, events["total"] + 1))
@@ -490,7 +490,7 @@ def test_stdout_carries_only_protocol_messages(tmp_path: Path) -> None:
     assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
     assert answers[1]["result"]["serverInfo"]["name"] == "agent-graph"
     assert answers[4]["result"]["isError"] is False
-    assert answers[5]["result"]["structuredContent"]["total"] == 1
+    assert len(answers[5]["result"]["structuredContent"]["runs"]) == 1
     # Nested deeper than the SDK reads JSON: answered all the same, as a tool error with its code.
     assert answers[3]["result"]["isError"] is True
     assert json.loads(answers[3]["result"]["content"][1]["text"])["error"]["code"] == "input-too-deep"
@@ -616,7 +616,7 @@ def test_static_resources_and_entry_prompts(tmp_path: Path) -> None:
             assert isinstance(message, types.TextContent)
             assert "Next step: `draft`" in message.text
             listed = await ok(session, "list_runs", {"graph": "report"})
-            assert listed["total"] == 1
+            assert len(listed["runs"]) == 1
             started = await ok(session, "start_run", {})  # the Skill's binding names the graph and entry
             assert (started["graph"], started["entry"]) == ("report", "default")
             with pytest.raises(Exception, match="gate-fact-refused"):
@@ -819,7 +819,7 @@ def test_a_read_that_does_not_answer_never_holds_up_other_calls(tmp_path: Path) 
             assert (tmp_path / "entered").exists()
             # While the handler holds its read, other calls are answered, a write included.
             other = (await ok(session, "start_run", {}))["runId"]
-            assert (await ok(session, "list_runs", {}))["total"] == 2
+            assert len((await ok(session, "list_runs", {}))["runs"]) == 2
             step = await ok(session, "next_step", {"runId": other})
             assert step["status"] == "actionable"
             procedure = [
@@ -844,7 +844,7 @@ def test_a_read_past_its_time_limit_is_a_coded_error(tmp_path: Path) -> None:
             run_id = (await ok(session, "start_run", {}))["runId"]
             arguments = {"runId": run_id, "resourceId": "incident.timeline"}
             assert await refused(session, "read_resource", arguments) == "resource-read-timeout"
-            assert (await ok(session, "list_runs", {}))["total"] == 1  # still answering
+            assert len((await ok(session, "list_runs", {}))["runs"]) == 1  # still answering
         # The client closed the connection with the handler still waiting: the server ended anyway.
 
     run(scenario())

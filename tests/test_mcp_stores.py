@@ -93,7 +93,11 @@ def test_concurrent_calls_each_land_once_and_a_stale_record_is_refused(
                 kinds = [event["type"] for event in events["events"]]
                 assert kinds.count("node.outcome-recorded") == 1
             listed = await ok(session, "list_runs", {"limit": 100})
-            assert listed["total"] == 12
+            assert len(listed["runs"]) == 12 and listed["nextCursor"] is None
+            first = await ok(session, "list_runs", {"limit": 5})
+            rest = await ok(session, "list_runs", {"limit": 100, "cursor": first["nextCursor"]})
+            assert [r["runId"] for r in first["runs"] + rest["runs"]] == [r["runId"] for r in listed["runs"]]
+            assert None not in {r["status"] for r in listed["runs"]}  # each written with the Provider
 
     run(scenario())
     assert "Traceback" not in (tmp_path / "server-stderr.txt").read_text(encoding="utf-8")

@@ -249,9 +249,9 @@ def test_a_write_decided_on_a_remembered_head_that_went_stale_is_decided_again(p
         mine.record("s", "report/draft", "partial")  # mine remembers the row it wrote
         other.record("s", "report/draft", "completed")  # ... which is stale now
         revision = other.next_step("s", weekly).revision  # the revision of the Run as it is
-        answer = mine.record("s", "report/review", "completed", provider=weekly, revision=revision)
+        answer = mine.record("s", "report/approve", "completed", provider=weekly, revision=revision)
         assert answer.events == 4 and answer.outcomes["report/draft"].outcome == "completed"
-        other.record("s", "report/review", "failed")
+        other.record("s", "report/approve", "failed")
         with pytest.raises(ag.AgentGraphError) as caught:  # a stale revision is still refused
             mine.record("s", "report/draft", "failed", provider=weekly, revision=revision)
         assert caught.value.code == "run-revision-stale"
@@ -260,6 +260,6 @@ def test_a_write_decided_on_a_remembered_head_that_went_stale_is_decided_again(p
     assert [(e.node, e.outcome) for e in run.events[1:]] == [
         ("report/draft", "partial"),
         ("report/draft", "completed"),
-        ("report/review", "completed"),
-        ("report/review", "failed"),
+        ("report/approve", "completed"),
+        ("report/approve", "failed"),
     ]

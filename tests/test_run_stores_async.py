@@ -149,3 +149,81 @@ def test_the_async_face_replaces_authorities_with_update_authorities(
             assert head.authorities == ("b", "q") and (await store.head(run.id)).authorities == ("b", "q")
 
     asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------- stores left open, stores on other loops
+
+UNCLOSED = """
+import asyncio, sys
+import agent_graph as ag
+
+async def main():
+    store = await ag.open_async_store(sys.argv[1], lock_timeout=600)  # never closed, no async with
+    run = await store.start(None, "p/x", "g")
+    writes = [asyncio.create_task(store.record(run.id, f"g/n{n}", "completed")) for n in range(30)]
+    await asyncio.sleep(0)  # the writes are in flight as the loop ends
+    print("left", flush=True)
+
+asyncio.run(main())
+print("exited", flush=True)
+"""
+
+OTHER_LOOP = """
+import asyncio, sys
+import agent_graph as ag
+
+async def opened():
+    store = await ag.open_async_store(sys.argv[1], lock_timeout=600)
+    await store.start("r", "p/x", "g")
+    return store
+
+store = asyncio.run(opened())  # its loop has ended: the store closed its pool with it
+for call in (lambda: store.load("r"), lambda: store.record("r", "g/n", "completed"), store.aclose):
+    try:
+        asyncio.run(call())
+        print("answered", flush=True)
+    except ag.AgentGraphError as error:
+        print(error.code, flush=True)
+
+async def shared():  # one store opened on a loop, called from a second loop while the first still runs
+    store = await ag.open_async_store(sys.argv[1], lock_timeout=600)
+    def elsewhere():
+        try:
+            asyncio.run(store.head("r"))
+            return "answered"
+        except ag.AgentGraphError as error:
+            return error.code
+    print(await asyncio.to_thread(elsewhere), flush=True)
+    print((await store.head("r")).events, flush=True)  # its own loop still uses it
+    await store.aclose()
+
+asyncio.run(shared())
+"""
+
+
+def _python(script: str, *arguments: str) -> Any:
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-c", script, *arguments], capture_output=True, text=True, timeout=180, check=False
+    )
+
+
+def test_an_async_postgres_store_left_open_does_not_keep_the_process_from_exiting(postgres_url: str) -> None:
+    done = _python(UNCLOSED, postgres_url)  # a hang would exceed the timeout (the writes wait 600 s)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["left", "exited"]
+    assert "Traceback" not in done.stderr
+
+
+def test_an_async_postgres_store_refuses_another_event_loop_at_once(postgres_url: str) -> None:
+    done = _python(OTHER_LOOP, postgres_url)  # waiting for the pool would take 600 s, past the timeout
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "run-store-loop-mismatch",
+        "run-store-loop-mismatch",
+        "answered",  # aclose of a store whose pool closed with its loop: nothing left to do
+        "run-store-loop-mismatch",
+        "1",
+    ]

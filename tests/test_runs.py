@@ -264,7 +264,7 @@ def test_resume_clears_authorities_and_appends_an_event(
     resumed = store.resume(str(checkpoint), str(tmp_path / "resumed.json"))
     data = read(tmp_path / "resumed.json")
     assert data["authorities"] == [] and resumed.authorities == ()
-    assert data["id"] == "run-1"
+    assert data["id"] == resumed.id == "run-2"  # a Run of its own: never the ID of the Run it resumes
     assert data["events"][-1] == {
         "sequence": 2, "at": "2026-01-31T09:30:01.123Z", "type": "run.resumed", "detail": {"checkpoint": "cp.json"},
     }  # fmt: skip

@@ -60,7 +60,7 @@ def test_the_contracts_event_loops_end_their_worker_threads() -> None:
     import asyncio
     import threading
 
-    from agent_graph.testing.store_contract import _close_loop
+    from agent_graph.testing._contract_support import close_loop as _close_loop
 
     loop = asyncio.new_event_loop()
     name = loop.run_until_complete(asyncio.to_thread(lambda: threading.current_thread().name))

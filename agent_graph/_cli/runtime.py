@@ -84,11 +84,19 @@ def _next_command(where: dict[str, str]) -> str:
     return f"--state {where['state']}"
 
 
-def _expected_provider(ctx: Any) -> str | None:
-    """The ID of the Provider named on the command line, when there is one to load."""
+def _loaded_provider(ctx: Any) -> Any:
+    """The Provider named on the command line, loaded, when there is one to load (else None)."""
     if ctx.skill is None and not os.path.isfile(os.path.abspath(ctx.manifest)):
         return None
-    identity: str = ctx.provider().manifest.id
+    return ctx.provider()
+
+
+def _expected_provider(ctx: Any) -> str | None:
+    """The ID of the Provider named on the command line, when there is one to load."""
+    provider = _loaded_provider(ctx)
+    if provider is None:
+        return None
+    identity: str = provider.manifest.id
     return identity
 
 
@@ -114,11 +122,7 @@ def cmd_run_start(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             authorities=args.authority or [],
         )
         if ref is None and getattr(args, "state", None) is None:
-            from .._runtime.runs import FileRunStore
-
-            args.run = (
-                os.path.basename(store.path(run.id + ".json")) if isinstance(store, FileRunStore) else run.id
-            )
+            args.run = run.id  # the Run's address in every store
         where = _where(args, run, store)
     lines = [f"Started run {run.id}"]
     lines.extend(f"{key.capitalize()}: {value}" for key, value in where.items())
@@ -187,26 +191,16 @@ def cmd_run_record(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             "outcome-invalid", f"Unsupported outcome: {args.outcome} (one of {', '.join(OUTCOMES)})"
         )
     detail = json_argument(args.detail, "detail") if args.detail is not None else msgspec.UNSET
-    provider: Any = _expected_provider(ctx)
-    if args.revision is not None:
-        if provider is None:
-            raise AgentGraphError(
-                "argument-invalid",
-                "run record --revision needs the Provider (--manifest FILE or --skill) to evaluate the Run",
-            )
-        provider = ctx.provider()
+    # With the Provider at hand the store refuses a state key that names no node of the Run's graph
+    # (state-key-unknown) and keeps the Run's status for run list.
+    provider = _loaded_provider(ctx)
+    if args.revision is not None and provider is None:
+        raise AgentGraphError(
+            "argument-invalid",
+            "run record --revision needs the Provider (--manifest FILE or --skill) to evaluate the Run",
+        )
     store, ref = _open(args)
     with store:
-        if provider is not None and args.node:
-            # With the Provider at hand, a state key that names no node of the Run's graph is a typo to refuse.
-            from .._core.state import unknown_state_key
-
-            loaded = ctx.provider()
-            current = store.load(ref, loaded.manifest.id)
-            if current.graph in loaded.graphs:
-                unknown = unknown_state_key(loaded, current.graph, args.node)
-                if unknown is not None:
-                    raise unknown
         store.record(ref, args.node, args.outcome, detail=detail, provider=provider, revision=args.revision)
         run = store.load(ref)  # the command prints the whole Run file
     lines = [f"Recorded {args.node}: {args.outcome}"]
@@ -225,7 +219,7 @@ def cmd_run_facts(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     facts = object_argument(args.set, "facts")
     store, ref = _open(args)
     with store:
-        store.update_facts(ref, facts, replace=args.replace, deep=args.deep, provider=_expected_provider(ctx))
+        store.update_facts(ref, facts, replace=args.replace, deep=args.deep, provider=_loaded_provider(ctx))
         run = store.load(ref)  # the command prints the whole Run file
     verb = "Replaced" if args.replace else "Updated"
     return run, [f"{verb} facts of run {run.id}: {', '.join(run.events[-1].detail['keys']) or '<none>'}"]
@@ -242,7 +236,7 @@ def cmd_run_authority(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str
             replace=replacement,
             add=args.add or (),
             remove=args.remove or (),
-            provider=_expected_provider(ctx),
+            provider=_loaded_provider(ctx),
         )
         run = store.load(ref)  # the command prints the whole Run file
     return run, [f"Authorities: {', '.join(run.authorities) or '<none>'}"]
@@ -256,7 +250,7 @@ def cmd_run_checkpoint(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[st
         )
     store, ref = _open(args)
     with store:
-        store.checkpoint(ref, target, provider=_expected_provider(ctx))
+        store.checkpoint(ref, target, provider=_loaded_provider(ctx))
     if getattr(args, "state", None) is not None:
         answer = {"run": os.path.abspath(args.state), "checkpoint": os.path.abspath(target)}
     else:
@@ -272,7 +266,7 @@ def cmd_run_resume(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
         raise AgentGraphError("argument-invalid", "run resume got two different checkpoints")
     store, ref = _open(args, need_run=False)
     with store:
-        run = store.resume(checkpoint, ref, provider=_expected_provider(ctx))
+        run = store.resume(checkpoint, ref, provider=_loaded_provider(ctx))
         if ref is None:
             args.run = run.id
         where = _where(args, run, store)
@@ -299,17 +293,24 @@ def cmd_run_events(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
 def cmd_run_list(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     store, _ = _open(args, need_run=False, folder=True)
     with store:
-        runs = store.list(
+        page = store.list(
             provider=args.provider,
             graph=args.graph,
+            status=args.status,
             updated_after=args.updated_after,
             updated_before=args.updated_before,
+            limit=args.limit,
+            cursor=args.cursor,
+            newest_first=args.newest_first,
         )
     lines = [
-        f"{r.id} {r.provider} {r.graph}#{r.entry} events={r.events} updated={r.updated_at} {r.ref}"
-        for r in runs
+        f"{r.id} {r.provider} {r.graph}#{r.entry} {r.status or 'status-unknown'} events={r.events}"
+        f" updated={r.updated_at}" + (f" {r.ref}" if r.ref != r.id else "")
+        for r in page
     ]
-    return {"runs": [r.to_json() for r in runs]}, lines or ["No runs."]
+    if page.next_cursor is not None:
+        lines.append(f"More: --cursor {page.next_cursor}")
+    return {"runs": [r.to_json() for r in page], "nextCursor": page.next_cursor}, lines or ["No runs."]
 
 
 def cmd_run_export(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
@@ -323,7 +324,7 @@ def cmd_run_export(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
 def cmd_run_import(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     store, _ = _open(args, need_run=False, folder=True)
     with store:
-        run = store.import_run(args.file, provider=_expected_provider(ctx))
+        run = store.import_run(args.file, provider=_loaded_provider(ctx))
     return run, [f"Imported run {run.id} from {os.path.abspath(args.file)}"]
 
 
@@ -498,6 +499,18 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     )
     listing.add_argument(
         "--updated-before", dest="updated_before", help="only Runs updated before this timestamp"
+    )
+    listing.add_argument(
+        "--status",
+        choices=("actionable", "waiting-user", "blocked", "complete", "error"),
+        help="only Runs of this status (as of their last write that had the Provider)",
+    )
+    listing.add_argument(
+        "--limit", type=int, help="at most this many Runs (then --cursor gives the next page)"
+    )
+    listing.add_argument("--cursor", help="the nextCursor of the page before")
+    listing.add_argument(
+        "--newest-first", dest="newest_first", action="store_true", help="latest update first"
     )
     listing.add_argument(
         "--lock-timeout", dest="lock_timeout", type=float, default=30.0, help=argparse.SUPPRESS

@@ -10,7 +10,7 @@ This module holds data shapes only: no I/O, no evaluation logic.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 import msgspec
@@ -78,6 +78,7 @@ __all__ = [
     "Run",
     "RunEvent",
     "RunHead",
+    "RunPage",
     "RunSummary",
     "Runner",
     "SkillBinding",
@@ -571,7 +572,14 @@ class RunHead(_RunFields, frozen=True, kw_only=True):
 
 
 class RunSummary(_Wire, frozen=True, kw_only=True):
-    """One Run of a store, as ``list()`` answers it: where it is and what it is about."""
+    """One Run of a store, as ``list()`` answers it: where it is, what it is about, and how it stood.
+
+    ``ref`` addresses the Run in its store (its ID, except for a Run file the
+    file store holds under another name). ``status`` is the Run's evaluation
+    status as of its last write that had the Provider at hand (``actionable``,
+    ``waiting-user``, ``blocked``, ``complete``, ``error``); None when no write
+    of the Run had it.
+    """
 
     id: str
     ref: str
@@ -581,6 +589,28 @@ class RunSummary(_Wire, frozen=True, kw_only=True):
     created_at: str
     updated_at: str
     events: int
+    status: StatusCode | None = None
+
+
+class RunPage(list[RunSummary]):
+    """A page of a store's ``list()``: the Run summaries (a ``list``) and ``next_cursor``.
+
+    ``next_cursor`` is the opaque string to pass as ``list(cursor=…)`` for
+    the page that follows (with the same filters), or None when no Run
+    follows this page.
+    """
+
+    __slots__ = ("next_cursor",)
+
+    def __init__(self, summaries: Iterable[RunSummary] = (), next_cursor: str | None = None) -> None:
+        super().__init__(summaries)
+        self.next_cursor = next_cursor
+
+    def __repr__(self) -> str:
+        return f"RunPage({list.__repr__(self)}, next_cursor={self.next_cursor!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RunPage, (list(self), self.next_cursor))
 
 
 class ProofCheck(_Wire, frozen=True, kw_only=True):

@@ -29,7 +29,7 @@ import anyio.lowlevel
 import anyio.to_thread
 
 from .._core.errors import AgentGraphError
-from .._core.model import Run, RunEvent, RunHead, RunSummary
+from .._core.model import Run, RunEvent, RunHead, RunPage
 from .._core.provider import Provider
 
 __all__ = ["STORE_WORKERS", "StoreCalls", "bounded"]
@@ -103,9 +103,9 @@ class StoreCalls:
         run: RunHead = await self._call("update_facts", ref, facts, deep=True, provider=self.provider)
         return run
 
-    async def list(self, **filters: Any) -> list[RunSummary]:
-        summaries: list[RunSummary] = await self._call("list", **filters)
-        return summaries
+    async def list(self, **filters: Any) -> RunPage:
+        page: RunPage = await self._call("list", **filters)
+        return page
 
 
 async def bounded(function: Callable[[], _T], timeout: float, what: str) -> _T:

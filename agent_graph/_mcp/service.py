@@ -490,26 +490,38 @@ class McpService:
     # ------------------------------------------------------------ listing
 
     async def list_runs(self, arguments: Mapping[str, Any]) -> ToolAnswer:
-        summaries = await self.calls.list(provider=self.provider, graph=arguments.get("graph"))
-        limit = arguments.get("limit", 50)
-        chosen = list(reversed(summaries))[:limit]
+        page = await self.calls.list(
+            provider=self.provider,
+            graph=arguments.get("graph"),
+            status=arguments.get("status"),
+            limit=arguments.get("limit", 50),
+            cursor=arguments.get("cursor"),
+            newest_first=True,
+        )
         runs = [
             {
                 "runId": s.id,
                 "graph": s.graph,
                 "entry": s.entry,
+                "status": s.status,
                 "createdAt": s.created_at,
                 "updatedAt": s.updated_at,
                 "events": s.events,
             }
-            for s in chosen
+            for s in page
         ]
-        text = f"{len(summaries)} Run(s) of {self.provider_id}" + (
-            ": " + ", ".join(f"{r['runId']} ({r['graph']}#{r['entry']}, {r['updatedAt']})" for r in runs)
+        text = f"{len(runs)} Run(s) of {self.provider_id}" + (
+            ": "
+            + ", ".join(
+                f"{r['runId']} ({r['graph']}#{r['entry']}, {r['status'] or 'status unknown'}, {r['updatedAt']})"
+                for r in runs
+            )
             if runs
             else ""
         )
-        return ToolAnswer({"runs": runs, "total": len(summaries)}, text)
+        if page.next_cursor is not None:
+            text += f"; more follow: call list_runs again with cursor {page.next_cursor}"
+        return ToolAnswer({"runs": runs, "nextCursor": page.next_cursor}, text)
 
     async def run_events(self, arguments: Mapping[str, Any]) -> ToolAnswer:
         run_id = arguments["runId"]

@@ -334,16 +334,25 @@ UPDATE_FACTS = ToolSpec(
 LIST_RUNS = ToolSpec(
     "list_runs",
     "List Runs",
-    "The Runs of this Provider in the store, most recently updated first.",
+    "The Runs of this Provider in the store, most recently updated first, a page at a time.",
     _object(
         {
             "graph": _string("Only Runs of this graph."),
+            "status": {
+                "type": "string",
+                "enum": _STATUSES,
+                "description": "Only Runs of this status, as of their last write that evaluated them"
+                " (waiting-user: the Runs waiting for a user).",
+            },
             "limit": {
                 "type": "integer",
                 "minimum": 1,
                 "maximum": 500,
                 "description": "At most this many (default 50).",
             },
+            "cursor": _string(
+                "The nextCursor of the page before: the page that follows it.", max_length=4096
+            ),
         },
         [],
     ),
@@ -357,16 +366,23 @@ LIST_RUNS = ToolSpec(
                         "runId": {"type": "string"},
                         "graph": {"type": "string"},
                         "entry": {"type": "string"},
+                        "status": {
+                            "type": ["string", "null"],
+                            "description": "The Run's status as of its last evaluated write (null: unknown).",
+                        },
                         "createdAt": {"type": "string"},
                         "updatedAt": {"type": "string"},
                         "events": {"type": "integer"},
                     },
-                    "required": ["runId", "graph", "entry", "createdAt", "updatedAt", "events"],
+                    "required": ["runId", "graph", "entry", "status", "createdAt", "updatedAt", "events"],
                 },
             },
-            "total": {"type": "integer", "description": "How many Runs of this Provider the store holds."},
+            "nextCursor": {
+                "type": ["string", "null"],
+                "description": "Pass it as cursor for the next page; null when no Run follows.",
+            },
         },
-        ["runs", "total"],
+        ["runs", "nextCursor"],
     ),
     read_only=True,
 )

@@ -21,7 +21,6 @@ bookkeeping of the Run's stored size. A storage only keeps and gives back.
 
 from __future__ import annotations
 
-import builtins
 import os
 import threading
 import uuid
@@ -33,12 +32,13 @@ from typing import Any, TypeVar
 import msgspec
 
 from .._core.errors import AgentGraphError
-from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
+from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunPage, StatusCode, Step
 from .._core.plain import json_bytes, plain_string
 from .._core.provider import Provider
 from .._core.receipts import Receipts
+from .._core.state import unknown_state_key
 from .._syntax import schema as _schema
-from . import run_codec, run_storage as seam
+from . import run_codec, run_listing, run_storage as seam
 from .run_changes import (
     Change,
     authorities_change,
@@ -250,24 +250,45 @@ class RunStoreOperations:
         return key_text(plain_string(identity, "Run ID"), "The Run ID")
 
     def _new_identity(self, ref: str | None) -> str:
-        """The ID of a new Run asked for as ``ref``: ``ref`` itself in a store of Run IDs, else a fresh one."""
-        if ref is not None and self._options.ref_kind == "id":
-            return ref
-        return self._fresh_id()
+        """The ID of a new Run asked for as ``ref``: the one the storage names for it, else a fresh one.
+
+        In a store of Run IDs that is ``ref`` itself; the file store names none
+        for a ref that is a path (:meth:`~agent_graph.storage.RunStorage.run_id_for`).
+        """
+        identity = None if ref is None else self._options.run_id_for(ref)
+        if identity is None:
+            return self._fresh_id()
+        return key_text(plain_string(identity, "Run ID"), "The Run ID")
 
     def _check_ref(self, ref: Any) -> None:
         if not isinstance(ref, str) or not ref or "\x00" in ref:
             raise AgentGraphError(
                 "argument-invalid", f"A Run {self._options.ref_kind} must be a non-empty string"
             )
-        if self._options.ref_kind == "id":
-            key_text(ref, "The Run id")
+        identity = self._options.run_id_for(ref)  # a ref that is a Run ID (not a file's path) is a key
+        if identity is not None:
+            key_text(identity, "The Run id")
 
     @staticmethod
     def _need_provider(provider: object, what: str) -> Provider:
         if not isinstance(provider, Provider):
             raise AgentGraphError("argument-invalid", f"{what} needs the loaded Provider (ag.load_provider)")
         return provider
+
+    @staticmethod
+    def _state_key_guard(provider: Provider, node: str) -> Callable[[RunHead], None]:
+        """``state-key-unknown`` (naming the closest key) unless ``node`` names a node of the Run's graph.
+
+        A Run of a graph the Provider lacks is not checked here (nothing of it can be evaluated).
+        """
+
+        def guard(head: RunHead) -> None:
+            if head.graph in provider.graphs:
+                unknown = unknown_state_key(provider, head.graph, node)
+                if unknown is not None:
+                    raise unknown
+
+        return guard
 
     def _revision_guard(self, given: ProviderRef, revision: str) -> Callable[[RunHead], None]:
         provider = self._need_provider(given, "record with a revision")
@@ -320,11 +341,50 @@ class RunStoreOperations:
         self._heads.keep(ref, value)
         return head
 
+    def _agreeing(self, ref: str, head: RunHead, last: RunEvent | str | bytes | None) -> None:
+        """``run-invalid`` unless the Run's last stored event agrees with its head (see :class:`~.run_storage.StoredHead`).
+
+        It must be numbered as the head counts and not be later than the
+        head's ``updatedAt`` (equal in every Run a store writes). O(1): one event.
+        """
+        if last is None:
+            return
+        where = self._options.where(ref)
+        raw = last if isinstance(last, RunEvent) else parse_stored(last, f"{where} event {head.events}")
+        sequence, at = (
+            (raw.sequence, raw.at)
+            if isinstance(raw, RunEvent)
+            else (raw.get("sequence"), raw.get("at"))
+            if isinstance(raw, dict)
+            else (None, None)
+        )
+        if sequence != head.events:
+            raise AgentGraphError(
+                "run-invalid",
+                f"{where} disagrees with itself: its head counts {head.events} events but its last stored event "
+                f"is numbered {sequence!r:.40}; nothing is served or written (restore the Run from a backup or "
+                "an export)",
+            )
+        if not isinstance(at, str) or at > head.updated_at:
+            raise AgentGraphError(
+                "run-invalid",
+                f"{where} disagrees with itself: its last event ({at!r:.40}) is later than its head's updatedAt "
+                f"({head.updated_at}); nothing is served or written (restore the Run from a backup or an export)",
+            )
+
     def _page_of(self, ref: str, page: seam.StoredPage, after: int, limit: int) -> tuple[RunHead, list[Any]]:
-        """The head of a page and its events: checked values as they are, or their JSON, each numbered right."""
+        """The head of a page and its events: checked values as they are, or their JSON, each numbered right.
+
+        The head must agree with the Run's last stored event (:meth:`_agreeing`): the storage's
+        ``last``, or the page's last event when the page ends the Run.
+        """
         head = self._head_of(ref, page.head)
         events = page.events
         where = self._options.where(ref)
+        last = page.head.last
+        if last is None and events and after + len(events) == head.events:
+            last = events[-1]
+        self._agreeing(ref, head, last)
         if len(events) != max(min(limit, head.events - after), 0):
             if after == 0:
                 raise AgentGraphError(
@@ -418,22 +478,39 @@ class RunStoreOperations:
             )
         return total
 
-    def _write(self, ref: str, expected: str | None, change: Change) -> seam.Write:
+    def _write(
+        self, ref: str, provider: ProviderRef, change: Change, guard: Callable[[RunHead], None] | None = None
+    ) -> seam.Write:
+        """The write of ``change``: the Provider check, agreement, ``guard``, the change, settle, size and status.
+
+        The time is taken only once the head passed every check and the guard,
+        so a refused write takes none, in every store (a clock a test injects
+        counts the same writes everywhere).
+        """
         where = self._options.where(ref)
+        expected = provider_id(provider)
+        evaluator = provider if isinstance(provider, Provider) else None
 
         def decide(stored: seam.StoredHead, trial: bool) -> seam.Appended:
             before = check_provider(self._head_of(ref, stored), expected)
+            self._agreeing(ref, before, stored.last)
+            if guard is not None:
+                guard(before)
             head, added = change(before, before.updated_at if trial else self.now())
             head, events, head_json, texts = settle(head, added, where, before)
             size = self._size_after(ref, stored, head_json, texts)
-            if not trial:
-                self._heads.keep(ref, head_json)
-            return seam.Appended(head, events, head_json, tuple(texts), size)
+            if trial:
+                return seam.Appended(head, events, head_json, tuple(texts), size)
+            status = status_of(evaluator, head)
+            self._heads.keep(ref, head_json)
+            return seam.Appended(head, events, head_json, tuple(texts), size, status)
 
         return seam.Write(decide)
 
-    def _checkpoint_write(self, ref: str, expected: str | None) -> seam.CheckpointWrite:
+    def _checkpoint_write(self, ref: str, provider: ProviderRef) -> seam.CheckpointWrite:
         where = self._options.where(ref)
+        expected = provider_id(provider)
+        evaluator = provider if isinstance(provider, Provider) else None
 
         def decide(page: seam.StoredPage, name: str, trial: bool) -> seam.Checkpointed:
             run = check_provider(self._run_of(ref, page), expected)
@@ -444,20 +521,29 @@ class RunStoreOperations:
             size = self._size_after(ref, page.head, head_json, texts)
             snapshot = msgspec.structs.replace(with_events(head, (*run.events, *events)), authorities=())
             document = sized_run_bytes(snapshot, f"checkpoint {name}")
+            status = None
             if not trial:
+                status = status_of(evaluator, head)
                 self._heads.keep(ref, head_json)
             return seam.Checkpointed(
-                seam.Appended(head, events, head_json, tuple(texts), size), snapshot, document
+                seam.Appended(head, events, head_json, tuple(texts), size, status), snapshot, document
             )
 
         return seam.CheckpointWrite(decide)
 
-    def _new_run(self, run: Run, ref: str | None, purpose: seam.Purpose) -> seam.NewRun:
-        """A Run to create, checked as every store checks it (``argument-invalid`` and what the reader refuses)."""
+    def _new_run(
+        self, run: Run, ref: str | None, purpose: seam.Purpose, provider: ProviderRef
+    ) -> seam.NewRun:
+        """A Run to create, checked as every store checks it (``argument-invalid`` and what the reader refuses).
+
+        With the loaded Provider at hand its status is evaluated, for ``list``.
+        """
         for value, name in ((run.id, "Run ID"), (run.provider, "Provider ID"), (run.graph, "Graph ID"),
                             (run.entry, "entry")):  # fmt: skip
             key_text(value, f"The {name}")
-        return seam.NewRun(run, ref, purpose, checked_run_bytes(run, f"Run {run.id}"))
+        document = checked_run_bytes(run, f"Run {run.id}")
+        status = status_of(provider if isinstance(provider, Provider) else None, run)
+        return seam.NewRun(run, ref, purpose, document, status)
 
     # ------------------------------------------------------------ operations
 
@@ -496,27 +582,25 @@ class RunStoreOperations:
         self,
         provider: ProviderRef,
         graph: str | None,
+        status: str | None,
         updated_after: datetime | str | None,
         updated_before: datetime | str | None,
-    ) -> Operation[builtins.list[RunSummary]]:
-        identity = provider_id(provider)
-        if graph is not None and not isinstance(graph, str):
-            raise AgentGraphError(
-                "argument-invalid", f"graph must be a graph ID (a string), not {graph!r:.60}"
-            )
-        after = _moment(updated_after, "updated_after")
-        before = _moment(updated_before, "updated_before")
-        found = yield from ListRuns(seam.RunQuery(identity, graph, after, before))
-        chosen = [
-            summary
-            for summary in found
-            if (identity is None or summary.provider == identity)
-            and (graph is None or summary.graph == graph)
-            and (after is None or summary.updated_at > after)
-            and (before is None or summary.updated_at < before)
-        ]
-        chosen.sort(key=lambda summary: (summary.updated_at, summary.id, summary.ref))
-        return chosen
+        limit: int | None,
+        cursor: str | None,
+        newest_first: bool,
+    ) -> Operation[RunPage]:
+        query = run_listing.checked_query(
+            provider_id(provider),
+            graph,
+            status,
+            _moment(updated_after, "updated_after"),
+            _moment(updated_before, "updated_before"),
+            limit,
+            cursor,
+            newest_first,
+        )
+        found = yield from ListRuns(query)
+        return run_listing.page_of(found, query, limit)
 
     def op_next_step(
         self,
@@ -575,12 +659,15 @@ class RunStoreOperations:
         )
         head, events, _, _ = settle(head_of(run), run.events, f"Run {run_id}")
         run = with_events(head, events)
-        yield from Create(self._new_run(run, ref, "start"))
+        yield from Create(self._new_run(run, ref, "start", provider))
         return run
 
-    def op_change(self, ref: str, provider: ProviderRef, change: Change) -> Operation[RunHead]:
+    def op_change(
+        self, ref: str, provider: ProviderRef, change: Change, guard: Callable[[RunHead], None] | None = None
+    ) -> Operation[RunHead]:
         self._check_ref(ref)
-        appended = yield from Append(ref, self._write(ref, provider_id(provider), change))
+        provider_id(provider)  # checked before anything is read
+        appended = yield from Append(ref, self._write(ref, provider, change, guard))
         return appended.head
 
     def op_record(
@@ -594,14 +681,21 @@ class RunStoreOperations:
         facts: Mapping[str, Any] | None,
         deep: bool,
     ) -> Operation[RunHead]:
-        guard = None
+        guards: list[Callable[[RunHead], None]] = []
         if revision is not None:
-            guard = self._revision_guard(provider, revision)
+            guards.append(self._revision_guard(provider, revision))
         self._check_ref(ref)
         changes = [record_change(node, outcome, detail)]
+        if isinstance(provider, Provider):
+            guards.insert(0, self._state_key_guard(provider, node))
         if facts is not None:
             changes.insert(0, facts_change(facts, deep=deep))
-        return (yield from self.op_change(ref, provider, guarded(guard, *changes)))
+
+        def guard(head: RunHead) -> None:
+            for check in guards:
+                check(head)
+
+        return (yield from self.op_change(ref, provider, guarded(None, *changes), guard if guards else None))
 
     def op_update_facts(
         self, ref: str, facts: Mapping[str, Any], replace: bool, deep: bool, provider: ProviderRef
@@ -625,7 +719,8 @@ class RunStoreOperations:
     def op_checkpoint(self, ref: str, target: str, provider: ProviderRef) -> Operation[Run]:
         self._check_ref(ref)
         self._check_ref(target)
-        done = yield from Checkpoint(ref, target, self._checkpoint_write(ref, provider_id(provider)))
+        provider_id(provider)  # checked before anything is read
+        done = yield from Checkpoint(ref, target, self._checkpoint_write(ref, provider))
         return done.snapshot
 
     def op_resume(self, checkpoint: str, target: str | None, provider: ProviderRef) -> Operation[Run]:
@@ -637,14 +732,8 @@ class RunStoreOperations:
         expected = provider_id(provider)
         stored = yield from ReadCheckpoint(checkpoint)
         source = check_provider(self._checkpoint_run(stored), expected)
-        if target is not None and self._options.ref_kind == "path":
-            identity = (
-                source.id
-            )  # a named file keeps the checkpoint's Run ID, as the TypeScript toolchain does
-        else:
-            identity = self._new_identity(target)
-        resumed = resumed_run(source, stored.name, self.now(), identity)
-        yield from Create(self._new_run(resumed, target, "resume"))
+        resumed = resumed_run(source, stored.name, self.now(), self._new_identity(target))
+        yield from Create(self._new_run(resumed, target, "resume", provider))
         return resumed
 
     def op_export(self, ref: str, path: str, provider: ProviderRef) -> Operation[Run]:
@@ -660,7 +749,7 @@ class RunStoreOperations:
         run = yield from ReadRunFile(path)
         check_provider(run, expected)
         key_text(run.id, "The Run ID", "run-invalid")
-        yield from Create(self._new_run(run, None, "import"))
+        yield from Create(self._new_run(run, None, "import", provider))
         return run
 
     def op_fork(
@@ -673,8 +762,15 @@ class RunStoreOperations:
         if target is not None:
             self._check_ref(target)
         run = forked_run(source, at, self._new_identity(target), self.now(), facts)
-        yield from Create(self._new_run(run, target, "fork"))
+        yield from Create(self._new_run(run, target, "fork", provider))
         return run
+
+
+def status_of(provider: Provider | None, run: Run | RunHead) -> StatusCode | None:
+    """The Run's evaluation status with ``provider`` (None without one, or for a graph it lacks): what ``list`` keeps."""
+    if provider is None or run.graph not in provider.graphs:
+        return None
+    return evaluate_run(provider, run).status_code
 
 
 def _without_events(head: RunHead) -> dict[str, Any]:

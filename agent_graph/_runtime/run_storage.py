@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Literal, NamedTuple
 
-from .._core.model import Run, RunEvent, RunHead, RunSummary
+from .._core.model import Run, RunEvent, RunHead, RunSummary, StatusCode
 from .._core.plain import json_bytes
 from .run_codec import DEFAULT_LOCK_TIMEOUT, checked_timeout
 
@@ -74,6 +74,7 @@ __all__ = [
     "StoredHead",
     "StoredPage",
     "Write",
+    "run_key",
     "summary_of",
 ]
 
@@ -102,6 +103,7 @@ class StoredHead(NamedTuple):
     head: RunHead | str | bytes
     events: int
     size: int | None = None
+    last: RunEvent | str | bytes | None = None
 
 
 class StoredPage(NamedTuple):
@@ -117,7 +119,11 @@ class Appended(NamedTuple):
     ``head_json`` replaces the stored head; ``event_json`` are the new
     events, numbered after the old head's count (``head.events`` is the new
     count). ``size`` is the Run's stored size afterwards (None unless the
-    storage gave one in :attr:`StoredHead.size`).
+    storage gave one in :attr:`StoredHead.size`). ``status`` is the Run's
+    evaluation status after the write (``actionable``, ``waiting-user``,
+    ``blocked``, ``complete``, ``error``) when the write had the Provider at
+    hand, to keep for :meth:`RunStorage.list_runs`; None: keep the status the
+    Run had (the write was not evaluated).
     """
 
     head: RunHead
@@ -125,6 +131,7 @@ class Appended(NamedTuple):
     head_json: str
     event_json: tuple[str, ...]
     size: int | None
+    status: StatusCode | None = None
 
 
 class Checkpointed(NamedTuple):
@@ -148,16 +155,52 @@ class StoredCheckpoint(NamedTuple):
 
 
 class RunQuery(NamedTuple):
-    """What ``list`` asks for: every filter is optional (None), timestamps are Run timestamps.
+    """What ``list`` asks for: filters (each None: any), where a page starts, the order and a bound.
 
-    A storage may apply any of the filters (in an index, say) or none: the
-    face applies every one again and orders the answer.
+    Timestamps are Run timestamps (``updated_after`` and ``updated_before``
+    are strict bounds); ``status`` an evaluation status (a Run whose status is
+    not known is never selected by one). ``after`` is the key
+    (:func:`run_key`) of the last Run of the page before: the answer holds
+    the Runs that come after it in the order (None: from the first).
+    ``newest_first`` orders by last update descending (else ascending), ties
+    by Run ID then ref. ``limit`` bounds the page (None: every Run).
+
+    A storage answers the Runs the query selects, in that order, at most
+    ``limit`` of them (an index serves that), or any superset of them in any
+    order: the face filters, orders and cuts again (:meth:`selects`,
+    :func:`run_key`). Only a storage that applies every filter and the order
+    may apply ``limit`` (the face asks for one Run more than a page, to know
+    whether another page follows).
     """
 
     provider: str | None = None
     graph: str | None = None
     updated_after: str | None = None
     updated_before: str | None = None
+    status: StatusCode | None = None
+    after: tuple[str, str, str] | None = None
+    newest_first: bool = False
+    limit: int | None = None
+
+    def selects(self, summary: RunSummary) -> bool:
+        """Whether ``summary`` passes every filter and comes after :attr:`after` in the order."""
+        if (
+            (self.provider is not None and summary.provider != self.provider)
+            or (self.graph is not None and summary.graph != self.graph)
+            or (self.status is not None and summary.status != self.status)
+            or (self.updated_after is not None and not summary.updated_at > self.updated_after)
+            or (self.updated_before is not None and not summary.updated_at < self.updated_before)
+        ):
+            return False
+        if self.after is None:
+            return True
+        key = run_key(summary)
+        return key < self.after if self.newest_first else key > self.after
+
+
+def run_key(summary: RunSummary) -> tuple[str, str, str]:
+    """The key a listing orders Runs by and pages on: ``(updated_at, id, ref)``."""
+    return (summary.updated_at, summary.id, summary.ref)
 
 
 class Write:
@@ -218,13 +261,18 @@ class NewRun:
     ``agent-graph.run.v1`` file bytes, checked with the Run reader;
     ``head_json`` and ``event_json`` the texts to keep for a store of heads
     and events, and ``size`` their bytes (computed when first asked for).
+    ``status`` is the new Run's evaluation status when it was created with
+    the Provider at hand (None: not evaluated), to keep for ``list_runs``.
     """
 
-    def __init__(self, run: Run, ref: str | None, purpose: Purpose, document: bytes) -> None:
+    def __init__(
+        self, run: Run, ref: str | None, purpose: Purpose, document: bytes, status: StatusCode | None = None
+    ) -> None:
         self.run = run
         self.ref = ref
         self.purpose = purpose
         self.document = document
+        self.status = status
 
     @property
     def label(self) -> str:
@@ -254,8 +302,12 @@ class NewRun:
         return len(head.encode("utf-8")) + sum(len(text.encode("utf-8")) for text in events)
 
 
-def summary_of(run: Run | RunHead, ref: str) -> RunSummary:
-    """The :class:`~agent_graph.types.RunSummary` of a Run (or of a head) kept under ``ref``, for ``list_runs``."""
+def summary_of(run: Run | RunHead, ref: str, status: StatusCode | None = None) -> RunSummary:
+    """The :class:`~agent_graph.types.RunSummary` of a Run (or of a head) kept under ``ref``, for ``list_runs``.
+
+    ``status`` is the Run's status as of its last evaluated write (:attr:`Appended.status`,
+    :attr:`NewRun.status`), None when none was.
+    """
     return RunSummary(
         id=run.id,
         ref=ref,
@@ -265,6 +317,7 @@ def summary_of(run: Run | RunHead, ref: str) -> RunSummary:
         created_at=run.created_at,
         updated_at=run.updated_at,
         events=run.events if isinstance(run, RunHead) else len(run.events),
+        status=status,
     )
 
 
@@ -280,7 +333,7 @@ class StorageOptions:
     #: The kind of store, as spans name it (``agent_graph.store``): files, sqlite, postgresql, memory …
     kind: str = "store"
     #: What addresses a Run: ``id`` (its Run ID; a ref given to ``start``, ``resume`` or ``fork``
-    #: becomes the new Run's ID) or ``path`` (the file store: a path, the Run keeps an ID of its own).
+    #: becomes the new Run's ID) or ``path`` (the file store: a Run ID, or the path of a Run file).
     ref_kind: Literal["id", "path"] = "id"
 
     _lock_timeout: float = DEFAULT_LOCK_TIMEOUT
@@ -324,6 +377,15 @@ class StorageOptions:
     def where(self, ref: str) -> str:
         """How messages name the Run ``ref`` in this storage (or the storage itself, for an empty ``ref``)."""
         return f"Run {ref}" if ref else f"the {self.kind} Run store"
+
+    def run_id_for(self, ref: str) -> str | None:
+        """The Run ID of a Run that ``start``, ``resume`` or ``fork`` create under ``ref``: ``ref`` itself.
+
+        None gives the new Run a fresh ID (the file store does for a ref that
+        is the path of a Run file); a storage that can address a Run only by
+        its ID keeps this default.
+        """
+        return ref
 
 
 class RunStorage(StorageOptions, abc.ABC):

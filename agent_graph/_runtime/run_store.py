@@ -23,14 +23,13 @@ evaluates to that revision. Whole-Run validation happens on ``load``,
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, TypeVar
 
 import msgspec
 
-from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
+from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunPage, StatusCode, Step
 from .._core.provider import Provider
 from .._core.receipts import Receipts
 from .run_operations import IdFactory, Operation, ProviderRef, RunStoreOperations
@@ -50,7 +49,9 @@ class BaseRunStore(RunStoreOperations):
     system clock in UTC) and ``new_id`` a fresh Run ID (default: a random
     UUID). Methods that take ``provider`` (a Provider, a Provider ID, or None
     to skip the check) refuse a Run of another Provider with
-    ``run-provider-mismatch`` before changing anything. Every store is a
+    ``run-provider-mismatch`` before changing anything; a write given the
+    loaded Provider also evaluates the Run it leaves and keeps its status for
+    :meth:`list`. Every store is a
     context manager; ``close()`` closes its storage.
     """
 
@@ -115,16 +116,30 @@ class BaseRunStore(RunStoreOperations):
         *,
         provider: ProviderRef = None,
         graph: str | None = None,
+        status: StatusCode | None = None,
         updated_after: datetime | str | None = None,
         updated_before: datetime | str | None = None,
-    ) -> builtins.list[RunSummary]:
-        """Summaries of the stored Runs, oldest update first.
+        limit: int | None = None,
+        cursor: str | None = None,
+        newest_first: bool = False,
+    ) -> RunPage:
+        """Summaries of the stored Runs, oldest update first (``newest_first``: latest first), a page at a time.
 
-        Filters: ``provider`` (a Provider or its ID), ``graph`` (a Graph ID) and
-        the last update strictly after ``updated_after`` / strictly before
-        ``updated_before`` (a ``datetime`` or a Run timestamp).
+        Filters: ``provider`` (a Provider or its ID), ``graph`` (a Graph ID),
+        ``status`` (the Run's status as of its last write that had the
+        Provider at hand: ``actionable``, ``waiting-user``, ``blocked``,
+        ``complete`` or ``error``; see ``RunSummary.status``) and the last
+        update strictly after ``updated_after`` / strictly before
+        ``updated_before`` (a ``datetime`` or a Run timestamp). The answer is
+        a list (:class:`~agent_graph.types.RunPage`): every Run that matches,
+        or with ``limit`` at most that many, and then ``page.next_cursor``,
+        passed as ``cursor`` with the same filters and order, gives the next
+        page (None: no Run follows). Pages follow the key (last update, Run
+        ID): a Run written while you page moves to its new place in the order.
         """
-        return self._drive(self.op_list(provider, graph, updated_after, updated_before))
+        return self._drive(
+            self.op_list(provider, graph, status, updated_after, updated_before, limit, cursor, newest_first)
+        )
 
     @store_operation("next_step")
     def next_step(
@@ -191,6 +206,14 @@ class BaseRunStore(RunStoreOperations):
         ``deep``-merged) are the Facts the host observed while acting: they
         land in the same write, as ``facts.updated`` just before the record,
         so the revision check sees the Run as the step left it.
+
+        With the loaded Provider (``provider=``), ``node`` must name a node of
+        the Run's graph or of a Subgraph it calls (``state-key-unknown``,
+        naming the closest key; nothing is written), and the Run's status
+        after the write is kept for ``list``. With a Provider ID or None only
+        the Run's Provider is checked (``run-provider-mismatch``): a state key
+        that names no node is stored, and ``evaluate`` ignores it; the status
+        ``list`` knows stays the one of the last write that had the Provider.
         """
         return self._drive(self.op_record(ref, node, outcome, detail, provider, revision, facts, deep))
 

@@ -21,7 +21,6 @@ that call (a write lands whole or not at all, as always).
 from __future__ import annotations
 
 import asyncio
-import builtins
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +30,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from .._core.errors import AgentGraphError
-from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunSummary, Step
+from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunPage, RunSummary, StatusCode, Step
 from .._core.provider import Provider
 from .._core.receipts import Receipts
 from . import run_storage as seam
@@ -117,11 +116,17 @@ class AsyncRunStore(RunStoreOperations):
         *,
         provider: ProviderRef = None,
         graph: str | None = None,
+        status: StatusCode | None = None,
         updated_after: datetime | str | None = None,
         updated_before: datetime | str | None = None,
-    ) -> builtins.list[RunSummary]:
-        """Summaries of the stored Runs, oldest update first (the filters of :meth:`BaseRunStore.list`)."""
-        return await self._adrive(self.op_list(provider, graph, updated_after, updated_before))
+        limit: int | None = None,
+        cursor: str | None = None,
+        newest_first: bool = False,
+    ) -> RunPage:
+        """Summaries of the stored Runs, a page at a time (the filters and paging of :meth:`BaseRunStore.list`)."""
+        return await self._adrive(
+            self.op_list(provider, graph, status, updated_after, updated_before, limit, cursor, newest_first)
+        )
 
     @store_operation("next_step")
     async def next_step(
@@ -165,7 +170,12 @@ class AsyncRunStore(RunStoreOperations):
         facts: Mapping[str, Any] | None = None,
         deep: bool = False,
     ) -> RunHead:
-        """Record an outcome (guarded by ``revision`` inside the lock or transaction); the new head."""
+        """Record an outcome (guarded by ``revision`` inside the lock or transaction); the new head.
+
+        As :meth:`BaseRunStore.record`: with the loaded Provider the state key
+        must name a node (``state-key-unknown``) and the status is kept; with
+        a Provider ID or None neither happens.
+        """
         return await self._adrive(self.op_record(ref, node, outcome, detail, provider, revision, facts, deep))
 
     @store_operation("update_facts")
@@ -265,6 +275,9 @@ class ThreadedStorage(seam.AsyncRunStorage):
 
     def where(self, ref: str) -> str:
         return self.storage.where(ref)
+
+    def run_id_for(self, ref: str) -> str | None:
+        return self.storage.run_id_for(ref)
 
     async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
         if self._closed:

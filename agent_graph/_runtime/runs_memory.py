@@ -90,12 +90,16 @@ class MemoryStorage(RunStorage):
         return StoredHead(kept.head, len(kept.events), kept.size)
 
     def _keep(self, ref: str, kept: _Kept, appended: Appended) -> None:
-        """Store what a write answered: the new head replaces the old, the new events follow."""
+        """Store what a write answered: the new head replaces the old, the new events follow.
+
+        A write that was not evaluated (no status) keeps the status the Run had.
+        """
+        status = appended.status if appended.status is not None else kept.summary.status
         self._runs[ref] = _Kept(
             appended.head_json,
             [*kept.events, *appended.event_json],
             appended.size if appended.size is not None else kept.size,
-            summary_of(appended.head, ref),
+            summary_of(appended.head, ref, status),
         )
 
     # ------------------------------------------------------------ the seam
@@ -123,12 +127,14 @@ class MemoryStorage(RunStorage):
                 raise AgentGraphError(
                     "run-target-exists", f"{new.label}: the memory store already holds Run {run.id}"
                 )
-            self._runs[run.id] = _Kept(new.head_json, list(new.event_json), new.size, summary_of(run, run.id))
+            summary = summary_of(run, run.id, new.status)
+            self._runs[run.id] = _Kept(new.head_json, list(new.event_json), new.size, summary)
 
     def list_runs(self, query: RunQuery) -> Iterator[RunSummary]:
+        """The Runs the query selects, in no order and without its limit: the face orders and cuts."""
         with self._hold():
             found = [kept.summary for kept in self._runs.values()]
-        return (s for s in found if query.provider is None or s.provider == query.provider)
+        return (summary for summary in found if query.selects(summary))
 
     def checkpoint(self, ref: str, name: str, write: CheckpointWrite) -> Checkpointed:
         with self._hold():

@@ -56,7 +56,7 @@ from . import run_storage as seam
 from .run_codec import DEFAULT_LOCK_TIMEOUT
 from .run_operations import IdFactory
 from .run_store import BaseRunStore
-from .runs_sql import Query, Result, SqlStatements, Statements, drive_statements
+from .runs_sql import HEAD_AND_LAST, Query, Result, SqlStatements, Statements, drive_statements
 
 __all__ = [
     "CHECK_AFTER_IDLE",
@@ -76,11 +76,17 @@ SCHEMA_LOCK = 0x61677275  # "agru"
 #: Seconds the first connection of a store may take when the URL names no ``connect_timeout``.
 CONNECT_TIMEOUT = 10
 
-TABLES_SQL = (
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-    " AND table_name IN (?, ?, ?, ?)"
+#: The catalog of our names in the connection's schema (:func:`~agent_graph._runtime.runs_sql_schema.catalog_of`):
+#: each table's columns and key, each index's table, columns and whether it is plain, and any other relation.
+CATALOG_SQL = (
+    "SELECT CASE c.relkind WHEN 'r' THEN 'table' WHEN 'i' THEN 'index' ELSE 'relation of kind ' || c.relkind::text END,"
+    " c.relname, COALESCE(t.relname, c.relname), a.attnum, a.attname, format_type(a.atttypid, a.atttypmod),"
+    " EXISTS (SELECT 1 FROM pg_index k WHERE k.indrelid = c.oid AND k.indisprimary AND a.attnum = ANY (k.indkey)),"
+    " x.indexrelid IS NULL OR (NOT x.indisunique AND x.indpred IS NULL AND x.indexprs IS NULL)"
+    " FROM pg_class c LEFT JOIN pg_index x ON x.indexrelid = c.oid LEFT JOIN pg_class t ON t.oid = x.indrelid"
+    " LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+    " WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY (?) ORDER BY 2, 4"
 )
-COLUMNS_SQL = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?"
 
 
 def pg_driver() -> Any:
@@ -294,10 +300,9 @@ class PostgresStatements(SqlStatements):
     one transaction.
     """
 
-    lock_clause = " FOR UPDATE"
+    lock_clause = " FOR UPDATE OF h"
     setup_lock_sql = f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})"
-    tables_sql = TABLES_SQL
-    columns_sql = COLUMNS_SQL
+    catalog_sql = CATALOG_SQL
 
     _written: WrittenHeads
 
@@ -340,14 +345,16 @@ class PostgresStatements(SqlStatements):
                     continue  # decided on a head that may be stale: read the row and decide again
             else:
                 found = yield Query(
-                    "SELECT head, event_count, stored_bytes, xmin::text FROM agent_graph_runs WHERE id = ?",
+                    "SELECT h.head, h.event_count, h.stored_bytes, h.xmin::text, l.event" + HEAD_AND_LAST,
                     (ref,),
                 )
                 if not found.rows:
                     raise self._missing(ref)
-                text, count, stored_bytes, version = found.rows[0]
+                text, count, stored_bytes, version, last_event = found.rows[0]
+                if last_event is None:
+                    raise self._no_events(ref)
                 size = yield from self.q_stored_size(ref, stored_bytes, text)
-                appended = write(seam.StoredHead(text, count, size))
+                appended = write(seam.StoredHead(text, count, size, last_event))
             query = _guarded_write(ref, appended, count, version)
             pending[:] = [query, appended]
             written = yield query
@@ -366,14 +373,28 @@ class PostgresStatements(SqlStatements):
 def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) -> Query:
     """ONE statement: the head row updated if still at ``count`` events and row ``version``, the events appended.
 
-    It answers the row's new version (no row: another writer came first, nothing was written).
+    The guard also holds the Run's rows to its head: its last event row is
+    numbered ``count`` (one probe of the primary key, from its end), so a Run
+    whose rows were changed apart from its head is never extended. It answers the
+    row's new version (no row: another writer came first, or the rows
+    disagree with the head, which the next read finds; nothing was written).
     """
     head, texts = appended.head, appended.event_json
     update = (
-        "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?"
-        " WHERE id = ? AND event_count = ? AND xmin = ?::xid RETURNING id, xmin::text AS version"
+        "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?,"
+        " status = COALESCE(?::text, status) WHERE id = ? AND event_count = ? AND xmin = ?::xid"
+        " AND (SELECT MAX(sequence) FROM agent_graph_run_events WHERE run_id = ?) = ?::integer"
+        " RETURNING id, xmin::text AS version"
     )
-    params: list[Any] = [head.updated_at, head.events, appended.head_json, appended.size, ref, count, version]
+    params: list[Any] = [
+        head.updated_at,
+        head.events,
+        appended.head_json,
+        appended.size,
+        appended.status,
+        ref,
+    ]
+    params += [count, version, ref, count]
     if not texts:
         return Query(f"WITH u AS ({update}) SELECT version FROM u", params, commits=True)
     values = ", ".join(["(?::integer, ?::text)"] * len(texts))
@@ -451,7 +472,7 @@ class PostgresStorage(PostgresStatements, seam.RunStorage):
         else:
             self._pool = pool
             try:
-                if self._retrying(self.q_schema_state) != "current":
+                if not self._retrying(self.q_schema_current):
                     self._retrying(self.q_schema_setup)
             except BaseException:
                 self.close()
@@ -468,7 +489,7 @@ class PostgresStorage(PostgresStatements, seam.RunStorage):
             ) from None
         try:
             self._configure(connection)
-            if self._on_connection(connection, self.q_schema_state()) != "current":
+            if not self._on_connection(connection, self.q_schema_current()):
                 self._on_connection(connection, self.q_schema_setup())
         except psycopg.Error as error:
             raise setup_failed(psycopg, self._pool_timeout, error, self.lock_timeout) from None

@@ -13,6 +13,7 @@ of :class:`~agent_graph._runtime.runs_postgres.PostgresRunStore`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -45,10 +46,23 @@ __all__ = ["SCHEME", "AsyncPostgresRunStore", "AsyncPostgresStorage"]
 T = TypeVar("T")
 
 
+#: Seconds the end of the event loop waits for the pool of a store left open to close.
+CLOSE_AT_LOOP_END = 5.0
+
+
 class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
     """Runs in a PostgreSQL database, awaited: the storage of :class:`AsyncPostgresRunStore`.
 
     Not opened yet when made: :meth:`AsyncPostgresRunStore.open` opens it.
+
+    A pool belongs to the event loop that opened it: the store is used on
+    that loop only, and a call from another loop is refused at once
+    (``run-store-loop-mismatch``) instead of waiting for a connection that
+    loop can never hand out. A store left open when its loop ends (no
+    ``async with``, no ``aclose``) closes its own pool then: a task of the
+    store waits for the end of the loop (``asyncio.run`` cancels every task
+    as it ends) and closes the pool, whose workers would otherwise keep the
+    loop from ending.
     """
 
     kind = "postgresql"
@@ -71,13 +85,35 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
         self._pool_timeout = pool_module.PoolTimeout
         self._pool: Any = None
         self._owns_pool = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._keeper: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
         return "<AsyncPostgresStorage>"
 
+    def _on_its_loop(self) -> None:
+        """``run-store-loop-mismatch`` unless this is the event loop the store was opened on."""
+        if self._loop is not None and asyncio.get_running_loop() is not self._loop:
+            raise AgentGraphError(
+                "run-store-loop-mismatch",
+                "This async PostgreSQL Run store was opened on another event loop, and its connection pool "
+                "belongs to that loop: open a store on each loop (a store per asyncio.run), or use the store "
+                "from the loop that opened it",
+            )
+
+    async def _close_at_loop_end(self) -> None:
+        """Wait until cancelled (the loop ends, or ``aclose``), then close a pool still open."""
+        try:
+            await asyncio.Event().wait()
+        finally:
+            pool, self._pool = self._pool, None
+            if pool is not None:
+                await pool.close(timeout=CLOSE_AT_LOOP_END)
+
     async def open(self, pool: Any, pool_size: int, pool_min_size: int) -> None:
         """Use the host's ``pool`` (tables set up through it), or connect once and open a pool of our own."""
         _, pool_module = pg_driver()
+        self._loop = asyncio.get_running_loop()
         if pool is not None:
             if not isinstance(pool, pool_module.AsyncConnectionPool):
                 raise AgentGraphError(
@@ -86,7 +122,7 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
                     "; a ConnectionPool belongs to ag.PostgresRunStore",
                 )
             self._pool = pool
-            if await self._retrying(self.q_schema_state) != "current":
+            if not await self._retrying(self.q_schema_current):
                 await self._retrying(self.q_schema_setup)
             return
         await self._set_up_directly()
@@ -111,6 +147,7 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
             ) from None
         self._pool = created
         self._owns_pool = True
+        self._keeper = self._loop.create_task(self._close_at_loop_end(), name="agent-graph-runs-async-keeper")
 
     async def _configure(self, connection: Any) -> None:
         await connection.execute(f"SET lock_timeout = {max(int(self.lock_timeout * 1000), 1)}")
@@ -132,7 +169,7 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
             ) from None
         try:
             await self._configure(connection)
-            if await self._on_connection(connection, self.q_schema_state()) != "current":
+            if not await self._on_connection(connection, self.q_schema_current()):
                 await self._on_connection(connection, self.q_schema_setup())
         except psycopg.Error as error:
             raise setup_failed(psycopg, self._pool_timeout, error, self.lock_timeout) from None
@@ -178,6 +215,11 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
                 statements.close()
 
     async def _once(self, statements: Statements[T], atomic: bool = True) -> T:
+        try:
+            self._on_its_loop()
+        except AgentGraphError:
+            statements.close()
+            raise
         pool = self._pool
         if pool is None:
             statements.close()
@@ -238,9 +280,15 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
         return await self._retrying(lambda: self.q_read_checkpoint(name), atomic=False)
 
     async def aclose(self) -> None:
-        """Close the store's pool (a pool the host passed stays open)."""
+        """Close the store's pool (a pool the host passed stays open); on its own event loop only."""
+        if self._pool is None:
+            return
+        self._on_its_loop()
         pool, self._pool = self._pool, None
-        if self._owns_pool and pool is not None:
+        keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.cancel()
+        if self._owns_pool:
             await pool.close()
 
 

@@ -5,28 +5,32 @@ A Run is stored as exactly its ``agent-graph.run.v1`` content, split in two:
 * ``agent_graph_runs``: one row per Run ID with the Run's JSON text without
   its events (``head``: what evaluation needs), the number of its events, the
   bytes of its JSON (``stored_bytes``: a write past half the limit of Runs is
-  ``run-too-large``, so every Run exports to a file the reader takes) and the
-  columns ``list`` filters on (Provider, Graph, entry, creation and last
-  update);
+  ``run-too-large``, so every Run exports to a file the reader takes), the
+  Run's status as of its last evaluated write (``status``) and the columns
+  ``list`` filters and pages on (Provider, Graph, entry, creation and last
+  update), with an index per filter that ends in the key ``(updated_at, id)``;
 * ``agent_graph_run_events``: one row per event, keyed by Run ID and sequence
   (1..n, the primary key refuses a duplicate), holding the event's JSON text;
 * ``agent_graph_checkpoints``: checkpoints by name, each a whole Run's JSON;
-* ``agent_graph_schema``: the schema version (:data:`SCHEMA_VERSION`). A
-  database of an older version is upgraded in place when a store opens it;
-  one of a newer version is refused (``run-store-schema-newer``).
+* ``agent_graph_schema``: the schema version (:mod:`.runs_sql_schema`, which
+  also checks, on every opening, that every table and index of our names is
+  ours, and upgrades an older version in place).
 
 JSON is kept as text, exactly as the Run reader reads it back, never as a
 database JSON type that would re-parse it. A write (``record``,
-``update_facts`` …) locks and reads the head row only, checks what it adds,
-updates the head and appends the new event rows in one transaction (PostgreSQL
-reads without a lock and writes in one guarded statement instead, see
+``update_facts`` …) locks and reads the head row and the Run's last event row
+(by primary key), checks what it adds, updates the head and appends the new
+event rows in one transaction (PostgreSQL reads without a lock and writes in
+one guarded statement instead, see
 :class:`~agent_graph._runtime.runs_postgres.PostgresStatements`): its cost
 does not grow with the Run's history. ``next_step`` reads the head row only.
-Reading a whole Run (``load``, ``export``) joins the head with its events
-numbered up to the head's count (events are only ever appended, so a writer
-committing meanwhile cannot make the two disagree, even at READ COMMITTED)
-and checks the whole Run. A row whose JSON disagrees with its key (a head naming
-another Run, an event numbered other than its row) is ``run-invalid``.
+Reading events (``load``, ``export``, ``events``) reads the head row, the
+last event row and the page of events in ONE statement, so the three agree
+even while writers commit (PostgreSQL, READ COMMITTED); the face refuses a
+Run whose head and rows disagree (``run-invalid``: a head counting fewer or
+more events than the rows hold). A row whose JSON disagrees with its key (a
+head naming another Run, an event numbered other than its row) is
+``run-invalid`` too.
 
 Each method of the storage seam (:mod:`agent_graph._runtime.run_storage`) is
 a generator here (``q_*`` of :class:`SqlStatements`) yielding :class:`Query`
@@ -46,10 +50,18 @@ from typing import Any, NamedTuple, TypeVar
 from .._core.errors import AgentGraphError
 from .._core.model import RunSummary
 from . import run_storage as seam
-from .run_codec import key_text
+from .runs_sql_schema import (
+    OWNED_NAMES,
+    SCHEMA_VERSION,
+    VERSION_TABLE,
+    catalog_of,
+    check_version_table,
+    schema_state,
+    upgrade_statements,
+)
 
 __all__ = [
-    "SCHEMA_STATEMENTS",
+    "HEAD_AND_LAST",
     "SCHEMA_VERSION",
     "Query",
     "Result",
@@ -60,52 +72,11 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: The version of the tables this release writes (1: the first release, which kept no version).
-SCHEMA_VERSION = 2
-
-SCHEMA_STATEMENTS = (
-    """CREATE TABLE IF NOT EXISTS agent_graph_runs (
-        id TEXT PRIMARY KEY,
-        provider TEXT NOT NULL,
-        graph TEXT NOT NULL,
-        entry TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        event_count INTEGER NOT NULL,
-        head TEXT NOT NULL,
-        stored_bytes INTEGER
-    )""",
-    """CREATE TABLE IF NOT EXISTS agent_graph_run_events (
-        run_id TEXT NOT NULL REFERENCES agent_graph_runs (id),
-        sequence INTEGER NOT NULL,
-        event TEXT NOT NULL,
-        PRIMARY KEY (run_id, sequence)
-    )""",
-    """CREATE TABLE IF NOT EXISTS agent_graph_checkpoints (
-        name TEXT PRIMARY KEY,
-        run_id TEXT NOT NULL,
-        document TEXT NOT NULL
-    )""",
-    "CREATE INDEX IF NOT EXISTS agent_graph_runs_updated ON agent_graph_runs (updated_at)",
-    "CREATE INDEX IF NOT EXISTS agent_graph_runs_provider_graph ON agent_graph_runs (provider, graph)",
-    "CREATE TABLE IF NOT EXISTS agent_graph_schema (version INTEGER NOT NULL)",
+#: The head row and the Run's last event row (the row of the highest sequence, found by primary key).
+HEAD_AND_LAST = (
+    " FROM agent_graph_runs h LEFT JOIN agent_graph_run_events l ON l.run_id = h.id AND l.sequence ="
+    " (SELECT MAX(m.sequence) FROM agent_graph_run_events m WHERE m.run_id = h.id) WHERE h.id = ?"
 )
-
-#: The columns each table of version 1 and later has (an older database is checked before it is upgraded).
-_COLUMNS = {
-    "agent_graph_runs": {
-        "id",
-        "provider",
-        "graph",
-        "entry",
-        "created_at",
-        "updated_at",
-        "event_count",
-        "head",
-    },
-    "agent_graph_run_events": {"run_id", "sequence", "event"},
-    "agent_graph_checkpoints": {"name", "run_id", "document"},
-}
 
 
 class Query(NamedTuple):
@@ -135,66 +106,58 @@ Statements = Generator[Query, Result, T]
 class SqlStatements(seam.StorageOptions):
     """The storage seam as statement generators, shared by every SQL storage and driver."""
 
-    #: Appended to the SELECT that reads a Run for a change (``FOR UPDATE`` in PostgreSQL).
+    #: Appended to the SELECT that reads a Run for a change (``FOR UPDATE OF h`` in PostgreSQL).
     lock_clause = ""
     #: Serializes set-up among processes inside its transaction (PostgreSQL: an advisory lock).
     setup_lock_sql = ""
-    #: Lists which of the given tables exist (parameters: the names).
-    tables_sql = ""
-    #: Lists the columns of one table (parameter: its name); rows of (name,).
-    columns_sql = ""
+    #: One statement answering the catalog rows of the names given (:func:`~.runs_sql_schema.catalog_of`).
+    catalog_sql = ""
+
+    @staticmethod
+    def catalog_params() -> Sequence[Any]:
+        """The parameters of :attr:`catalog_sql`: the names agent-graph owns, as it takes them."""
+        return (list(OWNED_NAMES),)
 
     # ------------------------------------------------------------ schema
 
-    def q_schema_state(self) -> Statements[str]:
-        """``current``, ``create`` or ``upgrade`` (``run-store-schema-newer``, ``run-store-schema-invalid``)."""
-        names = (*_COLUMNS, "agent_graph_schema")
-        found = yield Query(self.tables_sql, names)
-        tables = {row[0] for row in found.rows}
-        if "agent_graph_schema" in tables:
-            version_rows = (yield Query("SELECT MAX(version) FROM agent_graph_schema")).rows
-            version = version_rows[0][0] if version_rows else None
-            if isinstance(version, int) and version > SCHEMA_VERSION:
-                raise AgentGraphError(
-                    "run-store-schema-newer",
-                    f"The Run store {self.where('')} was written by a newer agent-graph (schema version {version}, "
-                    f"this release reads up to {SCHEMA_VERSION}); upgrade agent-graph to open it",
-                )
-            if version == SCHEMA_VERSION:
-                return "current"
-        if not tables:
-            return "create"
-        for table, columns in _COLUMNS.items():
-            if table not in tables:
-                continue
-            have = {str(row[0]) for row in (yield Query(self.columns_sql, (table,))).rows}
-            if not columns <= have:
-                raise AgentGraphError(
-                    "run-store-schema-invalid",
-                    f"The table {table} of {self.where('')} is not an agent-graph Run table "
-                    f"(it lacks {', '.join(sorted(columns - have))}); use another database or remove the table",
-                )
-        return "upgrade"
+    def q_schema_state(self) -> Statements[tuple[int, Any]]:
+        """The version of the tables and their catalog (``run-store-schema-newer``, ``run-store-schema-invalid``).
+
+        Reads only: the catalog of our names, then the version row once its table is found to be ours.
+        """
+        found = yield Query(self.catalog_sql, self.catalog_params())
+        catalog = catalog_of(found.rows)
+        rows = None
+        if check_version_table(self.where(""), catalog):
+            rows = (yield Query(f"SELECT version FROM {VERSION_TABLE} LIMIT 5")).rows
+        return schema_state(self.where(""), catalog, rows), catalog
+
+    def q_schema_current(self) -> Statements[bool]:
+        """Whether the tables are at :data:`SCHEMA_VERSION` (checked as :meth:`q_schema_state` checks them)."""
+        version, _ = yield from self.q_schema_state()
+        return bool(version == SCHEMA_VERSION)
 
     def q_schema_setup(self) -> Statements[None]:
         """Create the tables or upgrade them to :data:`SCHEMA_VERSION` (inside the write transaction)."""
         if self.setup_lock_sql:
             yield Query(self.setup_lock_sql)
-        state = yield from self.q_schema_state()
-        if state == "current":
+        version, catalog = yield from self.q_schema_state()  # again, now that set-up is ours alone
+        if version == SCHEMA_VERSION:
             return
-        for statement in SCHEMA_STATEMENTS:
-            yield Query(statement)
-        have = {str(row[0]) for row in (yield Query(self.columns_sql, ("agent_graph_runs",))).rows}
-        if "stored_bytes" not in have:  # version 1: the size of a Run's JSON is counted at its next write
-            yield Query("ALTER TABLE agent_graph_runs ADD COLUMN stored_bytes INTEGER")
-        yield Query("DELETE FROM agent_graph_schema")
-        yield Query("INSERT INTO agent_graph_schema (version) VALUES (?)", (SCHEMA_VERSION,))
+        for sql, params in upgrade_statements(version, catalog):
+            yield Query(sql, params)
 
     # ------------------------------------------------------------ reading
 
     def _missing(self, ref: str) -> AgentGraphError:
         return AgentGraphError("run-missing", f"The store holds no Run {ref} ({self.where(ref)})")
+
+    def _no_events(self, ref: str) -> AgentGraphError:
+        return AgentGraphError(
+            "run-invalid",
+            f"{self.where(ref)} disagrees with itself: its head row has no event rows; nothing is served or "
+            "written (restore the Run from a backup or an export)",
+        )
 
     def q_read_head(self, ref: str) -> Statements[seam.StoredHead]:
         found = yield Query("SELECT head, event_count FROM agent_graph_runs WHERE id = ?", (ref,))
@@ -204,28 +167,27 @@ class SqlStatements(seam.StorageOptions):
         return seam.StoredHead(row[0], row[1])
 
     def q_read_events(self, ref: str, after: int, limit: int) -> Statements[seam.StoredPage]:
-        """The head, then its events after ``after`` up to the head's count (events are only ever appended)."""
-        head = yield from self.q_read_head(ref)
-        count = head.events
-        if not isinstance(count, int) or after >= count:
-            return seam.StoredPage(head, ())
-        if after == 0 and limit >= count:
-            query = Query(
-                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence <= ?"
-                " ORDER BY sequence",
-                (ref, count),
-            )
-        else:
-            query = Query(
-                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence > ?"
-                " AND sequence <= ? ORDER BY sequence LIMIT ?",
-                (ref, after, count, limit),
-            )
+        """The head, the last event and the events after ``after``, in ONE statement (one snapshot)."""
+        query = Query(
+            "SELECT 0, h.head, h.event_count, l.sequence, l.event"
+            + HEAD_AND_LAST
+            + " UNION ALL SELECT * FROM (SELECT e.sequence, e.event, CAST(NULL AS INTEGER), CAST(NULL AS INTEGER), CAST(NULL AS TEXT)"
+            " FROM agent_graph_run_events e"
+            " WHERE e.run_id = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?) AS page ORDER BY 1",
+            (ref, ref, after, limit),
+        )
         rows = (yield query).rows
-        return seam.StoredPage(head, self._event_texts(ref, rows, after + 1))
+        if not rows or rows[0][0] != 0:
+            raise self._missing(ref)
+        _, text, count, _, last = rows[0]
+        if last is None:
+            raise self._no_events(ref)
+        return seam.StoredPage(
+            seam.StoredHead(text, count, None, last), self._event_texts(ref, rows[1:], after + 1)
+        )
 
     def _event_texts(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
-        """The event texts of rows ``(sequence, event)`` that must be numbered ``first``, ``first + 1`` …"""
+        """The event texts of rows ``(sequence, event, …)`` that must be numbered ``first``, ``first + 1`` …"""
         for expected, row in enumerate(rows, start=first):
             if row[0] != expected:
                 raise AgentGraphError(
@@ -249,8 +211,9 @@ class SqlStatements(seam.StorageOptions):
     def _update_head(ref: str, appended: seam.Appended) -> Query:
         head = appended.head
         return Query(
-            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ? WHERE id = ?",
-            (head.updated_at, head.events, appended.head_json, appended.size, ref),
+            "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?,"
+            " status = COALESCE(?, status) WHERE id = ?",
+            (head.updated_at, head.events, appended.head_json, appended.size, appended.status, ref),
         )
 
     @staticmethod
@@ -263,16 +226,18 @@ class SqlStatements(seam.StorageOptions):
         )
 
     def q_held_head(self, ref: str) -> Statements[seam.StoredHead]:
-        """The head row read to change it (``FOR UPDATE`` where that locks), with the Run's stored size."""
+        """The head row and the last event row read to change the Run (locked where that locks), with its size."""
         found = yield Query(
-            "SELECT head, event_count, stored_bytes FROM agent_graph_runs WHERE id = ?" + self.lock_clause,
+            "SELECT h.head, h.event_count, h.stored_bytes, l.event" + HEAD_AND_LAST + self.lock_clause,
             (ref,),
         )
         if not found.rows:
             raise self._missing(ref)
-        text, count, stored = found.rows[0]
+        text, count, stored, last = found.rows[0]
+        if last is None:
+            raise self._no_events(ref)
         size = yield from self.q_stored_size(ref, stored, text)
-        return seam.StoredHead(text, count, size)
+        return seam.StoredHead(text, count, size, last)
 
     def q_append(self, ref: str, write: seam.Write) -> Statements[seam.Appended]:
         """Read the head row, apply ``write``, update the head, append the events (in the caller's transaction)."""
@@ -286,9 +251,9 @@ class SqlStatements(seam.StorageOptions):
         run = new.run
         found = yield Query(
             "INSERT INTO agent_graph_runs (id, provider, graph, entry, created_at, updated_at, event_count, head,"
-            " stored_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+            " stored_bytes, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
             (run.id, run.provider, run.graph, run.entry, run.created_at, run.updated_at, len(run.events),
-             new.head_json, new.size),
+             new.head_json, new.size, new.status),
         )  # fmt: skip
         if found.rowcount != 1:
             raise AgentGraphError(
@@ -310,11 +275,10 @@ class SqlStatements(seam.StorageOptions):
         head = yield from self.q_held_head(ref)
         rows = (
             yield Query(
-                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? AND sequence <= ?"
-                " ORDER BY sequence",
-                (ref, head.events),
+                "SELECT sequence, event FROM agent_graph_run_events WHERE run_id = ? ORDER BY sequence",
+                (ref,),
             )
-        ).rows
+        ).rows  # every row: the Run is held, and the face checks them against the head
         done = write(seam.StoredPage(head, self._event_texts(ref, rows, 1)), name)
         yield self._update_head(ref, done.appended)
         yield self._insert_events(ref, done.appended)
@@ -334,22 +298,37 @@ class SqlStatements(seam.StorageOptions):
         return seam.StoredCheckpoint(found.rows[0][0], name)
 
     def q_list(self, query: seam.RunQuery) -> Statements[list[RunSummary]]:
+        """The Runs the query selects, in its order, at most its limit: one indexed range of the key.
+
+        Every filter is an equality or a bound of ``updated_at`` and the order
+        is the key ``(updated_at, id)``, so an index that starts with the
+        filtered column and ends in the key serves a page
+        (``agent_graph_runs_by_status``, ``…_by_provider``, ``…_by_update``).
+        """
         clauses: list[str] = []
         params: list[Any] = []
         for clause, value in (
             ("provider = ?", query.provider),
             ("graph = ?", query.graph),
+            ("status = ?", query.status),
             ("updated_at > ?", query.updated_after),
             ("updated_at < ?", query.updated_before),
         ):
             if value is not None:
-                key_text(value, "A filter")
                 clauses.append(clause)
                 params.append(value)
-        sql = "SELECT id, provider, graph, entry, created_at, updated_at, event_count FROM agent_graph_runs"
+        order = " DESC" if query.newest_first else ""
+        if query.after is not None:
+            clauses.append(f"(updated_at, id) {'<' if query.newest_first else '>'} (?, ?)")
+            params += query.after[:2]
+        sql = "SELECT id, provider, graph, entry, created_at, updated_at, event_count, status FROM agent_graph_runs"
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
-        rows = (yield Query(sql + " ORDER BY updated_at, id", params)).rows
+        sql += f" ORDER BY updated_at{order}, id{order}"
+        if query.limit is not None:
+            sql += " LIMIT ?"
+            params.append(query.limit)
+        rows = (yield Query(sql, params)).rows
         return [
             RunSummary(
                 id=row[0],
@@ -360,6 +339,7 @@ class SqlStatements(seam.StorageOptions):
                 created_at=row[4],
                 updated_at=row[5],
                 events=int(row[6]),
+                status=row[7],
             )
             for row in rows
         ]

@@ -38,6 +38,7 @@ from .run_codec import DEFAULT_LOCK_TIMEOUT
 from .run_operations import IdFactory
 from .run_store import BaseRunStore
 from .runs_sql import Query, Result, SqlStatements, Statements, drive_statements
+from .runs_sql_schema import OWNED_NAMES
 from .store_scheme import StoreScheme
 
 __all__ = ["SCHEME", "SqliteRunStore", "SqliteStorage", "sqlite_path"]
@@ -70,13 +71,30 @@ def sqlite_path(url: str) -> str:
     return rest[1:]
 
 
+_NAMES = ", ".join("?" * len(OWNED_NAMES))
+#: The catalog of our names (:func:`~agent_graph._runtime.runs_sql_schema.catalog_of`): each table's
+#: columns and key, each index's table, columns and whether it is plain, and any other object.
+CATALOG_SQL = (
+    "SELECT m.type, m.name, m.tbl_name, p.cid, p.name, p.type, p.pk > 0, 1"
+    f" FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table' AND m.name IN ({_NAMES})"
+    " UNION ALL SELECT m.type, m.name, m.tbl_name, i.seqno, i.name, '', 0, l.\"unique\" = 0 AND l.partial = 0"
+    " FROM sqlite_master AS m JOIN pragma_index_info(m.name) AS i JOIN pragma_index_list(m.tbl_name) AS l"
+    f" ON l.name = m.name WHERE m.type = 'index' AND m.name IN ({_NAMES})"
+    " UNION ALL SELECT m.type, m.name, m.tbl_name, 0, NULL, NULL, 0, 1 FROM sqlite_master AS m"
+    f" WHERE m.type NOT IN ('table', 'index') AND m.name IN ({_NAMES}) ORDER BY 2, 4"
+)
+
+
 class SqliteStorage(SqlStatements, seam.RunStorage):
     """Runs in a SQLite database file (created if missing): the storage of :class:`SqliteRunStore`."""
 
     kind = "sqlite"
 
-    tables_sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?)"
-    columns_sql = "SELECT name FROM pragma_table_info(?)"
+    catalog_sql = CATALOG_SQL
+
+    @staticmethod
+    def catalog_params() -> list[str]:
+        return list(OWNED_NAMES) * 3
 
     def __init__(
         self,
@@ -140,16 +158,18 @@ class SqliteStorage(SqlStatements, seam.RunStorage):
                 connection = sqlite3.connect(
                     self.path, timeout=self.lock_timeout, isolation_level=None, check_same_thread=False
                 )
+                connection.execute("PRAGMA synchronous=FULL")
+                connection.execute("PRAGMA foreign_keys=ON")
+                self._connection = connection
+                # The tables are checked before anything changes (a database that is not ours is left
+                # byte for byte as it was); set-up happens once per schema version.
+                current = self._in_transaction(connection, False, self.q_schema_current())
                 mode = connection.execute("PRAGMA journal_mode").fetchone()
                 if mode is None or str(mode[0]).lower() != "wal":
                     mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
                     if mode is None or str(mode[0]).lower() != "wal":
                         raise AgentGraphError("run-store-failed", f"SQLite cannot use WAL for {self.path}")
-                connection.execute("PRAGMA synchronous=FULL")
-                connection.execute("PRAGMA foreign_keys=ON")
-                self._connection = connection
-                # Set-up happens once per schema version: a current database is only read here.
-                if self._in_transaction(connection, False, self.q_schema_state()) != "current":
+                if not current:
                     self._in_transaction(connection, True, self.q_schema_setup())
                 return connection
             except sqlite3.Error as error:

@@ -37,14 +37,20 @@ class ShelfStorage(ags.RunStorage):
     ) -> None:
         super().__init__(lock_timeout=lock_timeout, monotonic=monotonic)
         self.folder = os.path.abspath(folder)
+        self.closed = False
         for part in ("runs", "checkpoints"):
             os.makedirs(os.path.join(self.folder, part), exist_ok=True)
+
+    def close(self) -> None:
+        self.closed = True
 
     def where(self, ref: str) -> str:
         return f"shelf://{self.folder} Run {ref}" if ref else f"shelf://{self.folder}"
 
     @contextlib.contextmanager
     def _held(self, exclusive: bool) -> Iterator[None]:
+        if self.closed:
+            raise ag.AgentGraphError("run-store-closed", f"{self.where('')} is closed")
         handle = os.open(os.path.join(self.folder, "lock"), os.O_RDWR | os.O_CREAT, 0o644)
         try:
             deadline = self.monotonic() + self.lock_timeout
@@ -92,6 +98,8 @@ class ShelfStorage(ags.RunStorage):
         kept["events"].extend(appended.event_json)
         kept["size"] = appended.size
         kept["summary"].update(updated_at=appended.head.updated_at, events=appended.head.events)
+        if appended.status is not None:  # a write without the Provider keeps the status the Run had
+            kept["summary"]["status"] = appended.status
         self._save(self._path("runs", ref), json.dumps(kept))
 
     # ------------------------------------------------------------ the seam
@@ -118,7 +126,7 @@ class ShelfStorage(ags.RunStorage):
         with self._held(True):
             if os.path.exists(path):
                 raise ag.AgentGraphError("run-target-exists", f"{new.label}: {self.where(run.id)} exists")
-            summary = ags.summary_of(run, run.id)
+            summary = ags.summary_of(run, run.id, new.status)
             kept = {
                 "head": new.head_json,
                 "events": list(new.event_json),
@@ -128,6 +136,7 @@ class ShelfStorage(ags.RunStorage):
             self._save(path, json.dumps(kept))
 
     def list_runs(self, query: ags.RunQuery) -> list[agt.RunSummary]:
+        """Every Run: the face filters, orders and pages them (``query`` is a hint this shelf does not use)."""
         folder = os.path.join(self.folder, "runs")
         with self._held(False):
             kept = []
