@@ -1,7 +1,7 @@
 """Fuzz-only targets: YAML built from a grammar, and whole Providers assembled from hostile parts.
 
 Each target is a Hypothesis test (settings come from the environment the
-runner sets up, as for ``tests/test_properties.py``). A target passes when the
+runner sets up, as for ``tests/core/test_properties.py``). A target passes when the
 library answers or raises :class:`agent_graph.AgentGraphError`, and, when it
 answers, the answer is consistent (a parsed value has canonical JSON, a loaded
 Provider evaluates and routes every candidate at its revision).

@@ -3,7 +3,7 @@
 ``python -m tests.dist_check`` (from the repository root; ``.ci/run`` and ``nox -s
 dist`` run it) builds both into a temporary folder with the project's own build
 backend and exits 1, naming each problem, when one is missing something or holds
-something it must not. tests/test_dist.py runs the same checks.
+something it must not. tests/package/test_dist.py runs the same checks.
 
 The wheel must hold the whole package (every module of ``agent_graph/``), every
 JSON Schema of the top-level ``schemas/`` as package data of the syntax layer

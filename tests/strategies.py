@@ -1,6 +1,6 @@
 """Hypothesis strategies: valid Graphs, evaluation states, hostile JSON values and mangled files.
 
-Shared by ``tests/test_properties.py`` (fast settings, in the normal suite) and
+Shared by ``tests/core/test_properties.py`` (fast settings, in the normal suite) and
 the ``fuzz`` package (long runs). Graphs are generated valid by construction:
 flow edges only go forward (no implicit cycle), terminals have no outgoing
 edge, repeat edges target Actions or Gates, edges are never duplicated, and
@@ -18,8 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import agent_graph as ag
-
-from . import providers
+from tests import providers
 
 OUTCOMES: tuple[str, ...] = tuple(ag.types.OUTCOMES)
 AUTHORITIES = ("release", "ops", "deploy")

@@ -36,7 +36,7 @@ store's surroundings (``run-lock-timeout``, ``run-store-failed``,
 agent-graph runs this suite on its own four stores and on a store in a
 distribution of its own, each over its blocking and its async face, and
 proves each scenario by a store broken on purpose that fails it
-(tests/test_store_contract_meta.py).
+(tests/runtime/test_store_contract_meta.py).
 """
 
 from __future__ import annotations
