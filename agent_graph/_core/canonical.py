@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -87,6 +88,14 @@ def _number_node(x: float) -> Any:
     return msgspec.Raw(_float_text(x))
 
 
+def _float_node(x: float) -> Any:
+    """:func:`_number_node`, with a shortcut: plain notation in Python (``repr``) is plain in JavaScript too."""
+    text = repr(x)
+    if "e" in text or "n" in text or text[-2:] == ".0":
+        return _number_node(x)
+    return msgspec.Raw(text)
+
+
 def _big_int_node(x: int) -> Any:
     try:
         return _number_node(float(x))
@@ -112,6 +121,14 @@ def _coerce(value: Any) -> Any:
     raise TypeError(f"canonical JSON takes plain JSON data; got {type(value).__name__}")
 
 
+def _place_coerced(item: Any, out: Any, slot: Any, depth: int, push: Callable[[Any], None]) -> None:
+    """Put the plain JSON form of an unusual value at ``out[slot]``, and a container on the stack to walk."""
+    item = _coerce(item)
+    out[slot] = item
+    if type(item) is dict or type(item) is list:
+        push((item, out, slot, depth))
+
+
 def _normalize(value: Any) -> tuple[Any, int]:
     """The msgspec-ready tree of ``value`` and its nesting depth."""
     kind = type(value)
@@ -128,7 +145,6 @@ def _normalize(value: Any) -> tuple[Any, int]:
             return value, 0
 
     safe = _MAX_SAFE_INTEGER
-    raw = msgspec.Raw
     cached_order = _ORDER_CACHE.get
     holder: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 1)]
@@ -178,16 +194,9 @@ def _normalize(value: Any) -> tuple[Any, int]:
                     out[key] = None
                     push((item, out, key, child_depth))
                 elif kind is float:
-                    text = repr(item)
-                    if "e" in text or "n" in text or text[-2:] == ".0":
-                        out[key] = _number_node(item)
-                    else:  # plain notation in Python is plain in JavaScript too
-                        out[key] = raw(text)
+                    out[key] = _float_node(item)
                 else:
-                    item = _coerce(item)
-                    out[key] = item
-                    if type(item) is dict or type(item) is list:
-                        push((item, out, key, child_depth))
+                    _place_coerced(item, out, key, child_depth, push)
         else:
             out = list(src)
             for index, item in enumerate(out):
@@ -200,16 +209,9 @@ def _normalize(value: Any) -> tuple[Any, int]:
                 elif kind is dict or kind is list or kind is tuple:
                     push((item, out, index, child_depth))
                 elif kind is float:
-                    text = repr(item)
-                    if "e" in text or "n" in text or text[-2:] == ".0":
-                        out[index] = _number_node(item)
-                    else:
-                        out[index] = raw(text)
+                    out[index] = _float_node(item)
                 else:
-                    item = _coerce(item)
-                    out[index] = item
-                    if type(item) is dict or type(item) is list:
-                        push((item, out, index, child_depth))
+                    _place_coerced(item, out, index, child_depth, push)
         parent[slot] = out
     return holder[0], max_depth
 

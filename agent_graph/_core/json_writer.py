@@ -12,7 +12,7 @@ tokens — is written once, here. This module knows nothing of the protocol.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["Text", "write_json"]
@@ -73,28 +73,24 @@ def write_json(
             append("false")
         elif isinstance(item, (int, float)):
             append(number(item))
-        elif isinstance(item, dict):
-            pairs = entries(item)
-            if not pairs:
-                append("{}")
+        elif isinstance(item, (dict, list, tuple)):
+            is_object = isinstance(item, dict)
+            children: Sequence[Any] = entries(item) if isinstance(item, dict) else item
+            brackets = "{}" if is_object else "[]"
+            if not children:
+                append(brackets)
                 continue
-            append("{")
+            append(brackets[0])
             pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-            push((Text(("" if indent is None else "\n" + " " * (indent * level)) + "}"), 0))
-            for index in range(len(pairs) - 1, -1, -1):
-                key, child = pairs[index]
-                push((child, level + 1))
-                push((Text(("," if index else "") + pad + string(str(key)) + colon), 0))
-        elif isinstance(item, (list, tuple)):
-            if not item:
-                append("[]")
-                continue
-            append("[")
-            pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
-            push((Text(("" if indent is None else "\n" + " " * (indent * level)) + "]"), 0))
-            for index in range(len(item) - 1, -1, -1):
-                push((item[index], level + 1))
-                push((Text(("," if index else "") + pad), 0))
+            push((Text(("" if indent is None else "\n" + " " * (indent * level)) + brackets[1]), 0))
+            for index in range(len(children) - 1, -1, -1):
+                if is_object:
+                    key, child = children[index]
+                    push((child, level + 1))
+                    push((Text(("," if index else "") + pad + string(str(key)) + colon), 0))
+                else:
+                    push((children[index], level + 1))
+                    push((Text(("," if index else "") + pad), 0))
         else:
             push((convert(item), level))
     return "".join(out)

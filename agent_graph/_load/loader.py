@@ -203,23 +203,40 @@ def _open_manifest(
     return _Opened(state, provider_manifest, raw_manifest, bundle, binding)
 
 
+def _read_referenced(
+    state: LoadState, reference: str, kind: str, named_by: str, pointer: str
+) -> tuple[str, Any]:
+    """The path and parsed document of the ``kind`` file the manifest names at ``pointer``: inside the root, no link out.
+
+    A file that cannot be followed or read is reported as ``named_by`` the manifest at ``pointer``.
+    """
+    reader = state.reader
+    try:
+        path = contained_path(state.root, reference, f"{kind} reference")
+        reader.ensure_contained(path, kind)
+        return path, reader.structured(path)
+    except AgentGraphError as error:
+        raise referenced(
+            error, lambda: f"{named_by} at {reader.place(state.manifest_path, pointer)}"
+        ) from None
+
+
 def _load_code_catalog(
     state: LoadState, provider_manifest: ProviderManifest
 ) -> tuple[dict[str, CodeCatalogEntry], dict[str, str], str | None]:
     """Step 2: the Code Catalog, its codes once each, and each code's static document resource."""
-    reader, root, manifest_path = state.reader, state.root, state.manifest_path
+    reader, root = state.reader, state.root
     codes: dict[str, CodeCatalogEntry] = {}
     code_documents: dict[str, str] = {}
     catalog_path: str | None = None
     if provider_manifest.catalogs is not None and provider_manifest.catalogs.codes:
-        try:
-            catalog_path = contained_path(root, provider_manifest.catalogs.codes, "code catalog reference")
-            reader.ensure_contained(catalog_path, "code catalog")
-            raw_catalog = reader.structured(catalog_path)
-        except AgentGraphError as error:
-            raise referenced(
-                error, f"named by catalogs.codes at {reader.place(manifest_path, '/catalogs/codes')}"
-            ) from None
+        catalog_path, raw_catalog = _read_referenced(
+            state,
+            provider_manifest.catalogs.codes,
+            "code catalog",
+            "named by catalogs.codes",
+            "/catalogs/codes",
+        )
         reader.validate("code-catalog", raw_catalog, catalog_path)
         catalog: CodeCatalog = convert(raw_catalog, CodeCatalog, catalog_path)
         for index, entry in enumerate(catalog.codes):
@@ -267,18 +284,17 @@ def _load_graphs(
     state: LoadState, provider_manifest: ProviderManifest
 ) -> tuple[dict[str, tuple[str, Graph]], dict[str, dict[str, None]]]:
     """Step 3: the Graphs, in manifest order: size limit, schema, semantics, IDs once each."""
-    reader, root, manifest_path, limits = state.reader, state.root, state.manifest_path, state.reader.limits
+    reader, limits = state.reader, state.reader.limits
     graphs: dict[str, tuple[str, Graph]] = {}
     graph_files: dict[str, dict[str, None]] = {}
     for index, reference in enumerate(provider_manifest.graphs):
-        try:
-            graph_path = contained_path(root, reference, "graph reference")
-            reader.ensure_contained(graph_path, "graph")
-            raw_graph = reader.structured(graph_path)
-        except AgentGraphError as error:
-            raise referenced(
-                error, f"listed under graphs at {reader.place(manifest_path, f'/graphs/{index}')}"
-            ) from None
+        graph_path, raw_graph = _read_referenced(
+            state,
+            reference,
+            "graph",
+            "listed under graphs",
+            f"/graphs/{index}",
+        )
         nodes_value = raw_graph.get("nodes") if isinstance(raw_graph, dict) else None
         if isinstance(nodes_value, list) and len(nodes_value) > limits.max_nodes:
             raise AgentGraphError(

@@ -43,31 +43,16 @@ NoneType = type(None)
 """
 
 # The shipped module does not import fastjsonschema at all (its package import is slow):
-# it raises its own exception with the attributes the generated code passes.
-HEADER_SHIPPED = '''\
+# it raises agent-graph's own exception, with the attributes the generated code passes.
+HEADER_SHIPPED = """\
 from decimal import Decimal
 import re
 
-
-class JsonSchemaValueException(ValueError):
-    """The first violation a generated validator found."""
-
-    def __init__(self, message, value=None, name=None, definition=None, rule=None):
-        super().__init__(message)
-        self.message = message
-        self.value = value
-        self.name = name
-        self.definition = definition
-        self.rule = rule
-
-    @property
-    def path(self):
-        return [part for part in re.split(r"[.\\[\\]]+", self.name or "") if part]
-
+from .schema_failure import JsonSchemaValueException
 
 JsonSchemaValuesException = JsonSchemaValueException
 NoneType = type(None)
-'''
+"""
 
 _KNOWN_FASTJSONSCHEMA_NAMES = frozenset({"JsonSchemaValueException", "JsonSchemaValuesException"})
 _KNOWN_PLAIN_IMPORTS = frozenset({"re", "decimal"})

@@ -209,10 +209,10 @@ def _raise_invalid(
 
 def _fast_validator(name: str) -> tuple[Callable[..., object], type[Exception]]:
     from . import validators as _validators
+    from .schema_failure import JsonSchemaValueException
 
     validators: Mapping[str, Callable[..., object]] = _validators.VALIDATORS
-    failure_type: type[Exception] = _validators.JsonSchemaValueException
-    return validators[name], failure_type
+    return validators[name], JsonSchemaValueException
 
 
 def validate(

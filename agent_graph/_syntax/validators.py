@@ -4,27 +4,12 @@ Do not edit: change a schema, then regenerate (``--check`` reports a stale modul
 """
 
 GENERATED_WITH = 'fastjsonschema 2.22.3'
-SCHEMAS_DIGEST = 'sha256:6ed640e4779d0d0ee85532346b587b2709539864d223f8bdf01d520771b5890a'
+SCHEMAS_DIGEST = 'sha256:d1846d530b0194a2fc4b0d2eb6559627da65224c71313ca76a03bed5ea4b1194'
 
 from decimal import Decimal
 import re
 
-
-class JsonSchemaValueException(ValueError):
-    """The first violation a generated validator found."""
-
-    def __init__(self, message, value=None, name=None, definition=None, rule=None):
-        super().__init__(message)
-        self.message = message
-        self.value = value
-        self.name = name
-        self.definition = definition
-        self.rule = rule
-
-    @property
-    def path(self):
-        return [part for part in re.split(r"[.\[\]]+", self.name or "") if part]
-
+from .schema_failure import JsonSchemaValueException
 
 JsonSchemaValuesException = JsonSchemaValueException
 NoneType = type(None)

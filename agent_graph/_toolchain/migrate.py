@@ -166,12 +166,21 @@ def plan_migration(manifest: str) -> _Plan:
     rewrites: dict[str, str] = {}
 
     def rewrite(
-        path: str, text: str, expected: Any, edit: Callable[[str], str | None], change: MigrationChange
+        path: str,
+        text: str,
+        expected: Any,
+        edit: Callable[[str], str | None],
+        field: str,
+        before: str,
+        after: str,
+        reason: str,
     ) -> None:
-        """Plan ``path`` rewritten by ``edit`` (checked to read back as ``expected``) for ``change``."""
+        """Plan ``path`` rewritten by ``edit`` (checked to read back as ``expected``): ``field`` from ``before`` to ``after``."""
         rewrites[path] = edit_or_dump(text, expected, [edit], path=path)
         check_written_source(path, rewrites[path].encode("utf-8"), expected)
-        changes.append(change)
+        changes.append(
+            MigrationChange(path=rel(path), field=field, before=before, after=after, reason=reason)
+        )
 
     compatibility = parsed.get("compatibility")
     declared = compatibility.get("agentGraph") if isinstance(compatibility, Mapping) else None
@@ -182,13 +191,10 @@ def plan_migration(manifest: str) -> _Plan:
             manifest_text,
             expected,
             _range_edit(declared, TARGET_RANGE),
-            MigrationChange(
-                path=rel(manifest_path),
-                field="compatibility.agentGraph",
-                before=declared,
-                after=TARGET_RANGE,
-                reason=f"the declared range excludes agent-graph {TOOLCHAIN_VERSION}",
-            ),
+            "compatibility.agentGraph",
+            declared,
+            TARGET_RANGE,
+            f"the declared range excludes agent-graph {TOOLCHAIN_VERSION}",
         )
 
     references: dict[str, None] = {}
@@ -230,15 +236,10 @@ def plan_migration(manifest: str) -> _Plan:
             text,
             migrated,
             _schema_edit(LEGACY_RESOURCE, new_schema),
-            MigrationChange(
-                path=rel(path),
-                field="schema",
-                before=LEGACY_RESOURCE,
-                after=new_schema,
-                reason="a context view materialized by an Action"
-                if dynamic
-                else "a static file resource (path kept)",
-            ),
+            "schema",
+            LEGACY_RESOURCE,
+            new_schema,
+            "a context view materialized by an Action" if dynamic else "a static file resource (path kept)",
         )
     return _Plan(root=root, manifest_path=manifest_path, changes=tuple(changes), rewrites=rewrites)
 

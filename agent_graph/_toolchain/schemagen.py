@@ -45,7 +45,7 @@ from .._syntax.schema import SCHEMA_NAMES
 __all__ = ["check", "generate_module", "main"]
 
 # Bump when the shape of the generated module changes without any schema changing.
-GENERATOR_FORMAT = "2"
+GENERATOR_FORMAT = "3"
 
 
 #: The one source of the shipped schemas: the checkout's top-level folder (a wheel maps it into the package).
