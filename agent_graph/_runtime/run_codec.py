@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -29,6 +30,8 @@ from .._core.errors import AgentGraphError, ErrorCode, os_error
 from .._core.model import OutcomeRecord, Run, RunEvent, RunHead
 from .._core.plain import is_plain_json, json_bytes, plain_string
 from .._syntax import schema as _schema
+from .._syntax.parse import _INDEX_KEY_JSON, _needs_exact_integers
+from .._syntax.scalars import _float_text
 from .run_changes import DETAIL_MAX_DEPTH, FACTS_MAX_DEPTH, check_events, run_detail, run_facts
 
 __all__ = [
@@ -55,15 +58,20 @@ __all__ = [
 DEFAULT_LOCK_TIMEOUT = 30.0
 #: The largest Run read (bytes); Runs grow with their events.
 MAX_RUN_BYTES = 256 * 1024 * 1024
+#: A Run timestamp: ISO-8601 UTC with milliseconds (``run.schema.json``'s ``timestamp``).
+TIMESTAMP_PATTERN = "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"
 #: The longest wait for a lock (or a process) that can be asked for: a week, in seconds.
 MAX_LOCK_TIMEOUT = 7 * 24 * 3600.0
 
 
 def format_timestamp(moment: datetime) -> str:
     """ISO-8601 UTC with milliseconds (``2026-01-31T09:30:00.000Z``); a naive time is taken as UTC."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone(timezone.utc)
+    if moment.tzinfo is not timezone.utc:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.astimezone(timezone.utc)
+    if moment.year >= 1000:  # four digits: isoformat writes what strftime would, at a fraction of the cost
+        return moment.isoformat(timespec="milliseconds")[:-6] + "Z"
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
 
 
@@ -373,6 +381,77 @@ def _check_write_size(size: int, where: str) -> None:
         )
 
 
+_Timestamp = Annotated[str, msgspec.Meta(pattern=TIMESTAMP_PATTERN)]
+_Name = Annotated[str, msgspec.Meta(min_length=1)]
+_Outcome = Literal[
+    "completed", "partial", "failed", "unverified", "skipped", "pending", "blocked", "waiting-user"
+]
+
+
+class _RecordShape(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    outcome: _Outcome
+    recorded_at: _Timestamp
+    detail: Any = msgspec.UNSET
+
+
+class _EventShape(msgspec.Struct, forbid_unknown_fields=True):
+    sequence: Annotated[int, msgspec.Meta(ge=1)]
+    at: _Timestamp
+    type: _Name
+    node: str | msgspec.UnsetType = msgspec.UNSET
+    outcome: _Outcome | msgspec.UnsetType = msgspec.UNSET
+    detail: Any = msgspec.UNSET
+
+
+class _RunShape(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    """``run.schema.json`` as a typed value: what :func:`_settled` decodes a write's additions into."""
+
+    schema: Literal["agent-graph.run.v1"]
+    id: _Name
+    provider: _Name
+    graph: _Name
+    entry: _Name
+    created_at: _Timestamp
+    updated_at: _Timestamp
+    facts: dict[str, Any]
+    outcomes: dict[str, _RecordShape]
+    authorities: list[str]
+    events: list[_EventShape]
+    workspace: _Name | msgspec.UnsetType = msgspec.UNSET
+
+
+#: Untyped JSON read as ``JSON.parse`` reads it, for text that holds no integer beyond 2**53 and no
+#: array-index key (the fast path of :func:`_settled`; numbers through the same function as the reader).
+_READER = msgspec.json.Decoder(float_hook=_float_text)
+#: Every string of compact JSON text (what is left are its numbers, literals and punctuation).
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _typed(data: bytes) -> dict[str, Any] | None:
+    """``data`` read back and checked by typed decoding, or None: read it with the reader and the schema instead.
+
+    Accepts only what the Run schema accepts and answers exactly what
+    :func:`~agent_graph._syntax.parse.parse_json` answers: text whose numbers
+    or keys ``JSON.parse`` would change otherwise, and every refusal, go the
+    other way (which gives the reader's own error).
+    """
+    text = data.decode("utf-8")
+    if _INDEX_KEY_JSON.search(text) is not None or (
+        _needs_exact_integers(text)
+        and _needs_exact_integers(_STRINGS.sub('""', text))  # digits in strings do not count
+    ):
+        return None
+    try:
+        settled = _READER.decode(data)
+        shape = msgspec.convert(settled, _RunShape)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    if len(set(shape.authorities)) != len(shape.authorities):
+        return None
+    result: dict[str, Any] = settled
+    return result
+
+
 def _settled(raw: dict[str, Any], added: tuple[RunEvent, ...], where: str) -> dict[str, Any]:
     """A head's JSON with ``added`` as its events, checked plain and read back as the reader reads it."""
     raw.pop("events", None)
@@ -389,6 +468,9 @@ def _settled(raw: dict[str, Any], added: tuple[RunEvent, ...], where: str) -> di
     raw["events"] = events_raw
     data = _compact(raw)
     _check_write_size(len(data), where)
+    typed = _typed(data)
+    if typed is not None:
+        return typed
     from .._syntax.parse import parse_json
 
     try:
