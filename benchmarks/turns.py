@@ -48,13 +48,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .runner import publish_section
+from .runner import Section
 from .stores import WEEKLY, _postgres, _released, langgraph_available
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = REPO / "docs" / "performance.md"
 BEGIN = "<!-- run-turns:begin -->"
 END = "<!-- run-turns:end -->"
+SECTION = Section(BEGIN, END)
 
 #: The targets of a turn (issue: a host turn that costs its one durable commit and little else).
 CPU_TARGET_US = 150.0
@@ -503,11 +504,20 @@ def render(
             )
     lines += [
         "",
-        f"Measured on {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, load average"
+        f"Measured on {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, psycopg"
+        f" {settings['psycopg']}, load average"
         f" {settings['load']}; a shared machine, so times vary between runs (the counts do not).",
         END,
     ]
     return "\n".join(lines) + "\n"
+
+
+def _psycopg_version() -> str:
+    try:
+        import psycopg
+    except ImportError:
+        return "not installed"
+    return f"{psycopg.__version__} ({psycopg.pq.__impl__} implementation)"
 
 
 def run(args: argparse.Namespace) -> str:
@@ -555,6 +565,7 @@ def run(args: argparse.Namespace) -> str:
                     counts = measure_counts(url, args.short, args.long, args.repeats)
                 if not args.no_rates:
                     rates = measure_rates(url, args.rate_rounds, args.rate_turns, folder)
+    settings["psycopg"] = _psycopg_version()
     settings["load"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     return render(cpu, floors, rates, counts, settings)
 
@@ -581,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     section = run(args)
-    publish_section(section, args.output, BEGIN, END, write=not args.no_write)
+    SECTION.publish(section, args.output, write=not args.no_write)
     return 0
 
 

@@ -327,16 +327,15 @@ def settle(
         new_head = msgspec.convert({**settled, "events": head.events}, RunHead)
         head_text = _compact(settled).decode("utf-8")
     else:
-        changed, facts_changed = delta
-        partial = msgspec.structs.replace(head, outcomes=changed, facts=head.facts if facts_changed else {})
+        changed, facts = delta
+        partial = msgspec.structs.replace(head, outcomes=changed, facts=facts)
         settled = _settled(partial.to_json(), added, where)
         settled_events = settled.pop("events")
         part = msgspec.convert({**settled, "events": head.events}, RunHead)
-        fresh, old = part.outcomes, before.outcomes
         new_head = msgspec.structs.replace(
             part,
-            facts=part.facts if facts_changed else before.facts,
-            outcomes={key: fresh[key] if key in fresh else old[key] for key in head.outcomes},
+            facts=_merged(part.facts, before.facts, head.facts),
+            outcomes=_merged(part.outcomes, before.outcomes, head.outcomes),
         )
         whole = new_head.to_json()
         del whole["events"]
@@ -353,23 +352,50 @@ def settle(
     return new_head, events, head_text, texts
 
 
-def _delta(before: RunHead, head: RunHead) -> tuple[dict[str, OutcomeRecord], bool] | None:
-    """The outcome records ``head`` sets anew over ``before`` and whether its Facts are new; None: settle it whole."""
-    old = before.outcomes
-    changed: dict[str, OutcomeRecord] = {}
+_MISSING: Any = object()
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
+    """The members ``new`` sets anew over ``old`` (a value not the very object it was); None: settle it whole.
+
+    Whole unless ``new`` keeps every member of ``old`` in its place and adds
+    new ones after them, none an array index (``JSON.parse`` puts those
+    first): otherwise the order the reader gives may not be the order of ``new``.
+    """
+    changed: dict[str, Any] = {}
+    kept = iter(old)
     fresh = 0
-    for key, record in head.outcomes.items():
-        previous = old.get(key)
-        if previous is record:
-            continue
-        if previous is None:
-            if key.isdigit():  # JSON.parse orders array-index keys first: the whole object settles
+    for key, value in new.items():
+        previous = old.get(key, _MISSING)
+        if previous is _MISSING:
+            if key.isdigit():
                 return None
             fresh += 1
-        changed[key] = record
-    if len(head.outcomes) - fresh != len(old):
-        return None  # a record was removed
-    return changed, head.facts is not before.facts
+            changed[key] = value
+            continue
+        if fresh or next(kept, _MISSING) != key:
+            return None  # a kept member moved, or a new one went before it
+        if previous is not value:
+            changed[key] = value
+    if len(new) - fresh != len(old):
+        return None
+    return changed
+
+
+def _merged(fresh: dict[str, Any], old: dict[str, Any], order: dict[str, Any]) -> dict[str, Any]:
+    """The members of ``order`` in its order: the settled ``fresh`` ones, the rest as ``old`` holds them."""
+    if not fresh:
+        return old  # nothing set anew: every member kept, in its place
+    return {key: fresh[key] if key in fresh else old[key] for key in order}
+
+
+def _delta(before: RunHead, head: RunHead) -> tuple[dict[str, OutcomeRecord], dict[str, Any]] | None:
+    """The outcome records and the Facts members ``head`` sets anew over ``before``; None: settle it whole."""
+    outcomes = _changed(before.outcomes, head.outcomes)
+    facts = {} if head.facts is before.facts else _changed(before.facts, head.facts)
+    if outcomes is None or facts is None:
+        return None
+    return outcomes, facts
 
 
 def _check_write_size(size: int, where: str) -> None:

@@ -153,11 +153,12 @@ def _text_bytes(text: str | bytes) -> int:
 class _Kept:
     """What :class:`HeadMemo` keeps of one Run: a head text, its checked value and one evaluation of it."""
 
-    __slots__ = ("evaluated", "head", "provider", "text")
+    __slots__ = ("evaluated", "head", "last", "provider", "text")
 
     def __init__(self, text: str, head: RunHead | None) -> None:
         self.text = text
         self.head = head
+        self.last: Any = None
         self.provider: weakref.ref[Provider] | None = None
         self.evaluated: Evaluated | None = None
 
@@ -215,6 +216,19 @@ class HeadMemo:
             self._kept.move_to_end(ref)
             while len(self._kept) > self.entries:
                 self._kept.popitem(last=False)
+
+    def agrees(self, ref: str, head: RunHead, last: Any) -> bool:
+        """Whether ``last`` is the last event text found to agree with exactly ``head`` (or written with it)."""
+        with self._lock:
+            kept = self._kept.get(ref)
+            return kept is not None and kept.head is head and type(last) is str and kept.last == last
+
+    def agreed(self, ref: str, head: RunHead, last: Any) -> None:
+        """Remember ``last`` as the last event text of ``head`` (while ``head`` is the Run's kept head)."""
+        with self._lock:
+            kept = self._kept.get(ref)
+            if kept is not None and kept.head is head and type(last) is str and len(last) <= self.largest:
+                kept.last = last
 
     def evaluated(self, ref: str, head: RunHead, provider: Provider) -> Evaluated | None:
         """The evaluation kept of exactly ``head`` (this value, not an equal one) with ``provider``, if any."""
@@ -428,7 +442,7 @@ class RunStoreOperations:
         It must be numbered as the head counts and not be later than the
         head's ``updatedAt`` (equal in every Run a store writes). O(1): one event.
         """
-        if last is None:
+        if last is None or self._heads.agrees(ref, head, last):
             return
         where = self._options.where(ref)
         raw = last if isinstance(last, RunEvent) else parse_stored(last, f"{where} event {head.events}")
@@ -452,6 +466,7 @@ class RunStoreOperations:
                 f"{where} disagrees with itself: its last event ({at!r:.40}) is later than its head's updatedAt "
                 f"({head.updated_at}); nothing is served or written (restore the Run from a backup or an export)",
             )
+        self._heads.agreed(ref, head, last)
 
     def _page_of(self, ref: str, page: seam.StoredPage, after: int, limit: int) -> tuple[RunHead, list[Any]]:
         """The head of a page and its events: checked values as they are, or their JSON, each numbered right.
@@ -583,6 +598,8 @@ class RunStoreOperations:
             if trial:
                 return seam.Appended(head, events, head_json, tuple(texts), size)
             self._heads.keep(ref, head_json, head)
+            if texts:
+                self._heads.agreed(ref, head, texts[-1])
             status = None
             if evaluator is not None and head.graph in evaluator.graphs:
                 status = self._evaluated(ref, evaluator, head)[0].status_code
