@@ -8,7 +8,9 @@ faces (:mod:`agent_graph._runtime.run_store`): the file form of a Run
 of a write and gives them exactly as the reader reads them back.
 
 Rules: a write checks only what it adds (plain JSON values, the depth and size
-a reader takes, the Run schema over the new head and events) and stores every
+a reader takes, the Run schema over the new head fields, outcome records, Facts
+members and events: by typed decoding where that answers exactly what the
+reader and the schema answer, else by them) and stores every
 value exactly as the reader reads it back (numbers and key order as
 ``JSON.parse`` gives them), so a Run written by many small records reads back,
 exports and re-imports byte for byte; a Run that lies (a repeated key, events

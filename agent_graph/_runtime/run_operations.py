@@ -13,8 +13,8 @@ async one (:class:`~agent_graph._runtime.run_store_async.AsyncRunStore`)
 differ only in the loop that performs the requests.
 
 What a storage reads is checked here (a head text this store checked or wrote
-lately is not checked again: :class:`HeadMemo`); what it writes is decided
-here (:class:`~agent_graph._runtime.run_storage.Write`): the Provider check,
+lately is neither checked nor decoded again, and its evaluation is made once:
+:class:`HeadMemo`); what it writes is decided here (:class:`~agent_graph._runtime.run_storage.Write`): the Provider check,
 the revision guard, the change at the clock's time, :func:`settle` and the
 bookkeeping of the Run's stored size. A storage only keeps and gives back.
 """
