@@ -393,9 +393,10 @@ class RunStoreOperations:
         if found is None:
             facts = dict(head.facts)
             outcomes = {key: msgspec.to_builtins(record) for key, record in head.outcomes.items()}
-            found = evaluate_with_candidates(
+            evaluation, candidates = evaluate_with_candidates(
                 provider, head.graph, head.entry, facts, outcomes, head.authorities
             )
+            found = (evaluation, tuple(candidates))  # kept: the steps made of this head share it
             if all(d.detail is None for d in found[0].diagnostics):  # a detail is a mutable dict: not shared
                 self._heads.remember(ref, head, provider, found)
         return found
