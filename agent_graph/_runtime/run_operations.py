@@ -195,15 +195,6 @@ class HeadMemo:
             self._kept.move_to_end(ref)
             return kept.head
 
-    def holds(self, ref: str, text: Any) -> bool:
-        """Whether ``text`` is the head this memo keeps for ``ref``."""
-        with self._lock:
-            kept = self._kept.get(ref)
-            if kept is None or kept.text != text:
-                return False
-            self._kept.move_to_end(ref)
-            return True
-
     def keep(self, ref: str, text: Any, head: RunHead | None = None) -> None:
         """Remember ``text`` as a checked head of ``ref`` (and ``head``, its value); the least recently used Run goes past the bound."""
         with self._lock:
