@@ -109,6 +109,16 @@ def stores(session: nox.Session) -> None:
 
 
 @nox.session
+def turns(session: nox.Session) -> None:
+    """A host turn against its commit and LangGraph's savers; rewrites the Host turns section of docs/performance.md.
+
+    psycopg's C implementation, as a production host installs it, on both sides.
+    """
+    session.install("-e", ".[bench]", "psycopg[binary]")
+    session.run("python", "-m", "benchmarks.turns", *session.posargs)
+
+
+@nox.session
 def fuzz(session: nox.Session) -> None:
     """Hypothesis-driven fuzzing of loading and evaluation (a few minutes)."""
     session.install("-e", ".[test]")

@@ -956,7 +956,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
     finished = {"load": _load_average(), "elapsed": time.perf_counter() - started["time"]}
     report = render(suite, started, finished)
-    from . import builder, stores, suggestions, verify
+    from . import builder, stores, suggestions, turns, verify
 
     previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
     # The Run stores, verify and Providers built in Python: measured, or the last measurement kept.
@@ -970,6 +970,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = part.splice(report, run())
         elif (kept := part.kept(previous)) is not None:
             report = part.splice(report, kept)
+    for own in (turns.SECTION,):  # their own runs: python -m benchmarks.turns
+        if (held := own.kept(previous)) is not None:
+            report = own.splice(report, held)
     kept = suggestions.SECTION.kept(previous)  # its own run: python -m benchmarks.suggestions
     report = suggestions.SECTION.splice(
         report, kept if kept is not None else suggestions.render([suggestions.measure(2_000, 1)])

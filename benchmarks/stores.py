@@ -94,7 +94,7 @@ print(time.time())
 
 
 @contextmanager
-def _postgres(durable: bool = False) -> Iterator[str | None]:
+def _postgres(durable: bool = False, settings: dict[str, str] | None = None) -> Iterator[str | None]:
     """A throwaway PostgreSQL server's URL, or None when none can be started (``durable``: fsync on)."""
     sys.path.insert(0, str(REPO))
     try:
@@ -108,7 +108,7 @@ def _postgres(durable: bool = False) -> Iterator[str | None]:
         yield None
         return
     try:
-        server = pg_server.start(durable=durable)
+        server = pg_server.start(durable=durable, settings=settings)
     except RuntimeError as error:
         print(f"PostgreSQL skipped: {error}", file=sys.stderr)
         yield None

@@ -189,11 +189,12 @@ def bindir() -> str | None:
     return None
 
 
-def start(durable: bool = False) -> Server:
+def start(durable: bool = False, settings: dict[str, str] | None = None) -> Server:
     """Start a server; raises RuntimeError with the reason when none can be started.
 
     ``durable``: flush commits to disk (``fsync=on``, full page writes), as a
     production server does; the tests leave it off (they measure nothing).
+    ``settings``: more server settings (``{"shared_preload_libraries": "pg_stat_statements"}``).
     """
     programs = bindir()
     if programs is None:
@@ -228,6 +229,8 @@ def start(durable: bool = False) -> Server:
         raise RuntimeError(f"initdb failed: {initdb.stderr.strip()[-500:]}")
     flush = "on" if durable else "off"
     options = f"-k {folder} -c listen_addresses='' -c max_connections=100 -c fsync={flush} -c full_page_writes={flush}"
+    for name, value in (settings or {}).items():
+        options += f" -c {name}={value}"
     server.options = options
     started = subprocess.run(
         [*as_user, os.path.join(programs, "pg_ctl"), "-D", data, "-o", options, "-l",

@@ -8,7 +8,9 @@ faces (:mod:`agent_graph._runtime.run_store`): the file form of a Run
 of a write and gives them exactly as the reader reads them back.
 
 Rules: a write checks only what it adds (plain JSON values, the depth and size
-a reader takes, the Run schema over the new head and events) and stores every
+a reader takes, the Run schema over the new head fields, outcome records, Facts
+members and events: by typed decoding where that answers exactly what the
+reader and the schema answer, else by them) and stores every
 value exactly as the reader reads it back (numbers and key order as
 ``JSON.parse`` gives them), so a Run written by many small records reads back,
 exports and re-imports byte for byte; a Run that lies (a repeated key, events
@@ -20,8 +22,9 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -29,6 +32,8 @@ from .._core.errors import AgentGraphError, ErrorCode, os_error
 from .._core.model import OutcomeRecord, Run, RunEvent, RunHead
 from .._core.plain import is_plain_json, json_bytes, plain_string
 from .._syntax import schema as _schema
+from .._syntax.parse import _INDEX_KEY_JSON, _needs_exact_integers
+from .._syntax.scalars import _float_text
 from .run_changes import DETAIL_MAX_DEPTH, FACTS_MAX_DEPTH, check_events, run_detail, run_facts
 
 __all__ = [
@@ -55,15 +60,20 @@ __all__ = [
 DEFAULT_LOCK_TIMEOUT = 30.0
 #: The largest Run read (bytes); Runs grow with their events.
 MAX_RUN_BYTES = 256 * 1024 * 1024
+#: A Run timestamp: ISO-8601 UTC with milliseconds (``run.schema.json``'s ``timestamp``).
+TIMESTAMP_PATTERN = "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"
 #: The longest wait for a lock (or a process) that can be asked for: a week, in seconds.
 MAX_LOCK_TIMEOUT = 7 * 24 * 3600.0
 
 
 def format_timestamp(moment: datetime) -> str:
     """ISO-8601 UTC with milliseconds (``2026-01-31T09:30:00.000Z``); a naive time is taken as UTC."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone(timezone.utc)
+    if moment.tzinfo is not timezone.utc:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.astimezone(timezone.utc)
+    if moment.year >= 1000:  # four digits: isoformat writes what strftime would, at a fraction of the cost
+        return moment.isoformat(timespec="milliseconds")[:-6] + "Z"
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
 
 
@@ -319,16 +329,15 @@ def settle(
         new_head = msgspec.convert({**settled, "events": head.events}, RunHead)
         head_text = _compact(settled).decode("utf-8")
     else:
-        changed, facts_changed = delta
-        partial = msgspec.structs.replace(head, outcomes=changed, facts=head.facts if facts_changed else {})
+        changed, facts = delta
+        partial = msgspec.structs.replace(head, outcomes=changed, facts=facts)
         settled = _settled(partial.to_json(), added, where)
         settled_events = settled.pop("events")
         part = msgspec.convert({**settled, "events": head.events}, RunHead)
-        fresh, old = part.outcomes, before.outcomes
         new_head = msgspec.structs.replace(
             part,
-            facts=part.facts if facts_changed else before.facts,
-            outcomes={key: fresh[key] if key in fresh else old[key] for key in head.outcomes},
+            facts=_merged(part.facts, before.facts, head.facts),
+            outcomes=_merged(part.outcomes, before.outcomes, head.outcomes),
         )
         whole = new_head.to_json()
         del whole["events"]
@@ -345,23 +354,50 @@ def settle(
     return new_head, events, head_text, texts
 
 
-def _delta(before: RunHead, head: RunHead) -> tuple[dict[str, OutcomeRecord], bool] | None:
-    """The outcome records ``head`` sets anew over ``before`` and whether its Facts are new; None: settle it whole."""
-    old = before.outcomes
-    changed: dict[str, OutcomeRecord] = {}
+_MISSING: Any = object()
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
+    """The members ``new`` sets anew over ``old`` (a value not the very object it was); None: settle it whole.
+
+    Whole unless ``new`` keeps every member of ``old`` in its place and adds
+    new ones after them, none an array index (``JSON.parse`` puts those
+    first): otherwise the order the reader gives may not be the order of ``new``.
+    """
+    changed: dict[str, Any] = {}
+    kept = iter(old)
     fresh = 0
-    for key, record in head.outcomes.items():
-        previous = old.get(key)
-        if previous is record:
-            continue
-        if previous is None:
-            if key.isdigit():  # JSON.parse orders array-index keys first: the whole object settles
+    for key, value in new.items():
+        previous = old.get(key, _MISSING)
+        if previous is _MISSING:
+            if key.isdigit():
                 return None
             fresh += 1
-        changed[key] = record
-    if len(head.outcomes) - fresh != len(old):
-        return None  # a record was removed
-    return changed, head.facts is not before.facts
+            changed[key] = value
+            continue
+        if fresh or next(kept, _MISSING) != key:
+            return None  # a kept member moved, or a new one went before it
+        if previous is not value:
+            changed[key] = value
+    if len(new) - fresh != len(old):
+        return None
+    return changed
+
+
+def _merged(fresh: dict[str, Any], old: dict[str, Any], order: dict[str, Any]) -> dict[str, Any]:
+    """The members of ``order`` in its order: the settled ``fresh`` ones, the rest as ``old`` holds them."""
+    if not fresh:
+        return old  # nothing set anew: every member kept, in its place
+    return {key: fresh[key] if key in fresh else old[key] for key in order}
+
+
+def _delta(before: RunHead, head: RunHead) -> tuple[dict[str, OutcomeRecord], dict[str, Any]] | None:
+    """The outcome records and the Facts members ``head`` sets anew over ``before``; None: settle it whole."""
+    outcomes = _changed(before.outcomes, head.outcomes)
+    facts = {} if head.facts is before.facts else _changed(before.facts, head.facts)
+    if outcomes is None or facts is None:
+        return None
+    return outcomes, facts
 
 
 def _check_write_size(size: int, where: str) -> None:
@@ -371,6 +407,77 @@ def _check_write_size(size: int, where: str) -> None:
             f"Run {where} would hold {size} bytes in one write, over half the {MAX_RUN_BYTES}-byte limit of "
             "Runs; start a new Run (or checkpoint and resume) instead of growing this one",
         )
+
+
+_Timestamp = Annotated[str, msgspec.Meta(pattern=TIMESTAMP_PATTERN)]
+_Name = Annotated[str, msgspec.Meta(min_length=1)]
+_Outcome = Literal[
+    "completed", "partial", "failed", "unverified", "skipped", "pending", "blocked", "waiting-user"
+]
+
+
+class _RecordShape(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    outcome: _Outcome
+    recorded_at: _Timestamp
+    detail: Any = msgspec.UNSET
+
+
+class _EventShape(msgspec.Struct, forbid_unknown_fields=True):
+    sequence: Annotated[int, msgspec.Meta(ge=1)]
+    at: _Timestamp
+    type: _Name
+    node: str | msgspec.UnsetType = msgspec.UNSET
+    outcome: _Outcome | msgspec.UnsetType = msgspec.UNSET
+    detail: Any = msgspec.UNSET
+
+
+class _RunShape(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
+    """``run.schema.json`` as a typed value: what :func:`_settled` decodes a write's additions into."""
+
+    schema: Literal["agent-graph.run.v1"]
+    id: _Name
+    provider: _Name
+    graph: _Name
+    entry: _Name
+    created_at: _Timestamp
+    updated_at: _Timestamp
+    facts: dict[str, Any]
+    outcomes: dict[str, _RecordShape]
+    authorities: list[str]
+    events: list[_EventShape]
+    workspace: _Name | msgspec.UnsetType = msgspec.UNSET
+
+
+#: Untyped JSON read as ``JSON.parse`` reads it, for text that holds no integer beyond 2**53 and no
+#: array-index key (the fast path of :func:`_settled`; numbers through the same function as the reader).
+_READER = msgspec.json.Decoder(float_hook=_float_text)
+#: Every string of compact JSON text (what is left are its numbers, literals and punctuation).
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _typed(data: bytes) -> dict[str, Any] | None:
+    """``data`` read back and checked by typed decoding, or None: read it with the reader and the schema instead.
+
+    Accepts only what the Run schema accepts and answers exactly what
+    :func:`~agent_graph._syntax.parse.parse_json` answers: text whose numbers
+    or keys ``JSON.parse`` would change otherwise, and every refusal, go the
+    other way (which gives the reader's own error).
+    """
+    text = data.decode("utf-8")
+    if _INDEX_KEY_JSON.search(text) is not None or (
+        _needs_exact_integers(text)
+        and _needs_exact_integers(_STRINGS.sub('""', text))  # digits in strings do not count
+    ):
+        return None
+    try:
+        settled = _READER.decode(data)
+        shape = msgspec.convert(settled, _RunShape)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    if len(set(shape.authorities)) != len(shape.authorities):
+        return None
+    result: dict[str, Any] = settled
+    return result
 
 
 def _settled(raw: dict[str, Any], added: tuple[RunEvent, ...], where: str) -> dict[str, Any]:
@@ -389,6 +496,9 @@ def _settled(raw: dict[str, Any], added: tuple[RunEvent, ...], where: str) -> di
     raw["events"] = events_raw
     data = _compact(raw)
     _check_write_size(len(data), where)
+    typed = _typed(data)
+    if typed is not None:
+        return typed
     from .._syntax.parse import parse_json
 
     try:

@@ -13,8 +13,8 @@ async one (:class:`~agent_graph._runtime.run_store_async.AsyncRunStore`)
 differ only in the loop that performs the requests.
 
 What a storage reads is checked here (a head text this store checked or wrote
-lately is not checked again: :class:`HeadMemo`); what it writes is decided
-here (:class:`~agent_graph._runtime.run_storage.Write`): the Provider check,
+lately is neither checked nor decoded again, and its evaluation is made once:
+:class:`HeadMemo`); what it writes is decided here (:class:`~agent_graph._runtime.run_storage.Write`): the Provider check,
 the revision guard, the change at the clock's time, :func:`settle` and the
 bookkeeping of the Run's stored size. A storage only keeps and gives back.
 """
@@ -24,15 +24,17 @@ from __future__ import annotations
 import os
 import threading
 import uuid
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 import msgspec
 
 from .._core.errors import AgentGraphError
-from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunPage, StatusCode, Step
+from .._core.evaluate import evaluate_with_candidates
+from .._core.model import Evaluation, ReadReceipts, Run, RunEvent, RunHead, RunPage, StatusCode, Step
 from .._core.plain import json_bytes, plain_string
 from .._core.provider import Provider
 from .._core.receipts import Receipts
@@ -92,6 +94,8 @@ H = TypeVar("H", Run, RunHead)
 ProviderRef = Provider | str | None
 #: A function answering a fresh Run ID.
 IdFactory = Callable[[], str]
+#: An evaluation of a Run's head and its candidate routes, as ``evaluate_with_candidates`` answers them.
+Evaluated = tuple[Evaluation, Sequence[Any]]
 
 #: A bound above any Run's count of events, for ``events(after=…, limit=…)`` (a 32-bit integer).
 MAX_EVENT_NUMBER = 2**31 - 1
@@ -146,40 +150,103 @@ def _text_bytes(text: str | bytes) -> int:
 # ---------------------------------------------------------------- the memo of checked heads
 
 
-class HeadMemo:
-    """The head texts a store has checked or written lately, by Run: a head read again as the same text skips its check.
+class _Kept:
+    """What :class:`HeadMemo` keeps of one Run: a head text, its checked value and one evaluation of it."""
 
-    Bounded (:attr:`entries` Runs, heads up to :attr:`largest` characters),
-    owned by one store face and safe to share among its threads. It holds
-    text only: every read parses its own copy, so nothing a caller changes in
-    an answer reaches the next one.
+    __slots__ = ("evaluated", "head", "last", "provider", "text")
+
+    def __init__(self, text: str, head: RunHead | None) -> None:
+        self.text = text
+        self.head = head
+        self.last: Any = None
+        self.provider: weakref.ref[Provider] | None = None
+        self.evaluated: Evaluated | None = None
+
+
+class HeadMemo:
+    """The heads a store has checked or written lately, by Run: a head read again as the same text is not decoded again.
+
+    For each Run (at most :attr:`entries`, heads up to :attr:`largest`
+    characters) it keeps the head's text, the head checked from it (or
+    written as it) and the evaluation of that head with one Provider
+    (:meth:`evaluated`), so that ``next_step`` and the revision guard of the
+    ``record`` that follows evaluate the head once, or not at all when the
+    store wrote it and evaluated it then. An evaluation is keyed by the very
+    head value it was made of (and the Provider, held weakly): a head read
+    as another text is checked again and evaluated again. Owned by one store
+    face and safe to share among its threads. The heads it keeps are never
+    handed to a caller: the face answers copies (:func:`fresh_head`), so
+    nothing a caller changes in an answer reaches the next one.
     """
 
     entries = 256
     largest = 64 * 1024
 
     def __init__(self) -> None:
-        self._texts: OrderedDict[str, str] = OrderedDict()
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
         self._lock = threading.Lock()
 
-    def holds(self, ref: str, text: Any) -> bool:
-        """Whether ``text`` is the head this memo keeps for ``ref``."""
+    def head(self, ref: str, text: Any) -> RunHead | None:
+        """The checked head of ``text`` if this memo keeps exactly that text for ``ref``."""
         with self._lock:
-            if self._texts.get(ref) != text:
-                return False
-            self._texts.move_to_end(ref)
-            return True
+            kept = self._kept.get(ref)
+            if kept is None or kept.head is None or kept.text != text:
+                return None
+            self._kept.move_to_end(ref)
+            return kept.head
 
-    def keep(self, ref: str, text: Any) -> None:
-        """Remember ``text`` as a checked head of ``ref`` (the least recently used Run goes past the bound)."""
+    def keep(self, ref: str, text: Any, head: RunHead | None = None) -> None:
+        """Remember ``text`` as a checked head of ``ref`` (and ``head``, its value); the least recently used Run goes past the bound."""
         with self._lock:
             if type(text) is not str or len(text) > self.largest:
-                self._texts.pop(ref, None)  # a head too large to keep is forgotten
+                self._kept.pop(ref, None)  # a head too large to keep is forgotten
                 return
-            self._texts[ref] = text
-            self._texts.move_to_end(ref)
-            while len(self._texts) > self.entries:
-                self._texts.popitem(last=False)
+            kept = self._kept.get(ref)
+            if kept is None or kept.text != text or (head is not None and kept.head is not head):
+                self._kept[ref] = _Kept(text, head)
+            self._kept.move_to_end(ref)
+            while len(self._kept) > self.entries:
+                self._kept.popitem(last=False)
+
+    def agrees(self, ref: str, head: RunHead, last: Any) -> bool:
+        """Whether ``last`` is the last event text found to agree with exactly ``head`` (or written with it)."""
+        with self._lock:
+            kept = self._kept.get(ref)
+            return kept is not None and kept.head is head and type(last) is str and kept.last == last
+
+    def agreed(self, ref: str, head: RunHead, last: Any) -> None:
+        """Remember ``last`` as the last event text of ``head`` (while ``head`` is the Run's kept head)."""
+        with self._lock:
+            kept = self._kept.get(ref)
+            if kept is not None and kept.head is head and type(last) is str and len(last) <= self.largest:
+                kept.last = last
+
+    def evaluated(self, ref: str, head: RunHead, provider: Provider) -> Evaluated | None:
+        """The evaluation kept of exactly ``head`` (this value, not an equal one) with ``provider``, if any."""
+        with self._lock:
+            kept = self._kept.get(ref)
+            if (
+                kept is None
+                or kept.head is not head
+                or kept.provider is None
+                or kept.provider() is not provider
+            ):
+                return None
+            return kept.evaluated
+
+    def remember(self, ref: str, head: RunHead, provider: Provider, evaluated: Evaluated) -> None:
+        """Keep ``evaluated`` as the evaluation of ``head`` with ``provider`` (while ``head`` is the Run's kept head)."""
+        with self._lock:
+            kept = self._kept.get(ref)
+            if kept is not None and kept.head is head:
+                kept.provider = weakref.ref(provider)
+                kept.evaluated = evaluated
+
+
+def fresh_head(head: RunHead) -> RunHead:
+    """A copy of ``head`` that shares no object with it (a kept head is never handed to a caller)."""
+    copy: RunHead = msgspec.convert(msgspec.to_builtins(head), RunHead)
+    return copy
 
 
 # ---------------------------------------------------------------- the operations
@@ -290,13 +357,18 @@ class RunStoreOperations:
 
         return guard
 
-    def _revision_guard(self, given: ProviderRef, revision: str) -> Callable[[RunHead], None]:
+    def _revision_guard(self, given: ProviderRef, revision: str, ref: str) -> Callable[[RunHead], None]:
+        """``run-revision-stale`` unless the head's evaluation is at ``revision``.
+
+        The evaluation is the one this store made of that very head value (by ``next_step``, or when it
+        wrote it), else a new one: a head changed by another writer is another value, evaluated again.
+        """
         provider = self._need_provider(given, "record with a revision")
         if not isinstance(revision, str) or not revision:
             raise AgentGraphError("revision-invalid", "revision must be the step's revision string")
 
         def guard(head: RunHead) -> None:
-            current = evaluate_run(provider, head).revision
+            current = self._evaluated(ref, provider, head)[0].revision
             if current != revision:
                 raise AgentGraphError(
                     "run-revision-stale",
@@ -305,6 +377,20 @@ class RunStoreOperations:
                 )
 
         return guard
+
+    def _evaluated(self, ref: str, provider: Provider, head: RunHead) -> Evaluated:
+        """The evaluation of ``head`` (and its candidates): the one kept of this very head value, else a new one."""
+        found = self._heads.evaluated(ref, head, provider)
+        if found is None:
+            facts = dict(head.facts)
+            outcomes = {key: msgspec.to_builtins(record) for key, record in head.outcomes.items()}
+            evaluation, candidates = evaluate_with_candidates(
+                provider, head.graph, head.entry, facts, outcomes, head.authorities
+            )
+            found = (evaluation, tuple(candidates))  # kept: the steps made of this head share it
+            if all(d.detail is None for d in found[0].diagnostics):  # a detail is a mutable dict: not shared
+                self._heads.remember(ref, head, provider, found)
+        return found
 
     # ------------------------------------------------------------ what a storage reads, checked
 
@@ -321,9 +407,10 @@ class RunStoreOperations:
             or count < 1
         ):
             raise AgentGraphError("run-invalid", f"{where}: the stored head row is not a Run head")
+        kept = self._heads.head(ref, value)
+        if kept is not None and kept.events == count:  # this store wrote or checked exactly this text
+            return kept
         raw = parse_stored(value, where)
-        if self._heads.holds(ref, value):  # this store wrote or checked exactly this text
-            return msgspec.convert({**raw, "events": count}, RunHead)
         if not isinstance(raw, dict) or "events" in raw:
             raise AgentGraphError("run-invalid", f"{where}: the stored head is not a Run without its events")
         if self._options.ref_kind == "id" and raw.get("id") != ref:
@@ -338,7 +425,7 @@ class RunStoreOperations:
             raise AgentGraphError("run-invalid", f"{where} is not a valid Run head: {error}") from None
         except AgentGraphError as error:
             raise not_a_run(error, where) from None
-        self._heads.keep(ref, value)
+        self._heads.keep(ref, value, head)
         return head
 
     def _agreeing(self, ref: str, head: RunHead, last: RunEvent | str | bytes | None) -> None:
@@ -347,7 +434,7 @@ class RunStoreOperations:
         It must be numbered as the head counts and not be later than the
         head's ``updatedAt`` (equal in every Run a store writes). O(1): one event.
         """
-        if last is None:
+        if last is None or self._heads.agrees(ref, head, last):
             return
         where = self._options.where(ref)
         raw = last if isinstance(last, RunEvent) else parse_stored(last, f"{where} event {head.events}")
@@ -371,6 +458,7 @@ class RunStoreOperations:
                 f"{where} disagrees with itself: its last event ({at!r:.40}) is later than its head's updatedAt "
                 f"({head.updated_at}); nothing is served or written (restore the Run from a backup or an export)",
             )
+        self._heads.agreed(ref, head, last)
 
     def _page_of(self, ref: str, page: seam.StoredPage, after: int, limit: int) -> tuple[RunHead, list[Any]]:
         """The head of a page and its events: checked values as they are, or their JSON, each numbered right.
@@ -501,8 +589,12 @@ class RunStoreOperations:
             size = self._size_after(ref, stored, head_json, texts)
             if trial:
                 return seam.Appended(head, events, head_json, tuple(texts), size)
-            status = status_of(evaluator, head)
-            self._heads.keep(ref, head_json)
+            self._heads.keep(ref, head_json, head)
+            if texts:
+                self._heads.agreed(ref, head, texts[-1])
+            status = None
+            if evaluator is not None and head.graph in evaluator.graphs:
+                status = self._evaluated(ref, evaluator, head)[0].status_code
             return seam.Appended(head, events, head_json, tuple(texts), size, status)
 
         return seam.Write(decide)
@@ -523,8 +615,9 @@ class RunStoreOperations:
             document = sized_run_bytes(snapshot, f"checkpoint {name}")
             status = None
             if not trial:
-                status = status_of(evaluator, head)
-                self._heads.keep(ref, head_json)
+                self._heads.keep(ref, head_json, head)
+                if evaluator is not None and head.graph in evaluator.graphs:
+                    status = self._evaluated(ref, evaluator, head)[0].status_code
             return seam.Checkpointed(
                 seam.Appended(head, events, head_json, tuple(texts), size, status), snapshot, document
             )
@@ -557,7 +650,7 @@ class RunStoreOperations:
         self._check_ref(ref)
         expected = provider_id(provider)
         stored = yield from ReadHead(ref)
-        return check_provider(self._head_of(ref, stored), expected)
+        return fresh_head(check_provider(self._head_of(ref, stored), expected))
 
     def op_events(
         self, ref: str, provider: ProviderRef, after: int, limit: int | None
@@ -612,8 +705,12 @@ class RunStoreOperations:
         from .step import run_step
 
         self._need_provider(provider, "next_step")
-        head = yield from self.op_head(ref, provider)
-        return run_step(provider, head, receipts=receipts, route_id=route_id)
+        self._check_ref(ref)
+        expected = provider_id(provider)
+        stored = yield from ReadHead(ref)
+        head = check_provider(self._head_of(ref, stored), expected)
+        evaluated = self._evaluated(ref, provider, head) if head.graph in provider.graphs else None
+        return run_step(provider, fresh_head(head), receipts=receipts, route_id=route_id, evaluated=evaluated)
 
     def op_start(
         self,
@@ -668,7 +765,7 @@ class RunStoreOperations:
         self._check_ref(ref)
         provider_id(provider)  # checked before anything is read
         appended = yield from Append(ref, self._write(ref, provider, change, guard))
-        return appended.head
+        return fresh_head(appended.head)
 
     def op_record(
         self,
@@ -683,7 +780,7 @@ class RunStoreOperations:
     ) -> Operation[RunHead]:
         guards: list[Callable[[RunHead], None]] = []
         if revision is not None:
-            guards.append(self._revision_guard(provider, revision))
+            guards.append(self._revision_guard(provider, revision, ref))
         self._check_ref(ref)
         changes = [record_change(node, outcome, detail)]
         if isinstance(provider, Provider):

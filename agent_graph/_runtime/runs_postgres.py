@@ -126,6 +126,16 @@ def checked_pool_options(conninfo: Any, pool: Any, pool_size: Any, pool_min_size
         raise AgentGraphError("argument-invalid", "retries must be 0 or more")
 
 
+#: libpq's ``PGRES_TUPLES_OK``: the statement answered rows (``psycopg.pq.ExecStatus.TUPLES_OK``).
+TUPLES_OK = 2
+
+
+def has_rows(cursor: Any) -> bool:
+    """Whether the statement a cursor ran answered rows (``description`` would build its columns to tell)."""
+    result = cursor.pgresult
+    return result is not None and result.status == TUPLES_OK
+
+
 def pg_query(query: Query) -> tuple[str, Any]:
     """The psycopg form of a statement: ``%s`` placeholders."""
     return query.sql.replace("?", "%s"), query.params
@@ -522,7 +532,7 @@ class PostgresStorage(PostgresStatements, seam.RunStorage):
                 cursor.execute(sql, params)
                 if stage is not None:
                     stage[0] = "work"
-                return Result(cursor.fetchall() if cursor.description is not None else [], cursor.rowcount)
+                return Result(cursor.fetchall() if has_rows(cursor) else [], cursor.rowcount)
 
             result = drive_statements(statements, execute)
             if stage is not None:

@@ -33,6 +33,7 @@ from .runs_postgres import (
     checked_pool_options,
     connect_options,
     failed,
+    has_rows,
     is_lost,
     pg_driver,
     pg_query,
@@ -204,7 +205,7 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
                     await cursor.execute(sql, params)
                     if stage is not None:
                         stage[0] = "work"
-                    rows = await cursor.fetchall() if cursor.description is not None else []
+                    rows = await cursor.fetchall() if has_rows(cursor) else []
                     answer = Result(rows, cursor.rowcount)
             except StopIteration as done:
                 result: T = done.value

@@ -72,6 +72,9 @@ __all__ = [
 
 T = TypeVar("T")
 
+#: Event rows a write inserts with one statement of their values (more go in a batch).
+ROWS_PER_STATEMENT = 16
+
 #: The head row and the Run's last event row (the row of the highest sequence, found by primary key).
 HEAD_AND_LAST = (
     " FROM agent_graph_runs h LEFT JOIN agent_graph_run_events l ON l.run_id = h.id AND l.sequence ="
@@ -218,11 +221,19 @@ class SqlStatements(seam.StorageOptions):
 
     @staticmethod
     def _insert_events(ref: str, appended: seam.Appended) -> Query:
+        """The new event rows: one statement of their values (a turn's one or two), or a batch past a few."""
         first = appended.head.events - len(appended.event_json) + 1
+        rows = [(ref, sequence, text) for sequence, text in enumerate(appended.event_json, start=first)]
+        if len(rows) > ROWS_PER_STATEMENT:
+            return Query(
+                "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
+                rows,
+                many=True,
+            )
         return Query(
-            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
-            [(ref, sequence, text) for sequence, text in enumerate(appended.event_json, start=first)],
-            many=True,
+            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES "
+            + ", ".join(["(?, ?, ?)"] * len(rows)),
+            [value for row in rows for value in row],
         )
 
     def q_held_head(self, ref: str) -> Statements[seam.StoredHead]:

@@ -209,11 +209,17 @@ class SqliteStorage(SqlStatements, seam.RunStorage):
             self._reader = reader
         return self._reader
 
-    def _in_transaction(self, connection: sqlite3.Connection, write: bool, statements: Statements[T]) -> T:
+    def _in_transaction(
+        self, connection: sqlite3.Connection, write: bool, statements: Statements[T], single: bool = False
+    ) -> T:
         """Run ``statements`` in one transaction: ``BEGIN IMMEDIATE`` to write, a plain ``BEGIN`` to read.
 
-        A reader in WAL mode never waits for a writer.
+        A reader in WAL mode never waits for a writer. ``single``: the reads are one statement, which
+        sees one snapshot of its own (no ``BEGIN`` and ``COMMIT`` around it).
         """
+        if not write and single:  # one statement reads one snapshot without BEGIN and COMMIT
+            cursor = connection.cursor()
+            return drive_statements(statements, lambda query: _run_query(cursor, query))
         connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
             cursor = connection.cursor()
@@ -230,24 +236,24 @@ class SqliteStorage(SqlStatements, seam.RunStorage):
             raise
         return result
 
-    def _execute(self, write: bool, statements: Statements[T]) -> T:
+    def _execute(self, write: bool, statements: Statements[T], single: bool = False) -> T:
         with self._lock if write else self._read_lock:
             if self._closed or self._connection is None:
                 statements.close()
                 raise AgentGraphError("run-store-closed", f"The SQLite Run store {self.path} is closed")
             try:
                 connection = self._connection if write else self._read_connection()
-                return self._in_transaction(connection, write, statements)
+                return self._in_transaction(connection, write, statements, single)
             except sqlite3.Error as error:
                 raise self._failed(error) from None
 
     # ------------------------------------------------------------ the seam
 
     def read_head(self, ref: str) -> seam.StoredHead:
-        return self._execute(False, self.q_read_head(ref))
+        return self._execute(False, self.q_read_head(ref), single=True)
 
     def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
-        return self._execute(False, self.q_read_events(ref, after, limit))
+        return self._execute(False, self.q_read_events(ref, after, limit), single=True)
 
     def append(self, ref: str, write: seam.Write) -> seam.Appended:
         return self._execute(True, self.q_append(ref, write))
@@ -256,13 +262,13 @@ class SqliteStorage(SqlStatements, seam.RunStorage):
         self._execute(True, self.q_create(new))
 
     def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
-        return self._execute(False, self.q_list(query))
+        return self._execute(False, self.q_list(query), single=True)
 
     def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
         return self._execute(True, self.q_checkpoint(ref, name, write))
 
     def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
-        return self._execute(False, self.q_read_checkpoint(name))
+        return self._execute(False, self.q_read_checkpoint(name), single=True)
 
 
 class SqliteRunStore(BaseRunStore):

@@ -27,13 +27,14 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._core import route as _route
 from .._core.errors import AgentGraphError
-from .._core.evaluate import evaluate_with_candidates
+from .._core.evaluate import Candidate, evaluate_with_candidates
 from .._core.model import (
+    Evaluation,
     FileLocation,
     GraphActionLocation,
     HostActionLocation,
@@ -141,7 +142,12 @@ def _looks_like_route_id(provider: Provider, graph: str, entry: str) -> bool:
 
 
 def run_step(
-    provider: Provider, run: Run | RunHead, *, receipts: AnyReceipts = None, route_id: str | None = None
+    provider: Provider,
+    run: Run | RunHead,
+    *,
+    receipts: AnyReceipts = None,
+    route_id: str | None = None,
+    evaluated: tuple[Evaluation, Sequence[Candidate]] | None = None,
 ) -> Step:
     """The step of a Run as read: its evaluation and the route at that revision, from one evaluation.
 
@@ -152,12 +158,15 @@ def run_step(
     Facts; ``blockers`` the nodes that hold the Run back, in explain's words
     (found by a second, explained evaluation of the same state only when a
     node can hold it back: no route, a ``requiresFacts`` refused, a
-    ``completed`` record without its proof).
+    ``completed`` record without its proof). ``evaluated``: the evaluation of
+    this very state and its candidates, when the caller made it already.
     """
     state = evaluation_input(run)
-    evaluation, candidates = evaluate_with_candidates(
-        provider, run.graph, run.entry, state["facts"], state["outcomes"], state["authorities"]
-    )
+    if evaluated is None:
+        evaluated = evaluate_with_candidates(
+            provider, run.graph, run.entry, state["facts"], state["outcomes"], state["authorities"]
+        )
+    evaluation, candidates = evaluated
     chosen = route_id
     if chosen is None and evaluation.primary_route is not None:
         chosen = evaluation.primary_route.route_id

@@ -128,17 +128,21 @@ def test_a_numeric_looking_new_outcome_key_is_ordered_as_the_reader_orders_it() 
     assert list(head.outcomes) == ["3", "12", "b", "a"]
 
 
-def test_the_memo_of_checked_heads_is_bounded_and_keeps_text_only() -> None:
+def test_the_memo_of_checked_heads_is_bounded_and_vouches_for_exact_texts_only() -> None:
     memo = HeadMemo()
+    run = new_run("r", "p", "g", "e", AT, workspace=None, facts={}, authorities=[])
+    head = head_of(run)
     for n in range(HeadMemo.entries + 10):
-        memo.keep(f"r{n}", f"text {n}")
-    assert not memo.holds("r0", "text 0")  # the least recently used went
-    assert memo.holds(f"r{HeadMemo.entries + 9}", f"text {HeadMemo.entries + 9}")
-    assert not memo.holds("r20", "another text")  # a Run's other text is not vouched for
-    memo.keep("big", "x" * (HeadMemo.largest + 1))
-    assert not memo.holds("big", "x" * (HeadMemo.largest + 1))
-    memo.keep("bytes", b"{}")  # type: ignore[arg-type]
-    assert not memo.holds("bytes", b"{}")
+        memo.keep(f"r{n}", f"text {n}", head)
+    assert memo.head("r0", "text 0") is None  # the least recently used went
+    assert memo.head(f"r{HeadMemo.entries + 9}", f"text {HeadMemo.entries + 9}") is head
+    assert memo.head("r20", "another text") is None  # a Run's other text is not vouched for
+    memo.keep("big", "x" * (HeadMemo.largest + 1), head)
+    assert memo.head("big", "x" * (HeadMemo.largest + 1)) is None
+    memo.keep("bytes", b"{}", head)  # type: ignore[arg-type]
+    assert memo.head("bytes", b"{}") is None
+    memo.keep("text only", "{}")  # a text without its value vouches for nothing to decode
+    assert memo.head("text only", "{}") is None
 
 
 def test_a_head_row_changed_behind_the_store_is_checked_again_by_the_same_store(db_url: str) -> None:
