@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Diagnostic
-from .version import __version__
+from .version import PROTOCOL_VERSION
 
 __all__ = [
     "TOOLCHAIN_VERSION",
@@ -27,8 +27,9 @@ __all__ = [
     "satisfies",
 ]
 
-#: The toolchain (and protocol) version this library implements.
-TOOLCHAIN_VERSION = __version__
+#: The toolchain version a Provider's range is checked against: the protocol's (the TypeScript
+#: toolchain's version whose answers this library gives), not agent-graph's own release.
+TOOLCHAIN_VERSION = PROTOCOL_VERSION
 
 _MAX_LENGTH = 256
 _NUMBER = r"(?:0|[1-9]\d*)"

@@ -266,19 +266,20 @@ def test_the_public_names_check_finds_a_stale_block_and_rewrites_it(tmp_path: Pa
 
 
 def test_one_version(capsys: pytest.CaptureFixture[str]) -> None:
-    """``__version__``, the installed metadata, ``--version`` and the toolchain version come from one place."""
+    """``__version__``, the installed metadata and ``--version`` come from one place; ranges check the protocol's."""
     import importlib.metadata
     import re
 
     from agent_graph._cli.main import main
     from agent_graph._core.semver import TOOLCHAIN_VERSION
-    from agent_graph._core.version import __version__
+    from agent_graph._core.version import PROTOCOL_VERSION, __version__
 
     pyproject = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'^dynamic = \["version"\]$', pyproject, re.M)
     assert 'path = "agent_graph/_core/version.py"' in pyproject
     assert not re.search(r"^version = ", pyproject, re.M)
-    assert agent_graph.__version__ == __version__ == TOOLCHAIN_VERSION
+    assert agent_graph.__version__ == __version__
+    assert TOOLCHAIN_VERSION == PROTOCOL_VERSION == agent_graph.PROTOCOL_VERSION
     assert importlib.metadata.version("agent-graph") == __version__
     try:
         status = main(["--version"])
