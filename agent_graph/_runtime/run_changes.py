@@ -35,7 +35,7 @@ import msgspec
 
 from .._core.canonical import utf16_key
 from .._core.errors import AgentGraphError
-from .._core.evaluate import evaluate
+from .._core.evaluate import Candidate, evaluate, evaluate_with_candidates
 from .._core.fact_events import deep_merge, merge_delta, set_delta
 from .._core.model import OUTCOMES, Evaluation, OutcomeRecord, Run, RunEvent, RunHead
 from .._core.normalize import normalize_authorities
@@ -108,6 +108,14 @@ def evaluation_input(run: Run | RunHead) -> dict[str, Any]:
     if run.workspace is not None:
         data["workspace"] = run.workspace
     return data
+
+
+def evaluate_run_candidates(provider: Provider, run: Run | RunHead) -> tuple[Evaluation, list[Candidate]]:
+    """The Evaluation of a Run with the state it holds, and every candidate route (what a step is made of)."""
+    state = evaluation_input(run)
+    return evaluate_with_candidates(
+        provider, run.graph, run.entry, state["facts"], state["outcomes"], state["authorities"]
+    )
 
 
 def evaluate_run(provider: Provider, run: Run | RunHead) -> Evaluation:

@@ -33,7 +33,6 @@ from typing import Any, TypeVar
 import msgspec
 
 from .._core.errors import AgentGraphError
-from .._core.evaluate import evaluate_with_candidates
 from .._core.model import Evaluation, ReadReceipts, Run, RunEvent, RunHead, RunPage, StatusCode, Step
 from .._core.plain import json_bytes, plain_string
 from .._core.provider import Provider
@@ -46,6 +45,7 @@ from .run_changes import (
     authorities_change,
     checkpoint_event,
     evaluate_run,
+    evaluate_run_candidates,
     facts_change,
     guarded,
     head_of,
@@ -94,7 +94,7 @@ H = TypeVar("H", Run, RunHead)
 ProviderRef = Provider | str | None
 #: A function answering a fresh Run ID.
 IdFactory = Callable[[], str]
-#: An evaluation of a Run's head and its candidate routes, as ``evaluate_with_candidates`` answers them.
+#: An evaluation of a Run's head and its candidate routes, as ``evaluate_run_candidates`` answers them.
 Evaluated = tuple[Evaluation, Sequence[Any]]
 
 #: A bound above any Run's count of events, for ``events(after=…, limit=…)`` (a 32-bit integer).
@@ -382,15 +382,17 @@ class RunStoreOperations:
         """The evaluation of ``head`` (and its candidates): the one kept of this very head value, else a new one."""
         found = self._heads.evaluated(ref, head, provider)
         if found is None:
-            facts = dict(head.facts)
-            outcomes = {key: msgspec.to_builtins(record) for key, record in head.outcomes.items()}
-            evaluation, candidates = evaluate_with_candidates(
-                provider, head.graph, head.entry, facts, outcomes, head.authorities
-            )
+            evaluation, candidates = evaluate_run_candidates(provider, head)
             found = (evaluation, tuple(candidates))  # kept: the steps made of this head share it
             if all(d.detail is None for d in found[0].diagnostics):  # a detail is a mutable dict: not shared
                 self._heads.remember(ref, head, provider, found)
         return found
+
+    def _status(self, ref: str, provider: Provider | None, head: RunHead) -> StatusCode | None:
+        """What ``list`` keeps of a head just written: :func:`status_of`, from the evaluation kept of it."""
+        if provider is None or head.graph not in provider.graphs:
+            return None
+        return self._evaluated(ref, provider, head)[0].status_code
 
     # ------------------------------------------------------------ what a storage reads, checked
 
@@ -592,9 +594,7 @@ class RunStoreOperations:
             self._heads.keep(ref, head_json, head)
             if texts:
                 self._heads.agreed(ref, head, texts[-1])
-            status = None
-            if evaluator is not None and head.graph in evaluator.graphs:
-                status = self._evaluated(ref, evaluator, head)[0].status_code
+            status = self._status(ref, evaluator, head)
             return seam.Appended(head, events, head_json, tuple(texts), size, status)
 
         return seam.Write(decide)
@@ -616,8 +616,7 @@ class RunStoreOperations:
             status = None
             if not trial:
                 self._heads.keep(ref, head_json, head)
-                if evaluator is not None and head.graph in evaluator.graphs:
-                    status = self._evaluated(ref, evaluator, head)[0].status_code
+                status = self._status(ref, evaluator, head)
             return seam.Checkpointed(
                 seam.Appended(head, events, head_json, tuple(texts), size, status), snapshot, document
             )
@@ -646,11 +645,16 @@ class RunStoreOperations:
         page = yield from ReadEvents(ref, 0, MAX_EVENT_NUMBER)
         return check_provider(self._run_of(ref, page), expected)
 
-    def op_head(self, ref: str, provider: ProviderRef) -> Operation[RunHead]:
+    def _checked_head(self, ref: str, provider: ProviderRef) -> Operation[RunHead]:
+        """The Run's head, checked and of ``provider``: the value this store keeps (never handed to a caller)."""
         self._check_ref(ref)
         expected = provider_id(provider)
         stored = yield from ReadHead(ref)
-        return fresh_head(check_provider(self._head_of(ref, stored), expected))
+        return check_provider(self._head_of(ref, stored), expected)
+
+    def op_head(self, ref: str, provider: ProviderRef) -> Operation[RunHead]:
+        head = yield from self._checked_head(ref, provider)
+        return fresh_head(head)
 
     def op_events(
         self, ref: str, provider: ProviderRef, after: int, limit: int | None
@@ -705,10 +709,7 @@ class RunStoreOperations:
         from .step import run_step
 
         self._need_provider(provider, "next_step")
-        self._check_ref(ref)
-        expected = provider_id(provider)
-        stored = yield from ReadHead(ref)
-        head = check_provider(self._head_of(ref, stored), expected)
+        head = yield from self._checked_head(ref, provider)
         evaluated = self._evaluated(ref, provider, head) if head.graph in provider.graphs else None
         return run_step(provider, fresh_head(head), receipts=receipts, route_id=route_id, evaluated=evaluated)
 

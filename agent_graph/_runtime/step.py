@@ -32,7 +32,7 @@ from typing import Any
 
 from .._core import route as _route
 from .._core.errors import AgentGraphError
-from .._core.evaluate import Candidate, evaluate_with_candidates
+from .._core.evaluate import Candidate
 from .._core.model import (
     Evaluation,
     FileLocation,
@@ -49,7 +49,7 @@ from .._core.receipts import Receipts
 from .._core.why import proof_checks, step_blockers
 from .._load.api import REVISION_PATTERN, locate_resource
 from .._load.fs import OSFileSystem
-from .run_changes import evaluation_input, head_of
+from .run_changes import evaluate_run_candidates, evaluation_input, head_of
 
 __all__ = ["RegularFileSystem", "route", "run_step", "static_locations", "step_location"]
 
@@ -162,11 +162,7 @@ def run_step(
     this very state and its candidates, when the caller made it already.
     """
     state = evaluation_input(run)
-    if evaluated is None:
-        evaluated = evaluate_with_candidates(
-            provider, run.graph, run.entry, state["facts"], state["outcomes"], state["authorities"]
-        )
-    evaluation, candidates = evaluated
+    evaluation, candidates = evaluate_run_candidates(provider, run) if evaluated is None else evaluated
     chosen = route_id
     if chosen is None and evaluation.primary_route is not None:
         chosen = evaluation.primary_route.route_id

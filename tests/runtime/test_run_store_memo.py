@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
 from agent_graph._core.model import RunHead
-from agent_graph._runtime import run_codec, run_operations
+from agent_graph._runtime import run_changes, run_codec
 from agent_graph._runtime.run_operations import HeadMemo, fresh_head
 from agent_graph._syntax import schema as _schema
 from agent_graph._syntax.parse import parse_json
@@ -100,13 +100,13 @@ def test_a_turn_on_a_warm_run_evaluates_its_head_once(
     url = url or request.getfixturevalue("postgres_url")
     weekly = ag.load_provider(str(WEEKLY))
     calls: list[Any] = []
-    real = run_operations.evaluate_with_candidates
+    real = run_changes.evaluate_with_candidates
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[3])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(run_operations, "evaluate_with_candidates", counting)
+    monkeypatch.setattr(run_changes, "evaluate_with_candidates", counting)
     with ag.open_store(url) as store:
         ref = store.start(None, weekly, "report").id
         store.record(ref, "report/draft", "partial", provider=weekly)
