@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from .._core.errors import AgentGraphError, ErrorCode, os_error
-from .._core.model import OutcomeRecord, Run, RunEvent, RunHead
+from .._core.model import Outcome, OutcomeRecord, Run, RunEvent, RunHead
 from .._core.plain import is_plain_json, json_bytes, plain_string
 from .._syntax import schema as _schema
 from .._syntax.parse import _INDEX_KEY_JSON, _needs_exact_integers
@@ -60,7 +60,7 @@ __all__ = [
 DEFAULT_LOCK_TIMEOUT = 30.0
 #: The largest Run read (bytes); Runs grow with their events.
 MAX_RUN_BYTES = 256 * 1024 * 1024
-#: A Run timestamp: ISO-8601 UTC with milliseconds (``run.schema.json``'s ``timestamp``).
+#: A Run timestamp: ISO-8601 UTC with milliseconds (``run.schema.json``'s ``timestamp``, the same pattern: a test checks).
 TIMESTAMP_PATTERN = "^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"
 #: The longest wait for a lock (or a process) that can be asked for: a week, in seconds.
 MAX_LOCK_TIMEOUT = 7 * 24 * 3600.0
@@ -411,13 +411,10 @@ def _check_write_size(size: int, where: str) -> None:
 
 _Timestamp = Annotated[str, msgspec.Meta(pattern=TIMESTAMP_PATTERN)]
 _Name = Annotated[str, msgspec.Meta(min_length=1)]
-_Outcome = Literal[
-    "completed", "partial", "failed", "unverified", "skipped", "pending", "blocked", "waiting-user"
-]
 
 
 class _RecordShape(msgspec.Struct, forbid_unknown_fields=True, rename="camel"):
-    outcome: _Outcome
+    outcome: Outcome
     recorded_at: _Timestamp
     detail: Any = msgspec.UNSET
 
@@ -427,7 +424,7 @@ class _EventShape(msgspec.Struct, forbid_unknown_fields=True):
     at: _Timestamp
     type: _Name
     node: str | msgspec.UnsetType = msgspec.UNSET
-    outcome: _Outcome | msgspec.UnsetType = msgspec.UNSET
+    outcome: Outcome | msgspec.UnsetType = msgspec.UNSET
     detail: Any = msgspec.UNSET
 
 

@@ -239,3 +239,13 @@ def test_typed_decoding_takes_a_plain_turn_and_leaves_what_json_parse_changes_to
     assert run_codec._typed(plain) is not None
     for facts in ({"big": 2**60}, {"7": 1, "a": 2}):  # a double; an array-index key that goes first
         assert run_codec._typed(msgspec.json.encode(_document(facts, None, []))) is None
+
+
+def test_the_typed_timestamp_is_the_run_schemas() -> None:
+    """The typed decoding checks a timestamp with the very pattern ``run.schema.json`` declares."""
+    import json
+
+    from agent_graph._syntax.schema import schema_root
+
+    document = json.loads((schema_root() / "run.schema.json").read_text(encoding="utf-8"))
+    assert document["definitions"]["timestamp"]["pattern"] == run_codec.TIMESTAMP_PATTERN
