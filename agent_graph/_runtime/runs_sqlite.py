@@ -236,24 +236,25 @@ class SqliteStorage(SqlStatements, seam.RunStorage):
             raise
         return result
 
-    def _execute(self, write: bool, statements: Statements[T], single: bool = False) -> T:
+    def _execute(self, write: bool, statements: Statements[T]) -> T:
+        """A write in ``BEGIN IMMEDIATE … COMMIT``; a read of the seam, always one statement, without a transaction."""
         with self._lock if write else self._read_lock:
             if self._closed or self._connection is None:
                 statements.close()
                 raise AgentGraphError("run-store-closed", f"The SQLite Run store {self.path} is closed")
             try:
                 connection = self._connection if write else self._read_connection()
-                return self._in_transaction(connection, write, statements, single)
+                return self._in_transaction(connection, write, statements, single=not write)
             except sqlite3.Error as error:
                 raise self._failed(error) from None
 
     # ------------------------------------------------------------ the seam
 
     def read_head(self, ref: str) -> seam.StoredHead:
-        return self._execute(False, self.q_read_head(ref), single=True)
+        return self._execute(False, self.q_read_head(ref))
 
     def read_events(self, ref: str, after: int, limit: int) -> seam.StoredPage:
-        return self._execute(False, self.q_read_events(ref, after, limit), single=True)
+        return self._execute(False, self.q_read_events(ref, after, limit))
 
     def append(self, ref: str, write: seam.Write) -> seam.Appended:
         return self._execute(True, self.q_append(ref, write))
@@ -262,13 +263,13 @@ class SqliteStorage(SqlStatements, seam.RunStorage):
         self._execute(True, self.q_create(new))
 
     def list_runs(self, query: seam.RunQuery) -> Iterable[RunSummary]:
-        return self._execute(False, self.q_list(query), single=True)
+        return self._execute(False, self.q_list(query))
 
     def checkpoint(self, ref: str, name: str, write: seam.CheckpointWrite) -> seam.Checkpointed:
         return self._execute(True, self.q_checkpoint(ref, name, write))
 
     def read_checkpoint(self, name: str) -> seam.StoredCheckpoint:
-        return self._execute(False, self.q_read_checkpoint(name), single=True)
+        return self._execute(False, self.q_read_checkpoint(name))
 
 
 class SqliteRunStore(BaseRunStore):
