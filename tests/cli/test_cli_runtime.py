@@ -16,9 +16,8 @@ import pytest
 
 from agent_graph._cli.main import main
 from agent_graph._runtime.runs import FileRunStore
+from tests.paths import REPO, WEEKLY
 
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 DOC = REPO / "docs" / "host-integration.md"
 
 needs_weekly = pytest.mark.skipif(

@@ -25,10 +25,9 @@ from agent_graph._core.normalize import normalize_authorities, normalize_outcome
 from agent_graph._toolchain.diagram import render_diagram
 from agent_graph._toolchain.scaffold import init_provider
 from tests import providers as P, strategies as S
+from tests.paths import EXAMPLES
 
 pytest_plugins = ["pytester"]
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _review() -> ag.Provider:

@@ -26,8 +26,7 @@ from agent_graph._core.why import explain, explanation_text
 from agent_graph._runtime.testing import read_test_case
 from agent_graph._toolchain.diagram import DiagramState, render_diagram
 from tests import providers as P, strategies as S
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+from tests.paths import EXAMPLES
 
 
 def _node(explanation: agt.Explanation, node: str, frame: int = 0) -> agt.NodeExplanation:

@@ -42,8 +42,7 @@ from agent_graph._syntax.parse import (
 )
 from agent_graph._syntax.yaml_events import parse_yaml_events
 from tests.conftest import VECTORS
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 
 def same(a: Any, b: Any) -> bool:

@@ -19,6 +19,7 @@ import agent_graph as ag
 import agent_graph.types as agt
 from agent_graph._cli.main import main
 from tests import strategies
+from tests.paths import EXAMPLES
 from tests.providers import (
     ROOT,
     action_node,
@@ -31,7 +32,6 @@ from tests.providers import (
     terminal_node,
 )
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / "provider.yaml").is_file())
 
 

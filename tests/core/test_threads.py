@@ -12,15 +12,14 @@ import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
 import agent_graph as ag
 from agent_graph._core.cache import EVALUATIONS_REMEMBERED
+from tests.paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 OUTCOMES = ["completed", "failed", "partial", "pending", "blocked", "skipped", "unverified", "waiting-user"]
 
 

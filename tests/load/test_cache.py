@@ -15,8 +15,7 @@ from agent_graph._core.errors import AgentGraphError
 from agent_graph._load import cache as _cache, reader as _reader
 from agent_graph._load.cache import LoadCache, default_directory, open_cache
 from agent_graph._load.loader import load_provider
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 
 def _write(root: Path, files: dict[str, str]) -> str:

@@ -27,7 +27,8 @@ import pytest
 from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.paths import REPO as ROOT
+
 MANIFEST = ROOT / "examples" / "weekly-report" / "provider.yaml"
 TOOL_NAMES = [
     "start_run",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -15,8 +14,8 @@ from agent_graph._mcp.render import render_step
 from agent_graph._mcp.tools import MAX_JSON_DEPTH, TOOLS, check_arguments, json_value
 from agent_graph._runtime.gate_policy import GateGuard, _touches
 from agent_graph._runtime.run_changes import deep_merge
+from tests.paths import REPO as ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PROVIDER = ag.load_provider(str(ROOT / "examples" / "weekly-report" / "provider.yaml"))
 
 # Small alphabets so that generated updates, Facts and paths meet each other often.

@@ -44,11 +44,11 @@ from agent_graph._runtime.runs import FileRunStore
 from tests import load_fixtures, providers
 from tests.in_process import chdir, run_cli, within
 from tests.load_fixtures import base_documents, render, write_tree
+from tests.paths import REPO
 from tests.strategies import deep_value
 
 CORPUS = Path(__file__).resolve().parents[1] / "adversarial"
 CORPUS_CASES: dict[str, str] = json.loads((CORPUS / "cases.json").read_text())["cases"]
-REPO = Path(__file__).resolve().parents[2]
 SECONDS = 60.0  # a hang guard: an answer later than this is a hang, whatever the machine's load
 DEEP = 20_000
 BIG = 64 * 1024 * 1024

@@ -39,9 +39,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import REPO
 from tests.typecheck import mypy_strict
 
-REPO = Path(__file__).resolve().parents[2]
 DOCUMENTS = sorted(
     {
         REPO / "README.md",

@@ -12,8 +12,7 @@ import pytest
 import agent_graph as ag
 from agent_graph._core.errors import FAMILIES, AgentGraphError, Diagnostic, ErrorCode, NoFamilyCode, family_of
 from agent_graph._toolchain import errordoc
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 
 def test_every_code_raised_is_registered_and_every_registered_code_is_raised() -> None:

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
+from tests.paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = (
     sorted(p.name for p in EXAMPLES.iterdir() if (p / "provider.yaml").is_file()) if EXAMPLES.is_dir() else []
 )

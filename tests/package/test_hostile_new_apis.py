@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agent_graph as ag
 import agent_graph.testing as agtest
+from tests.paths import REPO as ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 WEEKLY = ROOT / "examples" / "weekly-report"
 PROPERTY = settings(
     max_examples=int(os.environ.get("AGENT_GRAPH_EXAMPLES", "100")),

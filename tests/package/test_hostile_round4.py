@@ -32,9 +32,9 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._runtime import run_changes as rc
+from tests.paths import REPO as ROOT
 from tests.toolchain.test_replay_browser import browser  # noqa: F401 - the fixture: one headless Chromium per module
 
-ROOT = Path(__file__).resolve().parents[2]
 WEEKLY = str(ROOT / "examples" / "weekly-report" / "provider.yaml")
 TEMPLATE = ROOT / "agent_graph" / "_toolchain" / "replay_assets" / "replay.html"
 

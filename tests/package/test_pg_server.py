@@ -19,8 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests import pg_server
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 pytestmark = pytest.mark.slow
 

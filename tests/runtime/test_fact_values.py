@@ -26,8 +26,8 @@ from agent_graph._syntax import schema as _schema
 from tests.conftest import VECTORS
 from tests.fact_runs import drive
 from tests.fakes import FakeClock, Ids
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 WEEKLY = ag.load_provider(str(REPO / "examples" / "weekly-report" / "provider.yaml"))
 REFERENCE_RUN_SCHEMA = json.loads((VECTORS / "schemas-0.2.6" / "run.schema.json").read_text(encoding="utf-8"))
 

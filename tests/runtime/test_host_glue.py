@@ -13,6 +13,7 @@ import agent_graph as ag
 import agent_graph.toolchain as agtool
 from agent_graph._core.model import FileLocation, GraphActionLocation, HostActionLocation
 from tests.in_process import code_of
+from tests.paths import REPO
 from tests.runtime.test_host_action import (
     FILES as HOST_FILES,
     HANDLER,
@@ -23,7 +24,6 @@ from tests.runtime.test_host_action import (
 )
 from tests.runtime.test_materialize import command, write_provider
 
-REPO = Path(__file__).resolve().parents[2]
 WEEKLY = REPO / "examples" / "weekly-report"
 
 

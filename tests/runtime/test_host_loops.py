@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 import agent_graph as ag
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "host-integration.md").read_text(encoding="utf-8")
 EXAMPLES = {  # example -> the Graph to run (None: the Provider's first)
     "weekly-report": None,

@@ -13,9 +13,7 @@ import agent_graph as ag
 from agent_graph._runtime.run_fork import forked_run
 from tests.core.test_replay import legacy
 from tests.fakes import FakeClock, Ids
-
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+from tests.paths import WEEKLY
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,7 @@ import agent_graph as ag
 from agent_graph._core.model import RunEvent
 from agent_graph._runtime.run_codec import encode_run
 from tests.in_process import code_of
-
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+from tests.paths import WEEKLY
 
 
 @pytest.fixture(scope="module")

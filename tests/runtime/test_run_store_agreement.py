@@ -18,10 +18,8 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
+from tests.paths import WEEKLY
 from tests.raw_sql import Sql
-
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 
 
 @pytest.fixture(scope="module")

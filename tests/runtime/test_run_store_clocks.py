@@ -18,9 +18,7 @@ import pytest
 import agent_graph as ag
 from tests.fakes import FakeMonotonic
 from tests.in_process import code_of
-from tests.runtime.test_run_file_store import WEEKLY
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import WEEKLY
 
 
 @pytest.fixture(scope="module")

@@ -21,9 +21,8 @@ import pytest
 
 import agent_graph as ag
 import agent_graph.types as agt
+from tests.paths import WEEKLY
 
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 WRITERS = 8
 RECORDS = 10
 

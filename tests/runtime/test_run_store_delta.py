@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -30,9 +29,9 @@ from agent_graph._runtime.run_changes import (
 )
 from agent_graph._runtime.run_codec import settle
 from agent_graph._runtime.run_operations import HeadMemo
+from tests.paths import WEEKLY
 from tests.raw_sql import Sql
 
-WEEKLY = Path(__file__).resolve().parents[2] / "examples" / "weekly-report" / "provider.yaml"
 AT = "2026-01-31T09:30:00.000Z"
 
 # Keys and values a reader treats specially: array-index keys go first, big integers become

@@ -22,9 +22,7 @@ import msgspec
 import pytest
 
 import agent_graph as ag
-
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+from tests.paths import WEEKLY
 
 
 class Clock:

@@ -20,9 +20,7 @@ import pytest
 
 import agent_graph as ag
 import agent_graph.types as agt
-
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+from tests.paths import WEEKLY
 
 
 class Clock:

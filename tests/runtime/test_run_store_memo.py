@@ -25,9 +25,9 @@ from agent_graph._runtime import run_changes, run_codec
 from agent_graph._runtime.run_operations import HeadMemo, fresh_head
 from agent_graph._syntax import schema as _schema
 from agent_graph._syntax.parse import parse_json
+from tests.paths import WEEKLY
 from tests.runtime.test_run_store_delta import same, values
 
-WEEKLY = Path(__file__).resolve().parents[2] / "examples" / "weekly-report" / "provider.yaml"
 AT = "2026-01-31T09:30:00.000Z"
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import asyncio
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +16,7 @@ import agent_graph as ag
 import agent_graph.storage as ags
 import agent_graph.types as agt
 from tests.in_process import code_of
-from tests.runtime.test_run_file_store import WEEKLY
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO, WEEKLY
 
 
 @pytest.fixture(scope="module")

@@ -24,10 +24,8 @@ import pytest
 import agent_graph as ag
 from agent_graph._runtime.runs_sql import SCHEMA_VERSION
 from tests.in_process import code_of
+from tests.paths import WEEKLY
 from tests.raw_sql import Sql
-
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 
 #: The tables as the first release of the database stores created them (schema version 1, no version table).
 VERSION_1_DDL = (

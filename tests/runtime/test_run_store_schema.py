@@ -22,11 +22,10 @@ import pytest
 
 import agent_graph as ag
 from agent_graph._runtime import runs_sql_schema as schema
+from tests.paths import WEEKLY
 from tests.raw_sql import Sql
 
-REPO = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parents[1] / "data"
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 
 
 def code_of(call: Callable[[], Any]) -> str:

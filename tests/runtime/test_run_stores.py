@@ -23,9 +23,8 @@ import agent_graph.types as agt
 from agent_graph._runtime.runs import FileRunStore, read_run_file
 from tests.fakes import FakeClock, Ids
 from tests.in_process import code_of
+from tests.paths import WEEKLY
 
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 KINDS = ("file", "sqlite", "postgres", "memory")
 
 

@@ -14,9 +14,7 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
-
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
+from tests.paths import WEEKLY
 
 
 @pytest.fixture(scope="module")

@@ -20,8 +20,8 @@ import agent_graph.types as agt
 from agent_graph._core.errors import AgentGraphError
 from agent_graph._runtime.runs import FileRunStore, format_timestamp, run_evaluation_input, run_lock
 from tests.fakes import FakeClock, Ids
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 RUN_SCHEMA_FILE = REPO / "schemas" / "run.schema.json"
 START = datetime(2026, 1, 31, 9, 30, 0, 123456, tzinfo=timezone.utc)
 PROVIDER = "tests/runs"

@@ -11,8 +11,8 @@ import pytest
 import agent_graph as ag
 from agent_graph._core import evaluate as _evaluate
 from agent_graph._runtime.step import RegularFileSystem, run_step, step_location
+from tests.paths import REPO as ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PROVIDER = ag.load_provider(str(ROOT / "examples" / "weekly-report" / "provider.yaml"))
 
 

@@ -23,9 +23,9 @@ from agent_graph._core.why import proof_checks, step_blockers
 from agent_graph._mcp.render import render_step
 from agent_graph._runtime.step import run_step
 from tests import strategies as S
+from tests.paths import REPO as ROOT
 from tests.providers import action_node, build, edge, graph_doc, subgraph_node, terminal_node
 
-ROOT = Path(__file__).resolve().parents[2]
 WEEKLY = ag.load_provider(str(ROOT / "examples" / "weekly-report" / "provider.yaml"))
 RELEASE = ag.load_provider(str(ROOT / "examples" / "release-subgraph" / "provider.yaml"))
 

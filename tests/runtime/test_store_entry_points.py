@@ -28,8 +28,8 @@ import agent_graph.types as agt
 from agent_graph._runtime.stores import BUILT_IN, ENTRY_POINTS
 from agent_graph.testing.store_contract import RunStoreContract
 from tests.in_process import code_of
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 SHELF = REPO / "tests" / "third_party_store"
 WEEKLY = REPO / "examples" / "weekly-report"
 

@@ -21,8 +21,8 @@ pytest.importorskip("opentelemetry.sdk.trace")
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
 
 from tests import otel_rig  # noqa: E402
+from tests.paths import REPO as ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 WEEKLY = str(ROOT / "examples" / "weekly-report" / "provider.yaml")
 FACTS = {"report": {"digest": "sha256:1"}}
 

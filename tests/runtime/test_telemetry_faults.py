@@ -33,8 +33,8 @@ pytest.importorskip("opentelemetry.sdk.trace", reason="the [test] extra brings o
 
 from tests import otel_rig
 from tests.fakes import FakeClock, Ids
+from tests.paths import REPO as ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 WEEKLY = str(ROOT / "examples" / "weekly-report" / "provider.yaml")
 FACTS = {"report": {"digest": "sha256:1"}}
 _schemas = itertools.count(1)

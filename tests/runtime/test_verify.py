@@ -31,8 +31,8 @@ from agent_graph.testing import CoverageCollector
 from agent_graph.toolchain import generate_tests, verify
 from tests import providers as P, strategies as S
 from tests.fakes import FakeMonotonic
+from tests.paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / "provider.yaml").is_file())
 
 

@@ -27,8 +27,7 @@ from agent_graph._syntax.schema import (
 from agent_graph._syntax.violations import SchemaViolation
 from agent_graph._toolchain import schemagen as _schemagen
 from tests.conftest import VECTORS
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 D0 = "sha256:" + "0" * 64
 D1 = "sha256:" + "ab" * 32

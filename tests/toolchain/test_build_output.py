@@ -25,8 +25,7 @@ import pytest
 import agent_graph as ag
 from agent_graph._toolchain.bundle import BUILD_MARKER, build_bundle, verified_bundle_files
 from tests.load.test_bundle import FULL_PROVIDER, write_tree
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 
 @pytest.fixture

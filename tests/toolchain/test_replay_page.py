@@ -26,9 +26,8 @@ from agent_graph._toolchain.replay_page import (
     replay_page,
 )
 from tests.core.test_replay import legacy
+from tests.paths import WEEKLY
 
-REPO = Path(__file__).resolve().parents[2]
-WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
 HAS_DOT = shutil.which("dot") is not None
 
 
