@@ -117,7 +117,7 @@ _CREATE_TABLES = (
         status TEXT
     )""",
     f"""CREATE TABLE {EVENTS} (
-        run_id TEXT NOT NULL REFERENCES {RUNS} (id),
+        run_id TEXT NOT NULL,
         sequence INTEGER NOT NULL,
         event TEXT NOT NULL,
         PRIMARY KEY (run_id, sequence)
