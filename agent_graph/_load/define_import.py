@@ -147,7 +147,7 @@ class _Importer:
             description=raw.get("description"),
             agent_graph=compatibility.get("agentGraph"),
             node=compatibility.get("node"),
-            site=None,
+            _site=None,
         )
         manifest = posixpath.relpath(provider.manifest_path, self.root)
         builder.manifest_path = manifest
