@@ -219,7 +219,6 @@ class Code:
     _site: Site | None = dataclasses.field(default=None, repr=False)
 
 
-@dataclasses.dataclass(eq=False, repr=False)
 class GraphBuilder:
     """One Graph: its nodes in order, its edges in order and its entrypoints.
 
@@ -229,16 +228,24 @@ class GraphBuilder:
     ``default`` entry.
     """
 
-    provider: ProviderDeclarations
-    id: str
-    description: str | None
-    path: str | None
-    _site: Site | None
-    nodes: dict[str, Node] = dataclasses.field(default_factory=dict, init=False)
-    edges: list[EdgeDef] = dataclasses.field(default_factory=list, init=False)
-    entrypoints: dict[str, Node | str] = dataclasses.field(default_factory=dict, init=False)
-    _entry_sites: dict[str, Site | None] = dataclasses.field(default_factory=dict, init=False)
-    _origin: _Origin | None = dataclasses.field(default=None, init=False)
+    def __init__(
+        self,
+        provider: ProviderDeclarations,
+        id: str,
+        description: str | None,
+        path: str | None,
+        site: Site | None,
+    ) -> None:
+        self.provider = provider
+        self.id = id
+        self.description = description
+        self.path = path
+        self.nodes: dict[str, Node] = {}
+        self.edges: list[EdgeDef] = []
+        self.entrypoints: dict[str, Node | str] = {}
+        self._entry_sites: dict[str, Site | None] = {}
+        self._site = site
+        self._origin: _Origin | None = None
 
     def __repr__(self) -> str:
         return f"<GraphBuilder {self.id} nodes={len(self.nodes)} edges={len(self.edges)}>"
@@ -448,14 +455,13 @@ class GraphBuilder:
         self._entry_sites[name] = site
 
 
-@dataclasses.dataclass(eq=False, repr=False)
+@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class ProviderDeclarations:
     """What a Provider written in Python declares: its Graphs (``graph()``), Code Catalog entries
     (``code()``), files written as given (``file()``) and entry Skills (``bind()``)."""
 
     id: str
     version: str
-    _: dataclasses.KW_ONLY
     name: str | None
     description: str | None
     #: ``compatibility.agentGraph`` (a version range such as ``^0.3.0``) and ``compatibility.node``.

@@ -141,8 +141,8 @@ class _Importer:
         raw = dict(provider.raw_manifest)
         compatibility = raw.get("compatibility") or {}
         builder = ProviderBuilder(
-            raw["id"],
-            raw["version"],
+            id=raw["id"],
+            version=raw["version"],
             name=raw.get("name"),
             description=raw.get("description"),
             agent_graph=compatibility.get("agentGraph"),
