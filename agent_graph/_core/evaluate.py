@@ -42,16 +42,13 @@ class Candidate(msgspec.Struct):
     resolution: str | None
 
 
-class _Frame:
-    __slots__ = ("candidates", "diagnostics", "outcome", "status")
+class _Frame(msgspec.Struct):
+    """A frame's answer: its status, its outcome, its ranked candidates and its diagnostics."""
 
-    def __init__(
-        self, status: str, outcome: str | None, candidates: list[Candidate], diagnostics: list[Diagnostic]
-    ):
-        self.status = status
-        self.outcome = outcome
-        self.candidates = candidates
-        self.diagnostics = diagnostics
+    status: str
+    outcome: str | None
+    candidates: list[Candidate]
+    diagnostics: list[Diagnostic]
 
 
 #: Why a node settled as it did, as :attr:`FrameTrace.why` records it (a node whose ``satisfiedBy``
@@ -65,7 +62,7 @@ WHY_TERMINAL = "terminal-outcome"
 WHY_PENDING = "pending"
 
 
-class FrameTrace:
+class FrameTrace(msgspec.Struct):
     """The decisions of one frame, recorded by the evaluator itself when a trace is asked for.
 
     ``reached`` lists node indices in reached order and ``outcomes`` the final
@@ -78,45 +75,18 @@ class FrameTrace:
     refused at step 1 (``graph-recursion``, ``entry-missing``).
     """
 
-    __slots__ = (
-        "call_path",
-        "candidates",
-        "diagnostics",
-        "entry",
-        "error",
-        "graph",
-        "outcome",
-        "outcomes",
-        "reached",
-        "rearmed",
-        "status",
-        "why",
-    )
-
-    def __init__(
-        self,
-        graph: CompiledGraph,
-        entry: str,
-        call_path: tuple[str, ...],
-        reached: list[int],
-        outcomes: list[Any],
-        why: dict[int, str],
-        rearmed: list[tuple[int, Any]],
-        frame: _Frame,
-        error: str | None = None,
-    ) -> None:
-        self.graph = graph
-        self.entry = entry
-        self.call_path = call_path
-        self.reached = reached
-        self.outcomes = outcomes
-        self.why = why
-        self.rearmed = rearmed
-        self.status: str = frame.status
-        self.outcome: str | None = frame.outcome
-        self.candidates: list[Candidate] = frame.candidates
-        self.diagnostics: list[Diagnostic] = frame.diagnostics
-        self.error = error
+    graph: CompiledGraph
+    entry: str
+    call_path: tuple[str, ...]
+    reached: list[int]
+    outcomes: list[Any]
+    why: dict[int, str]
+    rearmed: list[tuple[int, Any]]
+    status: str
+    outcome: str | None
+    candidates: list[Candidate]
+    diagnostics: list[Diagnostic]
+    error: str | None = None
 
 
 class _Context:
@@ -253,7 +223,20 @@ def _refused(
     frame = _Frame("error", None, [], [Diagnostic(code=code, severity="error", message=message)])
     if ctx.trace is not None:
         ctx.trace.append(
-            FrameTrace(graph, entry, call_path, [], [None] * len(graph.nodes), {}, [], frame, code)
+            FrameTrace(
+                graph,
+                entry,
+                call_path,
+                [],
+                [None] * len(graph.nodes),
+                {},
+                [],
+                frame.status,
+                frame.outcome,
+                frame.candidates,
+                frame.diagnostics,
+                code,
+            )
         )
     return frame
 
@@ -417,7 +400,21 @@ def _frame(
         unfinished,
     )
     if ctx.trace is not None and why is not None and rearmed is not None:
-        ctx.trace.append(FrameTrace(graph, entry, call_path, reached_order, outcome, why, rearmed, answer))
+        ctx.trace.append(
+            FrameTrace(
+                graph,
+                entry,
+                call_path,
+                reached_order,
+                outcome,
+                why,
+                rearmed,
+                answer.status,
+                answer.outcome,
+                answer.candidates,
+                answer.diagnostics,
+            )
+        )
     return answer
 
 

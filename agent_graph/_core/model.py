@@ -169,6 +169,8 @@ class NodeResources(_Wire, frozen=True, kw_only=True):
 
 
 class Gate(_Wire, frozen=True, kw_only=True):
+    """A Gate node's ``gate``: its prompt, and the session authority that resolves it when ``delegatable``."""
+
     id: str
     prompt: str
     authority: str | None = None
@@ -418,13 +420,9 @@ class GateActionPlan(_Wire, frozen=True, kw_only=True):
     command_plan: tuple[PlanStep, ...]
 
 
-class RouteGate(_Wire, frozen=True, kw_only=True):
-    """The ``gate`` of a Gate route: prompt, authority, how it resolves and its Actions."""
+class RouteGate(Gate, frozen=True, kw_only=True):
+    """The ``gate`` of a Gate route: the Gate's fields, then how it resolves and its Actions."""
 
-    id: str
-    prompt: str
-    authority: str | None = None
-    delegatable: bool | None = None
     resolution: Literal["user", "session-authority"]
     inspection_action: GateActionPlan | None = None
     resolution_action: GateActionPlan | None = None

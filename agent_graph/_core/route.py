@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from .errors import AgentGraphError, shown
-from .evaluate import Candidate, evaluate_with_candidates
+from .evaluate import Candidate
 from .model import (
     Action,
     AfterAction,
@@ -272,52 +272,27 @@ def resolve_candidate(
     )
 
 
-def route(
+def no_route(
     provider: Provider,
-    graph: str,
-    entry: str = "default",
-    route_id: str | None = None,
-    *,
-    facts: Mapping[str, Any] | None = None,
-    outcomes: Mapping[str, Any] | None = None,
-    authorities: Iterable[str] | None = None,
-    revision: str | None = None,
-    workspace: str,
-    receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
-) -> Route:
-    """Evaluate again and resolve ``route_id`` (the primary route when None).
+    graph: object,
+    evaluation: Evaluation,
+    facts: Mapping[str, Any] | None,
+    outcomes: Mapping[str, Any] | None,
+    authorities: Iterable[str] | None,
+) -> AgentGraphError:
+    """``route-unavailable`` for an evaluation of this state without a primary route, with why.
 
-    Raises ``route-unavailable`` when ``route_id`` is None and there is no
-    primary route (whatever the revision, as the reference command line
-    answers), ``route-revision-stale`` when ``revision`` is given and differs,
-    ``route-stale`` when the route is no longer a candidate, and
-    ``resource-receipts-provider-mismatch`` for receipts of another Provider.
-    ``workspace`` must be absolute.
+    The explanation (the nodes that hold the state back) is made only here,
+    when there is no route.
     """
-    if isinstance(revision, str) and type(revision) is not str:
-        revision = str.__str__(revision)
-    if isinstance(route_id, str) and type(route_id) is not str:
-        route_id = str.__str__(route_id)
-    evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
-    if route_id is None and evaluation.primary_route is None:
-        from .why import blocker_lines, step_blockers  # the explanation, only when there is no route
+    from .why import blocker_lines, step_blockers
 
-        why = blocker_lines(step_blockers(provider, evaluation, facts, outcomes, authorities))
-        raise AgentGraphError(
-            "route-unavailable",
-            _unavailable(graph, evaluation)
-            + ("; why: " + "; ".join(line.strip() for line in why) if why else ""),
-            evaluation.diagnostics,
-        )
-    return route_evaluated(
-        provider,
-        evaluation,
-        candidates,
-        route_id,
-        revision=revision,
-        workspace=workspace,
-        receipts=receipts,
-        graph=graph,
+    why = blocker_lines(step_blockers(provider, evaluation, facts, outcomes, authorities))
+    return AgentGraphError(
+        "route-unavailable",
+        _unavailable(graph, evaluation)
+        + ("; why: " + "; ".join(line.strip() for line in why) if why else ""),
+        evaluation.diagnostics,
     )
 
 
@@ -336,11 +311,16 @@ def route_evaluated(
     receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
     graph: str = "",
 ) -> Route:
-    """Resolve ``route_id`` among the candidates of an evaluation just made (no second evaluation).
+    """Resolve ``route_id`` (the primary route when None) among the candidates of an evaluation just made.
 
     ``evaluation`` and ``candidates`` are what ``evaluate_with_candidates``
-    answered; the errors are :func:`route`'s. ``graph`` names the graph in
-    the ``route-unavailable`` message.
+    answered (no second evaluation). Raises ``route-unavailable`` when
+    ``route_id`` is None and there is no primary route (whatever the
+    revision, as the reference command line answers; ``graph`` names the
+    graph in its message), ``route-revision-stale`` when ``revision`` is given
+    and differs, ``route-stale`` when the route is not a candidate, and
+    ``resource-receipts-provider-mismatch`` for receipts of another Provider.
+    ``workspace`` must be absolute.
     """
     if route_id is None:
         if evaluation.primary_route is None:

@@ -32,11 +32,27 @@ from .._core.errors import AgentGraphError, ErrorCode, os_error
 __all__ = [
     "FileChanges",
     "create_exclusive",
+    "create_folder",
     "fsync_directory",
     "make_directories",
     "write_bytes_atomic",
     "write_staged",
 ]
+
+
+def create_folder(path: str, place: str, verb: str) -> bool:
+    """Create the one folder ``path``: True when made, False when its name is taken.
+
+    Any other failure raises :func:`~agent_graph._core.errors.os_error` for
+    ``place`` and ``verb`` (what the message says was being done where).
+    """
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        return False
+    except (OSError, ValueError) as error:
+        raise os_error(error, place, verb) from None
+    return True
 
 
 def make_directories(directory: str) -> None:
@@ -239,13 +255,8 @@ class FileChanges:
                 break
             folder = parent
         for folder in reversed(missing):
-            try:
-                os.mkdir(folder)
-            except FileExistsError:
-                continue
-            except (OSError, ValueError) as error:
-                raise os_error(error, folder, "create the folder") from None
-            self._folders.append(folder)
+            if create_folder(folder, folder, "create the folder"):
+                self._folders.append(folder)
         parent = os.path.dirname(path)
         if parent and not os.path.isdir(parent):
             raise AgentGraphError("path-not-directory", f"Cannot create {path}: {parent} is not a folder")

@@ -266,5 +266,11 @@ def provider(
 ) -> ProviderBuilder:
     """A new Provider ``id`` at ``version``; ``agent_graph`` is the toolchain range it supports (``^0.3.0``)."""
     return ProviderBuilder(
-        id, version, name=name, description=description, agent_graph=agent_graph, node=node, site=_caller()
+        id=id,
+        version=version,
+        name=name,
+        description=description,
+        agent_graph=agent_graph,
+        node=node,
+        _site=_caller(),
     )

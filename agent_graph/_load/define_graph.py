@@ -455,38 +455,28 @@ class GraphBuilder:
         self._entry_sites[name] = site
 
 
+@dataclasses.dataclass(eq=False, repr=False, kw_only=True)
 class ProviderDeclarations:
     """What a Provider written in Python declares: its Graphs (``graph()``), Code Catalog entries
     (``code()``), files written as given (``file()``) and entry Skills (``bind()``)."""
 
-    def __init__(
-        self,
-        id: str,
-        version: str,
-        *,
-        name: str | None,
-        description: str | None,
-        agent_graph: str | None,
-        node: str | None,
-        site: Site | None,
-    ) -> None:
-        self.id = id
-        self.version = version
-        self.name = name
-        self.description = description
-        #: ``compatibility.agentGraph`` (a version range such as ``^0.3.0``) and ``compatibility.node``.
-        self.agent_graph = agent_graph
-        self.node = node
-        self.graphs: dict[str, GraphBuilder] = {}
-        self.codes: dict[str, Code] = {}
-        self.extra_files: dict[str, File] = {}
-        #: Skills written whether or not an Action uses them (entry Skills bound with :meth:`bind`).
-        self.skills: list[Skill] = []
-        self.manifest_path = "provider.yaml"
-        self.catalog_path: str | None = None
-        self._site = site
-        self._origin: _Origin | None = None
-        self._catalog_origin: _Origin | None = None
+    id: str
+    version: str
+    name: str | None
+    description: str | None
+    #: ``compatibility.agentGraph`` (a version range such as ``^0.3.0``) and ``compatibility.node``.
+    agent_graph: str | None
+    node: str | None
+    _site: Site | None
+    graphs: dict[str, GraphBuilder] = dataclasses.field(default_factory=dict, init=False)
+    codes: dict[str, Code] = dataclasses.field(default_factory=dict, init=False)
+    extra_files: dict[str, File] = dataclasses.field(default_factory=dict, init=False)
+    #: Skills written whether or not an Action uses them (entry Skills bound with :meth:`bind`).
+    skills: list[Skill] = dataclasses.field(default_factory=list, init=False)
+    manifest_path: str = dataclasses.field(default="provider.yaml", init=False)
+    catalog_path: str | None = dataclasses.field(default=None, init=False)
+    _origin: _Origin | None = dataclasses.field(default=None, init=False)
+    _catalog_origin: _Origin | None = dataclasses.field(default=None, init=False)
 
     def __repr__(self) -> str:
         return f"<ProviderBuilder {self.id}@{self.version} graphs={list(self.graphs)}>"

@@ -141,13 +141,13 @@ class _Importer:
         raw = dict(provider.raw_manifest)
         compatibility = raw.get("compatibility") or {}
         builder = ProviderBuilder(
-            raw["id"],
-            raw["version"],
+            id=raw["id"],
+            version=raw["version"],
             name=raw.get("name"),
             description=raw.get("description"),
             agent_graph=compatibility.get("agentGraph"),
             node=compatibility.get("node"),
-            site=None,
+            _site=None,
         )
         manifest = posixpath.relpath(provider.manifest_path, self.root)
         builder.manifest_path = manifest

@@ -27,7 +27,7 @@ from .resources import (
     include_action,
     include_resource,
     load_action_definition,
-    referenced,
+    referring,
 )
 
 
@@ -51,9 +51,8 @@ def link_graph(
     for index, node in enumerate(graph.nodes):
 
         def where(field: str, node_id: str = node.id, index: int = index) -> Where:
-            return lambda: (
-                f"referenced by node {node_id} of graph {graph_id} "
-                f"at {reader.place(graph_path, f'/nodes/{index}/{field}')}"
+            return reader.placed(
+                f"referenced by node {node_id} of graph {graph_id}", graph_path, f"/nodes/{index}/{field}"
             )
 
         action_key = inspection_key = resolution_key = delegated_key = None
@@ -282,13 +281,9 @@ def link_materializers(state: LoadState, graph_files: Mapping[str, dict[str, Non
     for resource_path, resource in list(state.resources.items()):
         if not resource.dynamic or resource.materializer is None:
             continue
-        try:
+        materializer = f"the materializer of resource {resource.id}"
+        with referring(reader.placed(materializer, resource.path, "/materializer")):
             action_path, action = load_action_definition(state, resource.materializer)
-        except AgentGraphError as error:
-            raise referenced(
-                error,
-                f"the materializer of resource {resource.id} at {reader.place(resource.path, '/materializer')}",
-            ) from None
         if action_path not in state.actions:
             state.actions[action_path] = LoadedAction(
                 path=action_path, definition=action, files=(), route_action=None, plan=()

@@ -35,7 +35,7 @@ from .cache import LoadCache, open_cache
 from .fs import FileSystem, OSFileSystem, contained_path
 from .linking import check_reason_codes, link_graph, link_materializers
 from .reader import DEFAULT_LIMITS, Limits, Reader, convert
-from .resources import LoadState, duplicate_resource, load_resource, referenced
+from .resources import LoadState, duplicate_resource, load_resource, referring
 from .skill import check_binding, locate_binding
 
 #: Registry of Provider IDs to manifest paths, for ``provider:`` Skill locators.
@@ -211,14 +211,10 @@ def _read_referenced(
     A file that cannot be followed or read is reported as ``named_by`` the manifest at ``pointer``.
     """
     reader = state.reader
-    try:
+    with referring(reader.placed(named_by, state.manifest_path, pointer)):
         path = contained_path(state.root, reference, f"{kind} reference")
         reader.ensure_contained(path, kind)
         return path, reader.structured(path)
-    except AgentGraphError as error:
-        raise referenced(
-            error, lambda: f"{named_by} at {reader.place(state.manifest_path, pointer)}"
-        ) from None
 
 
 def _load_code_catalog(
@@ -252,14 +248,10 @@ def _load_code_catalog(
         for index, entry in enumerate(catalog.codes):
             if not entry.document:
                 continue
-            try:
+            document = f"the document of code {entry.code}"
+            with referring(reader.placed(document, catalog_path, f"/codes/{index}/document")):
                 document_path = contained_path(root, entry.document, "code document reference")
                 resource = state.resources.get(document_path) or load_resource(state, entry.document)
-            except AgentGraphError as error:
-                raise referenced(
-                    error,
-                    f"the document of code {entry.code} at {reader.place(catalog_path, f'/codes/{index}/document')}",
-                ) from None
             if document_path not in state.resources:
                 previous = state.resource_ids.get(resource.id)
                 if previous is not None and previous != resource.path:

@@ -11,7 +11,7 @@ one file to another: that is :mod:`.resources` and :mod:`.linking`.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -270,6 +270,10 @@ class Reader:
         found = self.position(path, pointer, key=key)
         display = self.display(path)
         return display if found is None else f"{display}:{found[0]}:{found[1]}"
+
+    def placed(self, what: str, path: str, pointer: str) -> Callable[[], str]:
+        """``<what> at file:line:column`` for the value at ``pointer``, placed only when called (an error's referrer)."""
+        return lambda: f"{what} at {self.place(path, pointer)}"
 
     def error_at(
         self, code: ErrorCode, message: str, path: str, pointer: str, *, key: bool = False

@@ -11,10 +11,11 @@ made it (:func:`referenced`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,20 +120,15 @@ def action_files(state: LoadState, path: str, action: Action, label: str) -> tup
     for field_name, reference in fields:
         if not reference:
             continue
-        try:
+        named_by = f"named by {field_name.split('/')[0]} of Action {action.id}"
+        with referring(reader.placed(named_by, path, "/" + field_name)):
             resolved = contained_path(state.root, reference, label)
             reader.ensure_contained(resolved, label)
-        except AgentGraphError as error:
-            where = f"named by {field_name.split('/')[0]} of Action {action.id} at {reader.place(path, '/' + field_name)}"
-            raise referenced(error, where) from None
         found[resolved] = None
     if action.skill:
-        try:
+        with referring(reader.placed(f"named by skill of Action {action.id}", path, "/skill")):
             skill_path = contained_path(state.root, action.skill, "agent skill reference")
             reader.ensure_contained(skill_path, "agent skill")
-        except AgentGraphError as error:
-            where = f"named by skill of Action {action.id} at {reader.place(path, '/skill')}"
-            raise referenced(error, where) from None
         skill_root = posixpath.dirname(skill_path)
         if skill_root == state.root:
             found[skill_path] = None
@@ -175,12 +171,21 @@ def referenced(error: AgentGraphError, where: Where) -> AgentGraphError:
     return located
 
 
+@contextlib.contextmanager
+def referring(where: Where) -> Iterator[None]:
+    """Re-raise an error of the block as :func:`referenced` by ``where`` (a callable is called only then)."""
+    try:
+        yield
+    except AgentGraphError as error:
+        raise referenced(error, where) from None
+
+
 def include_action(
     state: LoadState, reference: str, direct: dict[str, None], label: str, where: Where = ""
 ) -> tuple[str, Action]:
     included = state.included_actions.get(reference)
     if included is None:
-        try:
+        with referring(where):
             path, definition = load_action_definition(state, reference)
             if path not in state.actions:
                 # Registered with its route parts once the file set is known (see assembly._finish_action).
@@ -188,8 +193,6 @@ def include_action(
                     path=path, definition=definition, files=(), route_action=None, plan=()
                 )
             included = (path, definition, action_files(state, path, definition, label))
-        except AgentGraphError as error:
-            raise referenced(error, where) from None
         state.included_actions[reference] = included
     path, definition, files = included
     for file in files:
@@ -317,14 +320,12 @@ def load_resource(state: LoadState, reference: str) -> LoadedResource:
 
 
 def include_resource(state: LoadState, reference: str, where: Where = "") -> LoadedResource:
-    try:
+    with referring(where):
         path = state.contained(reference, "resource reference")
         existing = state.resources.get(path)
         if existing is not None:
             return existing
         resource = load_resource(state, reference)
-    except AgentGraphError as error:
-        raise referenced(error, where) from None
     previous = state.resource_ids.get(resource.id)
     if previous is not None and previous != resource.path:
         raise duplicate_resource(state, resource, previous)

@@ -32,7 +32,7 @@ from typing import Any
 
 from .._core import route as _route
 from .._core.errors import AgentGraphError
-from .._core.evaluate import Candidate
+from .._core.evaluate import Candidate, evaluate_with_candidates
 from .._core.model import (
     Evaluation,
     FileLocation,
@@ -119,17 +119,19 @@ def route(
             "revision-invalid",
             f"A revision is sha256: and 64 lower-case hex digits, as evaluate() returns it; got {revision!r:.80}",
         )
-    return _route.route(
+    workspace = _workspace(workspace)
+    evaluation, candidates = evaluate_with_candidates(provider, graph, entry, facts, outcomes, authorities)
+    if route_id is None and evaluation.primary_route is None:
+        raise _route.no_route(provider, graph, evaluation, facts, outcomes, authorities)
+    return _route.route_evaluated(
         provider,
-        graph,
-        entry,
+        evaluation,
+        candidates,
         route_id,
-        facts=facts,
-        outcomes=outcomes,
-        authorities=authorities,
         revision=revision,
-        workspace=_workspace(workspace),
+        workspace=workspace,
         receipts=receipts,
+        graph=graph,
     )
 
 

@@ -17,11 +17,11 @@ from typing import Any
 import msgspec
 
 from .._core.errors import AgentGraphError, os_error
-from .._core.evaluate import evaluate
+from .._core.evaluate import evaluate, evaluate_with_candidates
 from .._core.graph_coverage import CoverageCollector
 from .._core.model import ErrorBody, GateActionPlan, Route, TestCase, TestResult
 from .._core.provider import Provider, loaded_provider
-from .._core.route import route
+from .._core.route import route_evaluated
 from .._core.state import check_state
 from .._load.files import provider_file_system
 from .._load.fs import FileSystem, OSFileSystem
@@ -128,14 +128,15 @@ def run_test_case(
         if primary is None:
             failures.append("route assertions require a primary route")
         else:
-            resolved = route(
+            # The same state again: the Provider remembers its evaluation, with the candidates a route needs.
+            again, candidates = evaluate_with_candidates(
+                provider, case.graph, case.entry, facts, outcomes, authorities
+            )
+            resolved = route_evaluated(
                 provider,
-                case.graph,
-                case.entry,
+                again,
+                candidates,
                 primary.route_id,
-                facts=facts,
-                outcomes=outcomes,
-                authorities=authorities,
                 revision=evaluation.revision,
                 workspace=workspace,
             )

@@ -34,7 +34,7 @@ from .._core.canonical import collation_key, digest_bytes, digest_value, sort_co
 from .._core.errors import AgentGraphError, Diagnostic, os_error
 from .._core.model import Bundle
 from .._core.provider import Provider
-from .._load.atomic import FileChanges, fsync_directory, make_directories, write_staged
+from .._load.atomic import FileChanges, create_folder, fsync_directory, make_directories, write_staged
 from .._load.bundle import expected_catalogs, expected_dependencies
 from .._runtime.locks import held_lock
 from .._syntax import schema as _schema
@@ -325,13 +325,8 @@ def _sweep(parent: str, name: str) -> None:
 def _new_folder(parent: str, prefix: str) -> str:
     for _ in range(100):
         path = os.path.join(parent, prefix + secrets.token_hex(6))
-        try:
-            os.mkdir(path)
-        except FileExistsError:
-            continue
-        except (OSError, ValueError) as error:
-            raise os_error(error, parent, "create a folder in") from None
-        return path
+        if create_folder(path, parent, "create a folder in"):
+            return path
     raise AgentGraphError("file-write-failed", f"Cannot create a working folder in {parent}")
 
 

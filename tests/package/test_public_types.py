@@ -38,6 +38,8 @@ def _hints(target: Any) -> dict[str, Any]:
     """Resolved annotations; names a module imports only for type checking resolve through ``agent_graph``."""
     module = inspect.getmodule(target)
     namespace = {**TYPES, **PUBLIC, **(vars(module) if module is not None else {})}
+    if isinstance(target, type):  # a field a base class declares resolves in the base's own module too
+        return typing.get_type_hints(target, localns=namespace)
     return typing.get_type_hints(target, globalns=namespace)
 
 
