@@ -1,8 +1,10 @@
 """The v1 objects of the protocol as frozen msgspec Structs.
 
 Definitions read from Provider files (provider, graph, action, resource
-descriptors, code catalog, test, bundle) and the answers agent-graph gives
-(evaluation, route, resource locations, run, error) live here. Python
+descriptors, code catalog) and the answers agent-graph gives (evaluation,
+route, resource locations, run, step) live here; the graph tests, bundles,
+error envelopes and Skill bindings live in :mod:`.documents` and are
+re-exported, so every v1 shape is importable from this module. Python
 attributes are snake_case; ``msgspec.json.encode(obj)`` writes the wire JSON:
 camelCase keys in the protocol's field order, absent optional fields omitted.
 This module holds data shapes only: no I/O, no evaluation logic.
@@ -15,7 +17,21 @@ from typing import Any, Literal
 
 import msgspec
 
+from .documents import (
+    Bundle,
+    BundleEntry,
+    BundleFile,
+    BundleProvider,
+    ErrorBody,
+    ErrorEnvelope,
+    SkillBinding,
+    TestCase,
+    TestExpect,
+    TestResult,
+    TestState,
+)
 from .errors import AgentGraphError, Diagnostic, did_you_mean
+from .wire import _Wire
 
 __all__ = [
     "OUTCOMES",
@@ -120,14 +136,6 @@ LocationReadState = Literal["current", "read-required", ""]
 Runner = Literal["command", "script", "agent", "host"]
 Effect = Literal["read", "write", "external"]
 WorkingDirectory = Literal["workspace", "provider"]
-
-
-class _Wire(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, rename="camel"):
-    """Base: frozen, camelCase on the wire, absent optionals omitted."""
-
-    def to_json(self) -> Any:
-        """The wire form as plain JSON data (dicts, lists, scalars)."""
-        return msgspec.to_builtins(self)
 
 
 # ---------------------------------------------------------------- definitions
@@ -728,119 +736,3 @@ class Step(_Wire, frozen=True, kw_only=True):
         (``record(…, facts=step.proof_facts(…), deep=True)``).
         """
         return proof_facts(self.proof, values)
-
-
-class TestState(_Wire, frozen=True, kw_only=True):
-    facts: dict[str, Any] | None = None
-    outcomes: dict[str, Any] | None = None
-    authorities: tuple[str, ...] | None = None
-
-
-class TestExpect(_Wire, frozen=True, kw_only=True):
-    status_code: str
-    primary_node: str | None = None
-    primary_reason_code: str | None = None
-    alternative_nodes: tuple[str, ...] | None = None
-    availability: str | None = None
-    command: str | None = None
-    handler: str | None = None
-    required_resources: tuple[str, ...] | None = None
-    recommended_resources: tuple[str, ...] | None = None
-    gate_resolution: str | None = None
-    inspection_command: str | None = None
-    inspection_handler: str | None = None
-    inspection_skill: str | None = None
-    inspection_input_schema: str | None = None
-    resolution_command: str | None = None
-    resolution_handler: str | None = None
-    resolution_skill: str | None = None
-    resolution_input_schema: str | None = None
-    record_node: str | None = None
-    outcome: str | None = None
-    diagnostics_include: tuple[str, ...] | None = None
-
-
-class TestCase(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.test.v1``: a declarative graph test."""
-
-    __test__ = False  # not a pytest class
-
-    schema: str
-    name: str
-    graph: str
-    entry: str = "default"
-    state: TestState | None = None
-    expect: TestExpect
-
-
-class TestResult(_Wire, frozen=True, kw_only=True):
-    """The result of one graph test: ``{name, path, passed, failures, error?}``.
-
-    ``error`` is set (and ``passed`` false) when the file could not be read or
-    run at all; its first line is also the only failure.
-    """
-
-    __test__ = False
-
-    name: str
-    path: str
-    passed: bool
-    failures: tuple[str, ...]
-    error: ErrorBody | None = None
-
-
-class BundleProvider(_Wire, frozen=True, kw_only=True):
-    id: str
-    version: str
-
-
-class BundleEntry(_Wire, frozen=True, kw_only=True):
-    id: str
-    path: str
-    digest: str
-
-
-class BundleFile(_Wire, frozen=True, kw_only=True):
-    path: str
-    digest: str
-
-
-class Bundle(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.bundle.v1``: the manifest of a built, relocatable Provider bundle."""
-
-    schema: str
-    provider: BundleProvider
-    provider_manifest: str
-    graphs: tuple[BundleEntry, ...]
-    actions: tuple[BundleEntry, ...]
-    resources: tuple[BundleEntry, ...]
-    schemas: tuple[BundleEntry, ...]
-    files: tuple[BundleFile, ...]
-    graph_dependencies: dict[str, tuple[str, ...]]
-    digest: str
-
-
-class ErrorBody(_Wire, frozen=True, kw_only=True):
-    code: str
-    message: str
-    diagnostics: tuple[Diagnostic, ...]
-
-
-class ErrorEnvelope(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.error.v1``: how the command line reports a failure."""
-
-    schema: str
-    state: str
-    error: ErrorBody
-
-
-class SkillBinding(_Wire, frozen=True, kw_only=True):
-    """``agent-graph.skill-binding.v1``: a ``SKILL.md`` resolved to its Provider, Graph and Entry."""
-
-    schema: str
-    skill_path: str
-    locator: str
-    graph: str
-    entry: str
-    manifest_path: str
-    provider: str
