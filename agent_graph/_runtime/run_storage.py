@@ -48,6 +48,7 @@ entry-point group ``agent_graph.stores`` (docs/host-integration.md).
 from __future__ import annotations
 
 import abc
+import dataclasses
 import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -252,6 +253,7 @@ class CheckpointWrite:
         self._decide(run, name, True)
 
 
+@dataclasses.dataclass(eq=False, repr=False)
 class NewRun:
     """A Run to create, checked: what :meth:`RunStorage.create` keeps.
 
@@ -265,14 +267,11 @@ class NewRun:
     the Provider at hand (None: not evaluated), to keep for ``list_runs``.
     """
 
-    def __init__(
-        self, run: Run, ref: str | None, purpose: Purpose, document: bytes, status: StatusCode | None = None
-    ) -> None:
-        self.run = run
-        self.ref = ref
-        self.purpose = purpose
-        self.document = document
-        self.status = status
+    run: Run
+    ref: str | None
+    purpose: Purpose
+    document: bytes
+    status: StatusCode | None = None
 
     @property
     def label(self) -> str:
