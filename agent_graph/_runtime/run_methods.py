@@ -147,7 +147,7 @@ class StoreMethod(Generic[P, T]):
 
     def __get__(self, instance: Any, owner: type[Any] | None = None) -> Callable[..., Any]:
         face = type(instance) if owner is None else owner
-        function = self.coroutine if face.coroutines else self.blocking
+        function = self.coroutine if face._coroutines else self.blocking
         return function if instance is None else function.__get__(instance, face)
 
 
@@ -155,7 +155,7 @@ class RunStoreMethods(RunStoreOperations):
     """The public operations of both store faces, each written once (see :class:`StoreMethod`)."""
 
     #: Whether this face's operations are coroutines (the async face) or answer at once (the blocking face).
-    coroutines: ClassVar[bool] = False
+    _coroutines: ClassVar[bool] = False
 
     # ------------------------------------------------------------ reading
 

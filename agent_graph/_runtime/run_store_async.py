@@ -50,7 +50,7 @@ class AsyncRunStore(RunStoreMethods):
     store:`` (or ``await store.aclose()``).
     """
 
-    coroutines = True
+    _coroutines = True
 
     def __init__(
         self,
