@@ -9,7 +9,7 @@ A Run store has two parts:
   Run transition, checks what a write adds (:func:`~agent_graph._runtime.run_codec.settle`),
   checks what a storage reads back, and keeps the bookkeeping of heads and
   sizes. Both faces run the very same operations
-  (:mod:`agent_graph._runtime.run_operations`).
+  (:mod:`agent_graph._runtime.run_methods`, over :mod:`agent_graph._runtime.run_operations`).
 * its **storage**, :class:`RunStorage` (or :class:`AsyncRunStorage`, the same
   methods as coroutines): where Runs are kept. Eight methods, no Run logic:
   read a head, read a page of events, append under the Run's guard, create,
