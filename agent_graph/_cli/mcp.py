@@ -42,6 +42,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
     import tempfile
 
     from .._load.atomic import make_directories
+    from .._mcp.service import McpService
     from .._runtime.runs import FileRunStore
     from .._runtime.stores import open_store
 
@@ -68,21 +69,19 @@ def cmd_mcp(args: argparse.Namespace, ctx: Any) -> tuple[Any, list[str]]:
             sys.stderr.write(
                 f"agent-graph mcp: no --store given; Runs are kept in {url} and removed when the server stops\n"
             )
-        cache = args.materialize_cache or os.path.join(scratch or "", "cache")
-        # The server opens the store's async face in its own event loop: a slow write never
-        # holds up its other requests.
-        serve(
+        cache = os.path.abspath(args.materialize_cache or os.path.join(scratch or "", "cache"))
+        service = McpService(
             provider,
             None,
-            authorities=args.authority or (),
+            authorities=tuple(args.authority or ()),
             workspace=workspace,
             materialize_cache=cache,
-            graph=binding[2] if binding else None,
-            entry=binding[3] if binding else None,
-            stop_signals=True,
-            store_url=url,
-            store_options=options,
+            default_graph=binding[2] if binding else None,
+            default_entry=binding[3] if binding else None,
         )
+        # The server opens the store's async face in its own event loop: a slow write never
+        # holds up its other requests.
+        serve(service, stop_signals=True, store_url=url, store_options=options)
     except _Terminated:
         pass  # SIGTERM before serving (loading, opening the store): stop as cleanly as the server does
     except OSError as error:

@@ -211,12 +211,7 @@ class ProviderBuilder(ProviderDeclarations):
                         "path-symlink-outside-provider",
                         f"Cannot write {relative}: its folder leads out of {base} through a symbolic link",
                     )
-                try:
-                    current = _read_existing(target)
-                except OSError as error:
-                    from .._core.errors import os_error
-
-                    raise os_error(error, target, "read", writing=False) from None
+                current = _read_existing(target)
                 if current == data:
                     continue
                 if current is None:
@@ -235,14 +230,20 @@ class ProviderBuilder(ProviderDeclarations):
 
 
 def _read_existing(path: str) -> bytes | None:
+    """The bytes of the file ``path`` about to be written, None if there is none (an OS error is coded)."""
     if not os.path.lexists(path):
         return None
     if not os.path.isfile(path):
         raise AgentGraphError(
             "path-is-directory", f"Cannot write {path}: something other than a file is there"
         )
-    with open(path, "rb") as handle:
-        return handle.read()
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        from .._core.errors import os_error
+
+        raise os_error(error, path, "read", writing=False) from None
 
 
 def _make_executable(path: str) -> None:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .._core.provider import Provider
     from .._runtime.run_store import BaseRunStore
     from .._runtime.run_store_async import AsyncRunStore
+    from .service import McpService
 
 __all__ = ["INSTALL", "MCP_MAJOR", "check_sdk", "serve", "serve_mcp"]
 
@@ -77,59 +78,21 @@ def serve_mcp(
     the store stays open (it is the caller's). Needs the extra
     ``agent-graph[mcp]`` (``mcp-unavailable`` otherwise).
     """
-    serve(
-        provider,
-        store,
-        authorities=authorities,
-        workspace=workspace,
-        materialize_cache=materialize_cache,
-        host_handlers=host_handlers,
-        graph=graph,
-        entry=entry,
-        read_timeout=read_timeout,
-    )
-
-
-def serve(
-    provider: Provider,
-    store: BaseRunStore | AsyncRunStore | None,
-    *,
-    authorities: Iterable[str] = (),
-    workspace: str | None = None,
-    materialize_cache: str | None = None,
-    host_handlers: Mapping[str, Callable[[HostActionLocation], HostActionResult | Mapping[str, Any]]]
-    | None = None,
-    graph: str | None = None,
-    entry: str | None = None,
-    read_timeout: float = 60.0,
-    stop_signals: bool = False,
-    store_url: str | None = None,
-    store_options: Mapping[str, Any] | None = None,
-) -> None:
-    """:func:`serve_mcp`, and with ``stop_signals`` SIGTERM and SIGINT stop it cleanly (the ``mcp`` command).
-
-    With ``store_url`` (and ``store`` None) the server opens that Run store's
-    async face in its own event loop (``open_async_store``, given
-    ``store_options``) and closes it when it stops: a slow write then never
-    holds up the server's other requests.
-    """
     check_sdk()
     if isinstance(read_timeout, bool) or not isinstance(read_timeout, (int, float)) or not read_timeout > 0:
         raise AgentGraphError("argument-invalid", "read_timeout must be a number of seconds above 0")
-    if store is None and store_url is None:
+    if store is None:
         raise AgentGraphError("argument-invalid", "The MCP server needs a Run store (store=…)")
     from .._core.provider import loaded_provider
     from .._runtime.run_store import BaseRunStore
     from .._runtime.run_store_async import AsyncRunStore
 
     loaded_provider(provider, "The MCP server")
-    if store is not None and not isinstance(store, (BaseRunStore, AsyncRunStore)):
+    if not isinstance(store, (BaseRunStore, AsyncRunStore)):
         raise AgentGraphError(
             "argument-invalid",
             f"store must be a Run store (ag.open_store(…)), not {type(store).__name__}",
         )
-    from .._core.version import __version__
-    from .server import serve_stdio
     from .service import McpService
 
     service = McpService(
@@ -143,6 +106,26 @@ def serve(
         default_entry=entry,
         read_timeout=float(read_timeout),
     )
+    serve(service)
+
+
+def serve(
+    service: McpService,
+    *,
+    stop_signals: bool = False,
+    store_url: str | None = None,
+    store_options: Mapping[str, Any] | None = None,
+) -> None:
+    """Serve ``service`` (:func:`serve_mcp`'s); with ``stop_signals`` SIGTERM and SIGINT stop it cleanly (the ``mcp`` command).
+
+    With ``store_url`` (and no store in ``service``) the server opens that Run
+    store's async face in its own event loop (``open_async_store``, given
+    ``store_options``) and closes it when it stops: a slow write then never
+    holds up the server's other requests. The caller checked the SDK (:func:`check_sdk`).
+    """
+    from .._core.version import __version__
+    from .server import serve_stdio
+
     opener = None
     if store_url is not None:
         from .._runtime.stores import open_async_store

@@ -109,6 +109,10 @@ def _object(
     return schema
 
 
+def _strings(description: str) -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
 def _output(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
 
@@ -288,11 +292,7 @@ RECORD_OUTCOME = ToolSpec(
             "runId": {"type": "string"},
             "node": {"type": "string"},
             "outcome": {"type": "string"},
-            "keys": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "The top-level Fact keys merged.",
-            },
+            "keys": _strings("The top-level Fact keys merged."),
             "status": _STATUS,
             "revision": _REVISION_OUT,
             "blockers": _BLOCKERS,
@@ -318,11 +318,7 @@ UPDATE_FACTS = ToolSpec(
     _output(
         {
             "runId": {"type": "string"},
-            "keys": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "The top-level keys given.",
-            },
+            "keys": _strings("The top-level keys given."),
             "status": _STATUS,
             "revision": _REVISION_OUT,
         },

@@ -29,7 +29,7 @@ Rules:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -68,6 +68,8 @@ __all__ = [
 ]
 
 RUN_SCHEMA = "agent-graph.run.v1"
+
+R = TypeVar("R", Run, RunHead)
 
 #: A Run's new head and the events a change appends.
 Delta = tuple[RunHead, tuple[RunEvent, ...]]
@@ -139,40 +141,21 @@ def _appended(head: RunHead, event: RunEvent, **changed: Any) -> Delta:
     return msgspec.structs.replace(head, events=head.events + 1, **changed), (event,)
 
 
+def _retyped(kind: type[R], value: Run | RunHead, events: Any) -> R:
+    """``value`` as a ``kind`` (a Run and its head share every field but ``events``) with ``events``."""
+    fields = msgspec.structs.asdict(value)
+    fields["events"] = events
+    return kind(**fields)
+
+
 def head_of(run: Run) -> RunHead:
     """The head of a whole Run: everything but its events, and their number."""
-    return RunHead(
-        schema=run.schema,
-        id=run.id,
-        provider=run.provider,
-        graph=run.graph,
-        entry=run.entry,
-        workspace=run.workspace,
-        created_at=run.created_at,
-        updated_at=run.updated_at,
-        facts=run.facts,
-        outcomes=run.outcomes,
-        authorities=run.authorities,
-        events=len(run.events),
-    )
+    return _retyped(RunHead, run, len(run.events))
 
 
 def with_events(head: RunHead, events: tuple[RunEvent, ...]) -> Run:
     """The whole Run of a head and all of its events."""
-    return Run(
-        schema=head.schema,
-        id=head.id,
-        provider=head.provider,
-        graph=head.graph,
-        entry=head.entry,
-        workspace=head.workspace,
-        created_at=head.created_at,
-        updated_at=head.updated_at,
-        facts=head.facts,
-        outcomes=head.outcomes,
-        authorities=head.authorities,
-        events=events,
-    )
+    return _retyped(Run, head, events)
 
 
 def apply_change(run: Run, change: Change, at: str) -> tuple[Run, RunHead, tuple[RunEvent, ...]]:

@@ -1,16 +1,14 @@
-"""Every Run store operation, written once for both faces: checks, Run transitions, the revision guard.
+"""What every Run store operation relies on, written once for both faces: checks of what is read, writes decided.
 
-Each public operation of a store (``load``, ``record`` …) is a generator
-(``op_*`` of :class:`RunStoreOperations`) that checks its arguments, builds
-the Run transition of :mod:`agent_graph._runtime.run_changes` and yields the
-storage calls it needs as :class:`Request` values: one class per method of the
-storage seam (:mod:`agent_graph._runtime.run_storage`), each calling that
-method on a blocking storage (:meth:`Request.call`) or awaiting it on an
-async one (:meth:`Request.acall`). An operation reads ``head = yield from
-ReadHead(ref)``, so the answer is typed and every call can be followed. The
-blocking face (:class:`~agent_graph._runtime.run_store.BaseRunStore`) and the
-async one (:class:`~agent_graph._runtime.run_store_async.AsyncRunStore`)
-differ only in the loop that performs the requests.
+The public operations (``load``, ``record`` …: :mod:`agent_graph._runtime.run_methods`)
+are generators that check their arguments, build the Run transition of
+:mod:`agent_graph._runtime.run_changes` and yield the storage calls they need
+(:mod:`agent_graph._runtime.run_requests`). :class:`RunStoreOperations`
+holds what they share: the store's clock, Run IDs and memo, and the checks
+and decisions below. The blocking face
+(:class:`~agent_graph._runtime.run_store.BaseRunStore`) and the async one
+(:class:`~agent_graph._runtime.run_store_async.AsyncRunStore`) differ only in
+the loop that performs the requests.
 
 What a storage reads is checked here (a head text this store checked or wrote
 lately is neither checked nor decoded again, and its evaluation is made once:
@@ -21,36 +19,30 @@ bookkeeping of the Run's stored size. A storage only keeps and gives back.
 
 from __future__ import annotations
 
-import os
 import threading
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 import msgspec
 
 from .._core.errors import AgentGraphError
-from .._core.model import Evaluation, ReadReceipts, Run, RunEvent, RunHead, RunPage, StatusCode, Step
+from .._core.model import Evaluation, Run, RunEvent, RunHead, StatusCode
 from .._core.plain import json_bytes, plain_string
 from .._core.provider import Provider
-from .._core.receipts import Receipts
 from .._core.state import unknown_state_key
 from .._syntax import schema as _schema
-from . import run_codec, run_listing, run_storage as seam
+from . import run_codec, run_storage as seam
 from .run_changes import (
     Change,
-    authorities_change,
     checkpoint_event,
     evaluate_run,
     evaluate_run_candidates,
-    facts_change,
     guarded,
     head_of,
-    new_run,
-    record_change,
     with_events,
 )
 from .run_codec import (
@@ -65,26 +57,19 @@ from .run_codec import (
     sized_run_bytes,
 )
 from .run_requests import (
-    Append,
-    Checkpoint,
-    Create,
-    ListRuns,
     Operation,
-    ReadCheckpoint,
-    ReadEvents,
-    ReadHead,
-    ReadRunFile,
-    SaveFile,
 )
 
 __all__ = [
     "DEFAULT_EVENTS_LIMIT",
+    "MAX_EVENT_NUMBER",
     "HeadMemo",
     "IdFactory",
     "Operation",
     "ProviderRef",
     "RunStoreOperations",
     "check_provider",
+    "fresh_head",
     "provider_id",
 ]
 
@@ -131,16 +116,6 @@ def check_provider(run: H, expected: str | None) -> H:
             "run-provider-mismatch", f"Run {run.id} belongs to Provider {run.provider}, not {expected}"
         )
     return run
-
-
-def _moment(value: datetime | str | None, label: str) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return format_timestamp(value)
-    if isinstance(value, str):
-        return value
-    raise AgentGraphError("argument-invalid", f"{label} must be a datetime or a Run timestamp string")
 
 
 def _text_bytes(text: str | bytes) -> int:
@@ -253,7 +228,7 @@ def fresh_head(head: RunHead) -> RunHead:
 
 
 class RunStoreOperations:
-    """What both faces share: the store's clock, IDs and memo, the checks of what is read, every operation."""
+    """What both faces share: the store's clock, IDs and memo, the checks of what is read, the writes it decides."""
 
     _options: seam.StorageOptions
     _clock: seam.Clock
@@ -636,232 +611,6 @@ class RunStoreOperations:
         document = checked_run_bytes(run, f"Run {run.id}")
         status = status_of(provider if isinstance(provider, Provider) else None, run)
         return seam.NewRun(run, ref, purpose, document, status)
-
-    # ------------------------------------------------------------ operations
-
-    def op_load(self, ref: str, provider: ProviderRef) -> Operation[Run]:
-        self._check_ref(ref)
-        expected = provider_id(provider)
-        page = yield from ReadEvents(ref, 0, MAX_EVENT_NUMBER)
-        return check_provider(self._run_of(ref, page), expected)
-
-    def _checked_head(self, ref: str, provider: ProviderRef) -> Operation[RunHead]:
-        """The Run's head, checked and of ``provider``: the value this store keeps (never handed to a caller)."""
-        self._check_ref(ref)
-        expected = provider_id(provider)
-        stored = yield from ReadHead(ref)
-        return check_provider(self._head_of(ref, stored), expected)
-
-    def op_head(self, ref: str, provider: ProviderRef) -> Operation[RunHead]:
-        head = yield from self._checked_head(ref, provider)
-        return fresh_head(head)
-
-    def op_events(
-        self, ref: str, provider: ProviderRef, after: int, limit: int | None
-    ) -> Operation[tuple[RunEvent, ...]]:
-        self._check_ref(ref)
-        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-            raise AgentGraphError("argument-invalid", "after must be an event sequence number (0 or more)")
-        if limit is None:
-            limit = DEFAULT_EVENTS_LIMIT
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise AgentGraphError("argument-invalid", "limit must be a positive number of events")
-        expected = provider_id(provider)
-        # No Run holds this many events (its size is bounded): larger numbers mean the same, and
-        # every database takes this one.
-        after, limit = min(after, MAX_EVENT_NUMBER), min(limit, MAX_EVENT_NUMBER)
-        page = yield from ReadEvents(ref, after, limit)
-        head, events = self._events_of(ref, page, after, limit)
-        check_provider(head, expected)
-        return events
-
-    def op_list(
-        self,
-        provider: ProviderRef,
-        graph: str | None,
-        status: str | None,
-        updated_after: datetime | str | None,
-        updated_before: datetime | str | None,
-        limit: int | None,
-        cursor: str | None,
-        newest_first: bool,
-    ) -> Operation[RunPage]:
-        query = run_listing.checked_query(
-            provider_id(provider),
-            graph,
-            status,
-            _moment(updated_after, "updated_after"),
-            _moment(updated_before, "updated_before"),
-            limit,
-            cursor,
-            newest_first,
-        )
-        found = yield from ListRuns(query)
-        return run_listing.page_of(found, query, limit)
-
-    def op_next_step(
-        self,
-        ref: str,
-        provider: Provider,
-        receipts: Receipts | ReadReceipts | Mapping[str, Any] | None,
-        route_id: str | None,
-    ) -> Operation[Step]:
-        from .step import run_step
-
-        self._need_provider(provider, "next_step")
-        head = yield from self._checked_head(ref, provider)
-        evaluated = self._evaluated(ref, provider, head) if head.graph in provider.graphs else None
-        return run_step(provider, fresh_head(head), receipts=receipts, route_id=route_id, evaluated=evaluated)
-
-    def op_start(
-        self,
-        ref: str | None,
-        provider: Provider | str,
-        graph: str,
-        entry: str,
-        workspace: str | None,
-        facts: Mapping[str, Any] | None,
-        authorities: Iterable[str] | None,
-    ) -> Operation[Run]:
-        identity = provider_id(provider)
-        if identity is None:
-            raise AgentGraphError("argument-invalid", "Run start needs the Provider or its ID")
-        if not isinstance(graph, str) or not graph or not isinstance(entry, str) or not entry:
-            raise AgentGraphError("argument-invalid", "Run start needs a Graph ID and an entry")
-        graph = key_text(plain_string(graph, "graph"), "The Graph ID")
-        entry = key_text(plain_string(entry, "entry"), "The entry")
-        key_text(identity, "The Provider ID")
-        graphs = getattr(provider, "graphs", None)
-        if graphs is not None:
-            compiled = graphs.get(graph)
-            if compiled is None:
-                raise AgentGraphError("graph-missing", f"Provider {identity} has no graph {graph}")
-            if entry not in compiled.definition.entrypoints:
-                raise AgentGraphError("entry-missing", f"Graph {graph} has no entrypoint {entry}")
-        if ref is not None:
-            self._check_ref(ref)
-        if workspace is not None and (not isinstance(workspace, str) or not workspace or "\0" in workspace):
-            raise AgentGraphError("argument-invalid", "workspace must be a path string")
-        if workspace is not None:
-            workspace = plain_string(workspace, "workspace")
-        run_id = self._new_identity(ref)
-        run = new_run(
-            run_id,
-            identity,
-            graph,
-            entry,
-            self.now(),
-            workspace=os.path.abspath(workspace) if workspace is not None else None,
-            facts=facts,
-            authorities=authorities,
-        )
-        head, events, _, _ = settle(head_of(run), run.events, f"Run {run_id}")
-        run = with_events(head, events)
-        yield from Create(self._new_run(run, ref, "start", provider))
-        return run
-
-    def op_change(
-        self, ref: str, provider: ProviderRef, change: Change, guard: Callable[[RunHead], None] | None = None
-    ) -> Operation[RunHead]:
-        self._check_ref(ref)
-        provider_id(provider)  # checked before anything is read
-        appended = yield from Append(ref, self._write(ref, provider, change, guard))
-        return fresh_head(appended.head)
-
-    def op_record(
-        self,
-        ref: str,
-        node: str,
-        outcome: str,
-        detail: Any,
-        provider: ProviderRef,
-        revision: str | None,
-        facts: Mapping[str, Any] | None,
-        deep: bool,
-    ) -> Operation[RunHead]:
-        guards: list[Callable[[RunHead], None]] = []
-        if revision is not None:
-            guards.append(self._revision_guard(provider, revision, ref))
-        self._check_ref(ref)
-        changes = [record_change(node, outcome, detail)]
-        if isinstance(provider, Provider):
-            guards.insert(0, self._state_key_guard(provider, node))
-        if facts is not None:
-            changes.insert(0, facts_change(facts, deep=deep))
-
-        def guard(head: RunHead) -> None:
-            for check in guards:
-                check(head)
-
-        return (yield from self.op_change(ref, provider, guarded(None, *changes), guard if guards else None))
-
-    def op_update_facts(
-        self, ref: str, facts: Mapping[str, Any], replace: bool, deep: bool, provider: ProviderRef
-    ) -> Operation[RunHead]:
-        self._check_ref(ref)
-        change = guarded(None, facts_change(facts, replace=replace, deep=deep))
-        return (yield from self.op_change(ref, provider, change))
-
-    def op_update_authorities(
-        self,
-        ref: str,
-        replace: Iterable[str] | None,
-        add: Iterable[str],
-        remove: Iterable[str],
-        provider: ProviderRef,
-    ) -> Operation[RunHead]:
-        self._check_ref(ref)
-        change = guarded(None, authorities_change(replace, add, remove))
-        return (yield from self.op_change(ref, provider, change))
-
-    def op_checkpoint(self, ref: str, target: str, provider: ProviderRef) -> Operation[Run]:
-        self._check_ref(ref)
-        self._check_ref(target)
-        provider_id(provider)  # checked before anything is read
-        done = yield from Checkpoint(ref, target, self._checkpoint_write(ref, provider))
-        return done.snapshot
-
-    def op_resume(self, checkpoint: str, target: str | None, provider: ProviderRef) -> Operation[Run]:
-        from .run_changes import resumed_run
-
-        self._check_ref(checkpoint)
-        if target is not None:
-            self._check_ref(target)
-        expected = provider_id(provider)
-        stored = yield from ReadCheckpoint(checkpoint)
-        source = check_provider(self._checkpoint_run(stored), expected)
-        resumed = resumed_run(source, stored.name, self.now(), self._new_identity(target))
-        yield from Create(self._new_run(resumed, target, "resume", provider))
-        return resumed
-
-    def op_export(self, ref: str, path: str, provider: ProviderRef) -> Operation[Run]:
-        if not isinstance(path, str) or not path or "\x00" in path:
-            raise AgentGraphError("argument-invalid", "export needs the path of a new Run file")
-        run = yield from self.op_load(ref, provider)
-        destination = os.path.abspath(path)
-        yield from SaveFile(destination, checked_run_bytes(run, destination), "Run export")
-        return run
-
-    def op_import(self, path: str, provider: ProviderRef) -> Operation[Run]:
-        expected = provider_id(provider)
-        run = yield from ReadRunFile(path)
-        check_provider(run, expected)
-        key_text(run.id, "The Run ID", "run-invalid")
-        yield from Create(self._new_run(run, None, "import", provider))
-        return run
-
-    def op_fork(
-        self, ref: str, at: int, target: str | None, provider: ProviderRef, facts: Mapping[str, Any] | None
-    ) -> Operation[Run]:
-        from .run_fork import forked_run
-
-        source = yield from self.op_load(ref, provider)
-        forked_run(source, at, "-", "-", facts)  # refuse before taking a ref
-        if target is not None:
-            self._check_ref(target)
-        run = forked_run(source, at, self._new_identity(target), self.now(), facts)
-        yield from Create(self._new_run(run, target, "fork", provider))
-        return run
 
 
 def status_of(provider: Provider | None, run: Run | RunHead) -> StatusCode | None:

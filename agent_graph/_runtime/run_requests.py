@@ -1,6 +1,6 @@
 """The calls an operation makes on a storage, one typed class per method of the storage seam.
 
-An operation of the store faces (:mod:`agent_graph._runtime.run_operations`)
+An operation of the store faces (:mod:`agent_graph._runtime.run_methods`)
 is a generator that yields these and is sent their answers: ``head = yield
 from ReadHead(ref)`` gives a typed ``head``. Each class calls its one method
 of :class:`~agent_graph._runtime.run_storage.RunStorage` (:meth:`Request.call`)

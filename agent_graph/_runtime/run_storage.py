@@ -9,7 +9,7 @@ A Run store has two parts:
   Run transition, checks what a write adds (:func:`~agent_graph._runtime.run_codec.settle`),
   checks what a storage reads back, and keeps the bookkeeping of heads and
   sizes. Both faces run the very same operations
-  (:mod:`agent_graph._runtime.run_operations`).
+  (:mod:`agent_graph._runtime.run_methods`, over :mod:`agent_graph._runtime.run_operations`).
 * its **storage**, :class:`RunStorage` (or :class:`AsyncRunStorage`, the same
   methods as coroutines): where Runs are kept. Eight methods, no Run logic:
   read a head, read a page of events, append under the Run's guard, create,
@@ -48,6 +48,7 @@ entry-point group ``agent_graph.stores`` (docs/host-integration.md).
 from __future__ import annotations
 
 import abc
+import dataclasses
 import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -252,6 +253,7 @@ class CheckpointWrite:
         self._decide(run, name, True)
 
 
+@dataclasses.dataclass(eq=False, repr=False)
 class NewRun:
     """A Run to create, checked: what :meth:`RunStorage.create` keeps.
 
@@ -265,14 +267,11 @@ class NewRun:
     the Provider at hand (None: not evaluated), to keep for ``list_runs``.
     """
 
-    def __init__(
-        self, run: Run, ref: str | None, purpose: Purpose, document: bytes, status: StatusCode | None = None
-    ) -> None:
-        self.run = run
-        self.ref = ref
-        self.purpose = purpose
-        self.document = document
-        self.status = status
+    run: Run
+    ref: str | None
+    purpose: Purpose
+    document: bytes
+    status: StatusCode | None = None
 
     @property
     def label(self) -> str:

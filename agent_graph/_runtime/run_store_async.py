@@ -2,7 +2,7 @@
 
 Agent runtimes run on an event loop; a store call must not stall it.
 :class:`AsyncRunStore` runs the very operations of the blocking face
-(:class:`~agent_graph._runtime.run_operations.RunStoreOperations`: argument
+(:class:`~agent_graph._runtime.run_methods.RunStoreMethods`: argument
 checks, Run transitions, revision guard, evaluation, routing) and awaits each
 storage call on an :class:`~agent_graph._runtime.run_storage.AsyncRunStorage`:
 
@@ -22,21 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
 from typing import Any, TypeVar
 
-import msgspec
-
 from .._core.errors import AgentGraphError
-from .._core.model import ReadReceipts, Run, RunEvent, RunHead, RunPage, RunSummary, StatusCode, Step
-from .._core.provider import Provider
-from .._core.receipts import Receipts
+from .._core.model import RunSummary
 from . import run_storage as seam
-from .run_operations import IdFactory, Operation, ProviderRef, RunStoreOperations
+from .run_methods import RunStoreMethods
+from .run_operations import IdFactory, Operation
 from .run_store import BaseRunStore
-from .telemetry import store_operation
 
 __all__ = ["AsyncRunStore", "ThreadedAsyncRunStore", "ThreadedStorage"]
 
@@ -46,7 +41,7 @@ T = TypeVar("T")
 WORKERS = 4
 
 
-class AsyncRunStore(RunStoreOperations):
+class AsyncRunStore(RunStoreMethods):
     """A Run store whose operations are coroutines, over an :class:`~agent_graph.storage.AsyncRunStorage`.
 
     The same contract as :class:`~agent_graph.BaseRunStore`: every method
@@ -54,6 +49,8 @@ class AsyncRunStore(RunStoreOperations):
     raises the same codes. Use ``async with await ag.open_async_store(url) as
     store:`` (or ``await store.aclose()``).
     """
+
+    _coroutines = True
 
     def __init__(
         self,
@@ -90,152 +87,6 @@ class AsyncRunStore(RunStoreOperations):
 
     async def __aexit__(self, *_: object) -> None:
         await self.aclose()
-
-    # ------------------------------------------------------------ reading
-
-    @store_operation("load")
-    async def load(self, ref: str, provider: ProviderRef = None) -> Run:
-        """The whole Run, checked (``run-missing``, ``run-invalid``, ``run-provider-mismatch``)."""
-        return await self._adrive(self.op_load(ref, provider))
-
-    @store_operation("head")
-    async def head(self, ref: str, provider: ProviderRef = None) -> RunHead:
-        """The Run's head: its state and number of events, read without its history."""
-        return await self._adrive(self.op_head(ref, provider))
-
-    @store_operation("events")
-    async def events(
-        self, ref: str, provider: ProviderRef = None, *, after: int = 0, limit: int | None = None
-    ) -> tuple[RunEvent, ...]:
-        """The Run's events numbered after ``after``, at most ``limit`` of them (default 1,000)."""
-        return await self._adrive(self.op_events(ref, provider, after, limit))
-
-    @store_operation("list")
-    async def list(
-        self,
-        *,
-        provider: ProviderRef = None,
-        graph: str | None = None,
-        status: StatusCode | None = None,
-        updated_after: datetime | str | None = None,
-        updated_before: datetime | str | None = None,
-        limit: int | None = None,
-        cursor: str | None = None,
-        newest_first: bool = False,
-    ) -> RunPage:
-        """Summaries of the stored Runs, a page at a time (the filters and paging of :meth:`BaseRunStore.list`)."""
-        return await self._adrive(
-            self.op_list(provider, graph, status, updated_after, updated_before, limit, cursor, newest_first)
-        )
-
-    @store_operation("next_step")
-    async def next_step(
-        self,
-        ref: str,
-        provider: Provider,
-        *,
-        receipts: Receipts | ReadReceipts | Mapping[str, Any] | None = None,
-        route_id: str | None = None,
-    ) -> Step:
-        """Read the Run's head, evaluate it and route at that revision: the step to take now."""
-        return await self._adrive(self.op_next_step(ref, provider, receipts, route_id))
-
-    # ------------------------------------------------------------ writing
-
-    @store_operation("start")
-    async def start(
-        self,
-        ref: str | None,
-        provider: Provider | str,
-        graph: str,
-        entry: str = "default",
-        *,
-        workspace: str | None = None,
-        facts: Mapping[str, Any] | None = None,
-        authorities: Iterable[str] | None = None,
-    ) -> Run:
-        """Create a new Run with event 1 ``run.started``; its ``id`` addresses it from then on."""
-        return await self._adrive(self.op_start(ref, provider, graph, entry, workspace, facts, authorities))
-
-    @store_operation("record")
-    async def record(
-        self,
-        ref: str,
-        node: str,
-        outcome: str,
-        *,
-        detail: Any = msgspec.UNSET,
-        provider: ProviderRef = None,
-        revision: str | None = None,
-        facts: Mapping[str, Any] | None = None,
-        deep: bool = False,
-    ) -> RunHead:
-        """Record an outcome (guarded by ``revision`` inside the lock or transaction); the new head.
-
-        As :meth:`BaseRunStore.record`: with the loaded Provider the state key
-        must name a node (``state-key-unknown``) and the status is kept; with
-        a Provider ID or None neither happens.
-        """
-        return await self._adrive(self.op_record(ref, node, outcome, detail, provider, revision, facts, deep))
-
-    @store_operation("update_facts")
-    async def update_facts(
-        self,
-        ref: str,
-        facts: Mapping[str, Any],
-        *,
-        replace: bool = False,
-        deep: bool = False,
-        provider: ProviderRef = None,
-    ) -> RunHead:
-        """Merge (or ``deep``-merge, or ``replace``) the Run's Facts; the new head."""
-        return await self._adrive(self.op_update_facts(ref, facts, replace, deep, provider))
-
-    @store_operation("update_authorities")
-    async def update_authorities(
-        self,
-        ref: str,
-        *,
-        replace: Iterable[str] | None = None,
-        add: Iterable[str] = (),
-        remove: Iterable[str] = (),
-        provider: ProviderRef = None,
-    ) -> RunHead:
-        """Replace, then add and remove session authorities; the new head."""
-        return await self._adrive(self.op_update_authorities(ref, replace, add, remove, provider))
-
-    @store_operation("checkpoint")
-    async def checkpoint(self, ref: str, target: str, *, provider: ProviderRef = None) -> Run:
-        """Keep a copy of the Run without authorities under ``target``; the checkpoint."""
-        return await self._adrive(self.op_checkpoint(ref, target, provider))
-
-    @store_operation("resume")
-    async def resume(self, checkpoint: str, target: str | None, *, provider: ProviderRef = None) -> Run:
-        """Start a new Run from a checkpoint (authorities cleared, ``run.resumed`` appended)."""
-        return await self._adrive(self.op_resume(checkpoint, target, provider))
-
-    @store_operation("export")
-    async def export(self, ref: str, path: str, *, provider: ProviderRef = None) -> Run:
-        """Write the Run to a new ``agent-graph.run.v1`` file ``path``."""
-        return await self._adrive(self.op_export(ref, path, provider))
-
-    @store_operation("import_run")
-    async def import_run(self, path: str, *, provider: ProviderRef = None) -> Run:
-        """Store the Run of an ``agent-graph.run.v1`` file under its own Run ID."""
-        return await self._adrive(self.op_import(path, provider))
-
-    @store_operation("fork")
-    async def fork(
-        self,
-        ref: str,
-        at: int,
-        target: str | None = None,
-        *,
-        provider: ProviderRef = None,
-        facts: Mapping[str, Any] | None = None,
-    ) -> Run:
-        """A new Run from the state right after event ``at``, ending in ``run.forked`` (as the blocking store's)."""
-        return await self._adrive(self.op_fork(ref, at, target, provider, facts))
 
 
 class ThreadedStorage(seam.AsyncRunStorage):

@@ -7,7 +7,6 @@ import filecmp
 import json
 import os
 import stat
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from agent_graph._load.define_render import _Render
 from agent_graph._syntax.parse import parse_front_matter, parse_structured
 from tests.conftest import REPO, VECTORS
 from tests.strategies import load_files, scenarios
-from tests.typecheck import mypy_strict
+from tests.typecheck import assert_refused_exactly
 
 EXAMPLES = sorted(p.parent for p in (REPO / "examples").glob("*/provider.yaml"))
 HERE = Path(__file__).resolve()
@@ -515,17 +514,7 @@ _BAD = {
 
 @pytest.mark.slow
 def test_mypy_strict_refuses_a_misspelled_outcome_in_a_users_file(tmp_path: Path) -> None:
-    good = tmp_path / "good.py"
-    good.write_text(_GOOD, encoding="utf-8")
-    bad = tmp_path / "bad.py"
-    bad.write_text(_GOOD + "".join(f"{line}  # {label}\n" for line, label in _BAD.items()), encoding="utf-8")
-    clean = mypy_strict([str(good)], tmp_path / "c")
-    assert clean.returncode == 0, clean.stdout + clean.stderr
-    refused = mypy_strict([str(bad)], tmp_path / "c")
-    assert refused.returncode == 1
-    lines = _GOOD.count("\n")
-    flagged = {int(line.split(":")[1]) for line in refused.stdout.splitlines() if ": error:" in line}
-    assert flagged == set(range(lines + 1, lines + 1 + len(_BAD))), textwrap.indent(refused.stdout, "  ")
+    assert_refused_exactly(_GOOD, _BAD, tmp_path)
 
 
 def test_an_entry_skill_is_bound_to_its_graph_and_entry(tmp_path: Path) -> None:
