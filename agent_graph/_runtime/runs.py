@@ -5,8 +5,9 @@ entry, optional workspace, Facts, the latest Outcome per state key, session
 authorities and an append-only list of numbered events. This module is the
 file storage of the Run stores (:class:`FileStorage`, a
 :class:`~agent_graph._runtime.run_storage.RunStorage`): it reads and writes
-files and takes OS file locks; what each operation does to a Run lives in the
-face (:mod:`agent_graph._runtime.run_operations`), shared with every store.
+files and takes OS file locks; what each operation does to a Run is written
+once for every store (:mod:`agent_graph._runtime.run_methods`, with the checks
+and writes of :mod:`agent_graph._runtime.run_operations`).
 
 Guarantees:
 

@@ -1,7 +1,7 @@
 """The async PostgreSQL Run store: psycopg's ``AsyncConnectionPool``, the same statements as the blocking store.
 
 Every operation is the one of the store faces
-(:mod:`agent_graph._runtime.run_operations`) and every statement the one of
+(:mod:`agent_graph._runtime.run_methods`) and every statement the one of
 :class:`~agent_graph._runtime.runs_sql.SqlStatements`; this module only awaits
 them. The optimistic write and its guarded statement
 (:class:`~agent_graph._runtime.runs_postgres.PostgresStatements`), transactions,
