@@ -54,7 +54,7 @@ from .provider import Provider
 
 _UNSET: Any = msgspec.UNSET
 
-__all__ = ["ReplayStep", "RunState", "StateChange", "replay", "replay_state", "run_states"]
+__all__ = ["ReplayStep", "RunState", "StateChange", "check_events", "replay", "replay_state", "run_states"]
 
 #: Event types that clear the session authorities.
 _CLEARING_EVENTS = frozenset({"run.resumed", "run.forked"})
@@ -140,16 +140,24 @@ def _check(provider: Any, run: Any) -> None:
         raise provider.graph_missing(run.graph)
 
 
-def _check_run(run: Any) -> None:
-    if not isinstance(run, Run):
-        raise AgentGraphError("argument-invalid", "replay needs a Run (a store's load() or ag.Run)")
+def check_events(run: Run, where: str = "") -> None:
+    """``run-invalid`` unless the Run's events are numbered 1..n without gaps or duplicates.
+
+    ``where`` (the Run's file or store) starts the message when given.
+    """
     for index, event in enumerate(run.events, start=1):
         if event.sequence != index:
             raise AgentGraphError(
                 "run-invalid",
-                f"Event {index} of Run {run.id} has sequence {event.sequence}; "
-                "events must be numbered 1, 2, 3 … without gaps",
+                f"{f'{where}: event' if where else 'Event'} {index} of Run {run.id} has sequence "
+                f"{event.sequence}; events must be numbered 1, 2, 3 … without gaps",
             )
+
+
+def _check_run(run: Any) -> None:
+    if not isinstance(run, Run):
+        raise AgentGraphError("argument-invalid", "replay needs a Run (a store's load() or ag.Run)")
+    check_events(run)
     if not run.events:
         raise AgentGraphError("run-invalid", f"Run {run.id} has no events to replay")
     final: dict[str, str] = {}

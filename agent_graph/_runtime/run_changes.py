@@ -41,6 +41,7 @@ from .._core.model import OUTCOMES, Evaluation, OutcomeRecord, Run, RunEvent, Ru
 from .._core.normalize import normalize_authorities
 from .._core.plain import is_plain_json, plain_json, plain_string
 from .._core.provider import Provider
+from .._core.replay import check_events
 from .._syntax.parse import MAX_DEPTH
 
 __all__ = [
@@ -162,17 +163,6 @@ def apply_change(run: Run, change: Change, at: str) -> tuple[Run, RunHead, tuple
     """``change`` applied to a whole Run: the new Run, its head and the events added."""
     head, added = change(head_of(run), at)
     return with_events(head, (*run.events, *added)), head, added
-
-
-def check_events(run: Run, where: str) -> None:
-    """``run-invalid`` unless the Run's events are numbered 1..n without gaps or duplicates."""
-    for index, event in enumerate(run.events, start=1):
-        if event.sequence != index:
-            raise AgentGraphError(
-                "run-invalid",
-                f"{where}: event {index} of Run {run.id} has sequence {event.sequence}; "
-                "events must be numbered 1, 2, 3 … without gaps",
-            )
 
 
 def new_run(
