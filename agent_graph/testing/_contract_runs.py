@@ -18,6 +18,9 @@ import pytest
 
 from ._contract_support import StoreFace, code_of, record_in_process
 
+#: How long the writer processes of the several-processes scenario may take, together.
+PROCESS_TIMEOUT = 300.0
+
 __all__ = ["RunScenarios"]
 
 #: Values whose exact form a careless store changes: a 61-bit integer, numeric-looking keys, 0.0, a lone surrogate.
@@ -277,7 +280,16 @@ class RunScenarios:
         run = face.start(None, provider, "main")
         context = multiprocessing.get_context("spawn")
         with context.Pool(3) as pool:
-            counts = pool.starmap(record_in_process, [(open_run_store, run.id, f"p{p}", 5) for p in range(3)])
+            pending = pool.starmap_async(
+                record_in_process, [(open_run_store, run.id, f"p{p}", 5) for p in range(3)]
+            )
+            try:  # a worker that dies (an import that fails in the child) loses its task: fail, never hang
+                counts = pending.get(timeout=PROCESS_TIMEOUT)
+            except multiprocessing.TimeoutError:
+                pytest.fail(
+                    f"the writer processes did not all answer within {PROCESS_TIMEOUT:.0f} s "
+                    "(a process died, or a record waits forever)"
+                )
         assert counts == [5, 5, 5]
         assert [event.sequence for event in face.load(run.id).events] == list(range(1, 17))
 

@@ -684,3 +684,25 @@ def test_each_broken_store_fails_exactly_its_own_scenarios(broken: str, face: st
                 failed.add(name)
     assert targets <= failed, f"the store that {broken} passes scenarios of the promise it breaks"
     assert failed <= targets | also, f"the store that {broken} fails other scenarios than its own"
+
+
+def open_dying_in_children(path: str, **options: Any) -> ag.BaseRunStore:
+    """A SQLite store that opens in the test's process; a process started for the contract dies opening it."""
+    import multiprocessing
+    import os
+
+    if multiprocessing.parent_process() is not None:
+        os._exit(3)  # as a child whose import fails would: its task is lost with it
+    return ag.open_store(f"sqlite:///{path}", **options)
+
+
+def test_a_writer_process_that_dies_fails_the_scenario_instead_of_hanging(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_graph.testing import _contract_runs
+
+    monkeypatch.setattr(_contract_runs, "PROCESS_TIMEOUT", 20.0)
+    opener = functools.partial(open_dying_in_children, str(tmp_path / "runs.db"))
+    failure = run_scenario("test_several_processes_lose_nothing", opener, tmp_path)
+    assert isinstance(failure, pytest.fail.Exception), repr(failure)
+    assert "did not all answer within 20 s" in str(failure)
