@@ -116,7 +116,12 @@ else:
     import sqlite3
     from langgraph.checkpoint.sqlite import SqliteSaver
     connection = sqlite3.connect(target, check_same_thread=False, isolation_level=None, timeout=60)
-    connection.execute("PRAGMA journal_mode=WAL")
+    for attempt in range(1200):  # writers set up at once: turning WAL on is refused, not waited for, while busy
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            break
+        except sqlite3.OperationalError:
+            time.sleep(0.05)
     connection.execute("PRAGMA synchronous=FULL")
     saver = SqliteSaver(connection)
 saver.setup()
