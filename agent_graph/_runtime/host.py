@@ -72,8 +72,10 @@ class ResourceReader:
     ``materialize_cache`` the folder their output is cached in (needed only
     to read graph-action views); ``host_handlers`` maps a handler name to the
     function that answers it; ``materialize_env``, ``materialize_timeout``
-    and ``max_output_bytes`` are handed to the materializer; ``file_system``
-    reads static files (default: the one the Provider was loaded from).
+    and ``max_output_bytes`` are handed to the materializer, with
+    ``monotonic``, the clock its timeout is read from (default
+    :func:`time.monotonic`); ``file_system`` reads static files (default: the
+    one the Provider was loaded from).
     """
 
     __slots__ = (
@@ -83,6 +85,7 @@ class ResourceReader:
         "materialize_env",
         "materialize_timeout",
         "max_output_bytes",
+        "monotonic",
         "provider",
         "workspace",
     )
@@ -98,6 +101,7 @@ class ResourceReader:
         materialize_timeout: float = 30.0,
         max_output_bytes: int = 10 * 1024 * 1024,
         file_system: Any = None,
+        monotonic: Callable[[], float] | None = None,
     ) -> None:
         if getattr(provider, "graphs", None) is None:
             raise AgentGraphError(
@@ -114,6 +118,7 @@ class ResourceReader:
         self.materialize_env = dict(materialize_env or {})
         self.materialize_timeout = materialize_timeout
         self.max_output_bytes = max_output_bytes
+        self.monotonic = monotonic
         #: None: the Provider's own file system (see :func:`agent_graph._load.files.read_provider_file`).
         self.file_system = file_system
 
@@ -186,6 +191,7 @@ class ResourceReader:
             env=self.materialize_env,
             timeout=self.materialize_timeout,
             max_output_bytes=self.max_output_bytes,
+            monotonic=self.monotonic,
         )
         path = view.file_path or ""
         from .._load.fs import read_regular_file

@@ -43,7 +43,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._core.canonical import digest_bytes
@@ -146,6 +146,10 @@ def materializer_environment(
     return result
 
 
+#: The longest wait for output before the clock is read again (seconds).
+_POLL = 0.1
+
+
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
     """SIGKILL every process of the materializer's group, then reap the materializer."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -156,14 +160,14 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
 
 
 def _wait_and_clear_group(
-    process: subprocess.Popen[bytes], deadline: float, label: str, timeout: float
+    process: subprocess.Popen[bytes], deadline: float, label: str, timeout: float, clock: Callable[[], float]
 ) -> int:
     """Wait for the materializer to exit, kill what it left in its group, return its status."""
     if hasattr(os, "waitid"):
         # Wait without reaping: while the materializer is a zombie its process
         # group ID cannot be reused, so killing the group cannot hit a stranger.
         while os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is None:
-            if time.monotonic() >= deadline:
+            if clock() >= deadline:
                 _kill_group(process)
                 raise AgentGraphError(
                     "materializer-timeout",
@@ -174,7 +178,7 @@ def _wait_and_clear_group(
             os.killpg(process.pid, signal.SIGKILL)
         return process.wait()
     try:  # pragma: no cover - platforms without waitid
-        status = process.wait(max(deadline - time.monotonic(), 0.0))
+        status = process.wait(max(deadline - clock(), 0.0))
     except subprocess.TimeoutExpired:  # pragma: no cover
         _kill_group(process)
         raise AgentGraphError(
@@ -200,8 +204,10 @@ def _run(
     timeout: float,
     max_output: int,
     max_error: int,
+    clock: Callable[[], float],
 ) -> bytes:
-    """Run one materializer; its stdout, or an AgentGraphError after killing its group."""
+    """Run one materializer; its stdout, or an AgentGraphError after killing its group (deadline by ``clock``)."""
+    deadline = clock() + timeout  # read before the start: a clock that fails leaves nothing running
     try:
         process = subprocess.Popen(
             argv,
@@ -219,7 +225,6 @@ def _run(
     assert process.stdout is not None and process.stderr is not None
     output = bytearray()
     errors = bytearray()
-    deadline = time.monotonic() + timeout
     selector = selectors.DefaultSelector()
     try:
         # each stream: its name, where its bytes go and how many it may print
@@ -227,14 +232,15 @@ def _run(
         selector.register(process.stderr, selectors.EVENT_READ, ("stderr", errors, max_error))
         open_streams = 2
         while open_streams:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - clock()
             if remaining <= 0:
                 _kill_group(process)
                 raise AgentGraphError(
                     "materializer-timeout",
                     f"Materializer {label} ran longer than {timeout:g} s and was stopped",
                 )
-            for key, _ in selector.select(remaining):
+            # the clock is read again at least every _POLL seconds
+            for key, _ in selector.select(min(remaining, _POLL)):
                 chunk = os.read(key.fd, _CHUNK)
                 if not chunk:
                     selector.unregister(key.fileobj)
@@ -248,7 +254,7 @@ def _run(
                         _LIMIT_CODES[name],
                         f"Materializer {label} printed more than {limit} bytes on {name} and was stopped",
                     )
-        status = _wait_and_clear_group(process, deadline, label, timeout)
+        status = _wait_and_clear_group(process, deadline, label, timeout, clock)
     finally:
         selector.close()
         process.stdout.close()
@@ -331,6 +337,7 @@ def materialize_resource(
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
     max_error_bytes: int = DEFAULT_MAX_ERROR_BYTES,
     inherited_env: Mapping[str, str] | None = None,
+    monotonic: Callable[[], float] | None = None,
 ) -> GraphActionLocation:
     """Run the materializer of a graph-action resource and cache its output.
 
@@ -343,15 +350,21 @@ def materialize_resource(
     ``revision``, ``digest`` and ``filePath``. Raises ``resource-missing``,
     ``resource-static`` (nothing to run), ``materializer-runner-invalid``
     (a host-action resource: the host materializes it), the limit codes and
-    ``materializer-failed``.
+    ``materializer-failed``. ``monotonic`` is the clock the timeout is read
+    from, in seconds (default :func:`time.monotonic`): a host's or a test's.
     """
+    if monotonic is not None and not callable(monotonic):
+        raise AgentGraphError("argument-invalid", "monotonic must be a clock: a function answering seconds")
+    from .run_codec import checked_timeout, monotonic_seconds
+
+    def clock() -> float:
+        return monotonic_seconds(monotonic, "The materializer's")
+
     if not isinstance(revision, str) or not REVISION_PATTERN.fullmatch(revision):
         raise AgentGraphError("revision-invalid", f"Dynamic resource revision is invalid: {revision!r:.80}")
     revision = str.__str__(revision)
     if sys.platform == "win32":  # pragma: no cover - POSIX process groups are required
         raise AgentGraphError("materializer-unsupported", "Materialization needs POSIX process groups")
-    from .run_codec import checked_timeout
-
     timeout = checked_timeout(timeout, "The materializer timeout", maximum=MAX_TIMEOUT, zero=False)
     max_output_bytes = _byte_limit(max_output_bytes, "max_output_bytes")
     max_error_bytes = _byte_limit(max_error_bytes, "max_error_bytes")
@@ -407,7 +420,7 @@ def materialize_resource(
     environment = materializer_environment(
         root, workspace_path, revision, input, env=env, inherited=inherited_env
     )
-    content = _run(argv, cwd, environment, action.id, timeout, max_output_bytes, max_error_bytes)
+    content = _run(argv, cwd, environment, action.id, timeout, max_output_bytes, max_error_bytes, clock)
     _check_output(content, resource.media_type, action.id)
 
     digest = digest_bytes(content)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 import os
 import re
+import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
 
@@ -75,6 +77,21 @@ def format_timestamp(moment: datetime) -> str:
     if moment.year >= 1000:  # four digits: isoformat writes what strftime would, at a fraction of the cost
         return moment.isoformat(timespec="milliseconds")[:-6] + "Z"
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
+
+
+def monotonic_seconds(clock: Callable[[], float] | None, whose: str) -> float:
+    """The seconds ``clock`` answers now (:func:`time.monotonic` when None), refusing what is not a number.
+
+    ``whose`` names the clock in the ``argument-invalid`` message (``The Run store's``).
+    """
+    if clock is None:
+        return time.monotonic()
+    seconds = clock()
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise AgentGraphError(
+            "argument-invalid", f"{whose} monotonic clock returned {seconds!r:.60}, not seconds"
+        )
+    return float(seconds)
 
 
 def checked_timeout(value: Any, label: str, *, maximum: float = MAX_LOCK_TIMEOUT, zero: bool = True) -> float:

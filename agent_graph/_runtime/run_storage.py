@@ -50,14 +50,13 @@ from __future__ import annotations
 import abc
 import dataclasses
 import functools
-import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Literal, NamedTuple
 
 from .._core.model import Run, RunEvent, RunHead, RunSummary, StatusCode
 from .._core.plain import json_bytes
-from .run_codec import DEFAULT_LOCK_TIMEOUT, checked_timeout
+from .run_codec import DEFAULT_LOCK_TIMEOUT, checked_timeout, monotonic_seconds
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
@@ -361,17 +360,7 @@ class StorageOptions:
 
     def monotonic(self) -> float:
         """The store's monotonic clock, in seconds: read every deadline from it."""
-        clock = self._monotonic
-        if clock is None:
-            return time.monotonic()
-        seconds = clock()
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            from .._core.errors import AgentGraphError
-
-            raise AgentGraphError(
-                "argument-invalid", f"The Run store's monotonic clock returned {seconds!r:.60}, not seconds"
-            )
-        return float(seconds)
+        return monotonic_seconds(self._monotonic, "The Run store's")
 
     def where(self, ref: str) -> str:
         """How messages name the Run ``ref`` in this storage (or the storage itself, for an empty ``ref``)."""

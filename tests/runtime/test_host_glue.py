@@ -145,6 +145,22 @@ def test_a_graph_action_view_is_materialized_into_the_named_cache(views: ag.Prov
     )
 
 
+def test_a_view_times_out_by_the_readers_monotonic_clock(tmp_path: Path) -> None:
+    root = write_provider(tmp_path / "provider", {"view.status": command("sleep 600")})
+    slow = ag.load_provider(str(root))
+    location = _location(slow, GraphActionLocation, tmp_path)
+    ticks = iter(range(0, 10**6, 30))  # 30 seconds each time it is read
+
+    reader = ag.ResourceReader(
+        slow,
+        workspace=str(tmp_path),
+        materialize_cache=str(tmp_path / "host-cache"),
+        materialize_timeout=600,
+        monotonic=lambda: float(next(ticks)),
+    )
+    assert code_of(lambda: reader.read(location)) == "materializer-timeout"
+
+
 def test_a_host_action_resource_is_answered_by_the_registered_handler_and_validated(tmp_path: Path) -> None:
     provider = ag.load_provider(str(write_files(tmp_path / "p", HOST_FILES)))
     route = ag.route(provider, "main", workspace=str(tmp_path))

@@ -408,6 +408,51 @@ def test_timeout_kills_the_materializer_and_its_children(tmp_path: Path) -> None
     assert cache_files(tmp_path) == []
 
 
+class JumpingClock:
+    """A monotonic clock that moves on ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+def test_the_timeout_is_read_from_the_given_monotonic_clock(tmp_path: Path) -> None:
+    """A clock that runs ahead times the materializer out long before the real 600 seconds pass."""
+    pid_file = tmp_path / "child.pid"
+    provider = load(
+        tmp_path, {"view.slow": command(f"sleep 600 & echo $! > '{pid_file}'; echo started; wait")}
+    )
+    clock = JumpingClock(step=20.0)
+    began = time.monotonic()
+    error = expect_error(
+        "materializer-timeout", lambda: run(provider, "view.slow", tmp_path, timeout=600, monotonic=clock)
+    )
+    assert "longer than 600 s" in error.message
+    assert clock.reads > 1
+    assert time.monotonic() - began < 300  # a hang guard: the real clock did not decide
+    if pid_file.exists() and pid_file.read_text().strip():
+        assert wait_gone(int(pid_file.read_text().strip()))
+    assert cache_files(tmp_path) == []
+
+
+@pytest.mark.parametrize("clock", ["soon", lambda: "soon", lambda: True])
+def test_a_monotonic_clock_that_is_not_one_is_refused_before_anything_runs(
+    tmp_path: Path, clock: Any
+) -> None:
+    marker = tmp_path / "ran"
+    provider = load(tmp_path, {"view.mark": command(f"touch '{marker}'; echo ok")})
+    error = expect_error("argument-invalid", lambda: run(provider, "view.mark", tmp_path, monotonic=clock))
+    assert "clock" in error.message
+    assert not marker.exists()
+    assert cache_files(tmp_path) == []
+
+
 def test_a_child_holding_stdout_open_cannot_outlive_the_timeout(tmp_path: Path) -> None:
     """The materializer exits at once but leaves a child writing nothing on its stdout."""
     pid_file = tmp_path / "child.pid"
