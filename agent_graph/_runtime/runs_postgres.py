@@ -315,9 +315,43 @@ class PostgresStatements(SqlStatements):
     catalog_sql = CATALOG_SQL
 
     _written: WrittenHeads
+    _pool: Any
+    _psycopg: Any
+    _pool_timeout: Any
+    _recent: RecentConnections
+    retries: int
 
     def where(self, ref: str) -> str:
         return f"PostgreSQL run {ref}" if ref else "the PostgreSQL Run store"
+
+    # ------------------------------------------------------------ what both faces' transactions share
+
+    def _open_pool(self, statements: Statements[Any]) -> Any:
+        """The pool to run ``statements`` on (``run-store-closed``, the statements closed, once the store is)."""
+        if self._pool is None:
+            statements.close()
+            raise AgentGraphError("run-store-closed", "The PostgreSQL Run store is closed")
+        return self._pool
+
+    def _failure(self, error: BaseException, stage: str, atomic: bool) -> Exception:
+        """What a driver or pool error becomes: :class:`Lost` (tried again on a fresh connection) or the coded error.
+
+        ``stage`` is ``commit`` while the outcome of a lost connection is unknown.
+        """
+        self._recent.forget()
+        psycopg = self._psycopg
+        committing = stage == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
+        if is_lost(psycopg, error) and not (committing and atomic):
+            return Lost(error, committing)
+        return failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout)
+
+    def _retry_or_fail(self, lost: Lost, tries: int) -> int:
+        """The next try's number after ``lost``, or the coded error once ``retries`` are spent."""
+        if tries >= self.retries:
+            raise failed(
+                self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout
+            ) from None
+        return tries + 1
 
     def q_append(
         self, ref: str, write: seam.Write, pending: list[Any] | None = None
@@ -560,11 +594,7 @@ class PostgresStorage(PostgresStatements, seam.RunStorage):
     # ------------------------------------------------------------ transactions
 
     def _once(self, statements: Statements[T], atomic: bool = True) -> T:
-        pool = self._pool
-        if pool is None:
-            statements.close()
-            raise AgentGraphError("run-store-closed", "The PostgreSQL Run store is closed")
-        psycopg = self._psycopg
+        pool = self._open_pool(statements)
         stage = ["connect"]
         try:
             with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
@@ -575,12 +605,8 @@ class PostgresStorage(PostgresStatements, seam.RunStorage):
                     self._recent.answered(connection)
         except AgentGraphError:
             raise
-        except (psycopg.Error, self._pool_timeout) as error:
-            self._recent.forget()
-            committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
-            if is_lost(psycopg, error) and not (committing and atomic):
-                raise Lost(error, committing) from None
-            raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
+        except (self._psycopg.Error, self._pool_timeout) as error:
+            raise self._failure(error, stage[0], atomic) from None
 
     def _retrying(self, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         """Run fresh statements again on a fresh connection while connections are lost before commit."""
@@ -589,11 +615,7 @@ class PostgresStorage(PostgresStatements, seam.RunStorage):
             try:
                 return self._once(make(), atomic)
             except Lost as lost:
-                if tries >= self.retries:
-                    raise failed(
-                        self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout
-                    ) from None
-                tries += 1
+                tries = self._retry_or_fail(lost, tries)
 
     # ------------------------------------------------------------ the seam, retried
 

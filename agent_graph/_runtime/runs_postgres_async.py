@@ -32,9 +32,7 @@ from .runs_postgres import (
     WrittenHeads,
     checked_pool_options,
     connect_options,
-    failed,
     has_rows,
-    is_lost,
     pg_driver,
     pg_query,
     setup_failed,
@@ -221,11 +219,7 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
         except AgentGraphError:
             statements.close()
             raise
-        pool = self._pool
-        if pool is None:
-            statements.close()
-            raise AgentGraphError("run-store-closed", "The PostgreSQL Run store is closed")
-        psycopg = self._psycopg
+        pool = self._open_pool(statements)
         stage = ["connect"]
         try:
             async with pool.connection(timeout=max(self.lock_timeout, 0.001)) as connection:
@@ -236,12 +230,8 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
                     self._recent.answered(connection)
         except AgentGraphError:
             raise
-        except (psycopg.Error, self._pool_timeout) as error:
-            self._recent.forget()
-            committing = stage[0] == "commit" and (atomic or isinstance(error, psycopg.OperationalError))
-            if is_lost(psycopg, error) and not (committing and atomic):
-                raise Lost(error, committing) from None
-            raise failed(psycopg, self._pool_timeout, error, committing, self.lock_timeout) from None
+        except (self._psycopg.Error, self._pool_timeout) as error:
+            raise self._failure(error, stage[0], atomic) from None
 
     async def _retrying(self, make: Callable[[], Statements[T]], atomic: bool = True) -> T:
         tries = 0
@@ -249,11 +239,7 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
             try:
                 return await self._once(make(), atomic)
             except Lost as lost:
-                if tries >= self.retries:
-                    raise failed(
-                        self._psycopg, self._pool_timeout, lost.error, lost.ambiguous, self.lock_timeout
-                    ) from None
-                tries += 1
+                tries = self._retry_or_fail(lost, tries)
 
     # ------------------------------------------------------------ the seam, retried (reads and appends
     # outside a transaction, as the blocking storage's)
