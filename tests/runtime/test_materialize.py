@@ -17,6 +17,7 @@ import pytest
 import agent_graph as ag
 from agent_graph._core.errors import AgentGraphError
 from agent_graph._runtime.materialize import INHERITED_VARIABLES, cache_extension, materialize_resource
+from tests.fakes import FakeMonotonic
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="materializers need POSIX process groups")
 
@@ -408,33 +409,19 @@ def test_timeout_kills_the_materializer_and_its_children(tmp_path: Path) -> None
     assert cache_files(tmp_path) == []
 
 
-class JumpingClock:
-    """A monotonic clock that moves on ``step`` seconds each time it is read."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 1000.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.reads += 1
-        self.now += self.step
-        return self.now
-
-
 def test_the_timeout_is_read_from_the_given_monotonic_clock(tmp_path: Path) -> None:
     """A clock that runs ahead times the materializer out long before the real 600 seconds pass."""
     pid_file = tmp_path / "child.pid"
     provider = load(
         tmp_path, {"view.slow": command(f"sleep 600 & echo $! > '{pid_file}'; echo started; wait")}
     )
-    clock = JumpingClock(step=20.0)
+    clock = FakeMonotonic(start=1000.0, step=20.0)
     began = time.monotonic()
     error = expect_error(
         "materializer-timeout", lambda: run(provider, "view.slow", tmp_path, timeout=600, monotonic=clock)
     )
     assert "longer than 600 s" in error.message
-    assert clock.reads > 1
+    assert clock.readings > 1
     assert time.monotonic() - began < 300  # a hang guard: the real clock did not decide
     if pid_file.exists() and pid_file.read_text().strip():
         assert wait_gone(int(pid_file.read_text().strip()))

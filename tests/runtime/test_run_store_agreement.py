@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import agent_graph as ag
+from tests.fakes import FakeClock
 from tests.paths import WEEKLY
 from tests.raw_sql import Sql
 
@@ -64,24 +65,12 @@ DISAGREEMENTS: dict[str, tuple[tuple[str, tuple[Any, ...]], ...]] = {
 }
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.second = 0
-
-    def __call__(self) -> Any:
-        from datetime import datetime, timezone
-
-        moment = datetime(2026, 1, 31, 9, 30, self.second, tzinfo=timezone.utc)
-        self.second += 1
-        return moment
-
-
 @pytest.fixture()
 def disagreeing(
     db_url: str, weekly: ag.Provider, request: pytest.FixtureRequest
 ) -> Iterator[tuple[ag.BaseRunStore, Sql]]:
     """A store whose Run ``a`` (6 events, written last by this very store) disagrees with itself; ``b`` is sound."""
-    store = ag.open_store(db_url, clock=Clock())
+    store = ag.open_store(db_url, clock=FakeClock())
     store.start("a", weekly, "report")
     for n in range(5):
         store.record("a", "report/draft", "partial", detail=n)

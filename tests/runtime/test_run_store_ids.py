@@ -14,7 +14,7 @@ import asyncio
 import inspect
 import json
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,25 +22,11 @@ import msgspec
 import pytest
 
 import agent_graph as ag
+from tests.fakes import START, FakeClock, Ids
 from tests.paths import WEEKLY
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.moment = datetime(2026, 1, 31, 9, 30, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        self.moment += timedelta(seconds=1)
-        return self.moment
-
-
-class Ids:
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self) -> str:
-        self.count += 1
-        return f"run-{self.count}"
+#: The first timestamp of a store's fake clock here (a second more at each reading).
+FIRST = START + timedelta(seconds=1)
 
 
 class Calls:
@@ -132,7 +118,7 @@ def run_script(url: str, asynchronous: bool, provider: ag.Provider, folder: Path
     folder.mkdir(parents=True, exist_ok=True)
     loop = asyncio.new_event_loop()
     try:
-        options = {"clock": Clock(), "new_id": Ids()}
+        options = {"clock": FakeClock(FIRST), "new_id": Ids()}
         if asynchronous:
             store = loop.run_until_complete(ag.open_async_store(url, **options))
         else:

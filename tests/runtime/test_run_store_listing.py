@@ -12,7 +12,7 @@ from __future__ import annotations
 import pickle
 import random
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +20,11 @@ import pytest
 
 import agent_graph as ag
 import agent_graph.types as agt
+from tests.fakes import START, FakeClock
 from tests.paths import WEEKLY
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.moment = datetime(2026, 1, 31, 9, 30, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        self.moment += timedelta(seconds=1)
-        return self.moment
+#: The first timestamp of a store's fake clock here (a second more at each reading).
+FIRST = START + timedelta(seconds=1)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +39,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ag.BaseRun
         "sqlite": f"sqlite:///{tmp_path / 'runs.db'}",
         "memory": "memory://",
     }.get(request.param) or request.getfixturevalue("postgres_url")
-    with ag.open_store(url, clock=Clock()) as opened:
+    with ag.open_store(url, clock=FakeClock(FIRST)) as opened:
         yield opened
 
 
