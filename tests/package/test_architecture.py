@@ -115,6 +115,19 @@ def test_the_tests_mirror_the_layers() -> None:
     assert not sorted(p.name for p in tests.glob("test_*.py")), "a test module belongs in its layer's folder"
 
 
+def test_the_tests_share_one_fake_clock_and_id_factory() -> None:
+    """Fake wall clocks, monotonic clocks and Run ID factories are the ones of ``tests/fakes.py``."""
+    tests = PACKAGE.parent / "tests"
+    own = []
+    for path in sorted(tests.rglob("*.py")):
+        if path.name == "fakes.py" or "node_modules" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name.endswith(("Clock", "Monotonic", "Ids")):
+                own.append(f"{path.relative_to(tests)}:{node.lineno} {node.name}")
+    assert own == [], f"use tests/fakes.py (FakeClock, FakeMonotonic, Ids) instead of: {own}"
+
+
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) is not None))
 def test_a_layer_imports_only_the_layers_below_it(module: str) -> None:
     own = _layer(module)
