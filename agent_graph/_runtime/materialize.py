@@ -353,9 +353,9 @@ def materialize_resource(
     ``materializer-failed``. ``monotonic`` is the clock the timeout is read
     from, in seconds (default :func:`time.monotonic`): a host's or a test's.
     """
-    if monotonic is not None and not callable(monotonic):
-        raise AgentGraphError("argument-invalid", "monotonic must be a clock: a function answering seconds")
-    from .run_codec import checked_timeout, monotonic_seconds
+    from .run_codec import checked_clock, checked_timeout, monotonic_seconds
+
+    monotonic = checked_clock(monotonic)
 
     def clock() -> float:
         return monotonic_seconds(monotonic, "The materializer's")

@@ -79,6 +79,14 @@ def format_timestamp(moment: datetime) -> str:
     return f"{moment:%Y-%m-%dT%H:%M:%S}.{moment.microsecond // 1000:03d}Z"
 
 
+def checked_clock(monotonic: Any) -> Callable[[], float] | None:
+    """``monotonic`` when it is None (:func:`time.monotonic`) or callable, else ``argument-invalid``."""
+    if monotonic is not None and not callable(monotonic):
+        raise AgentGraphError("argument-invalid", "monotonic must be a clock: a function answering seconds")
+    clock: Callable[[], float] | None = monotonic
+    return clock
+
+
 def monotonic_seconds(clock: Callable[[], float] | None, whose: str) -> float:
     """The seconds ``clock`` answers now (:func:`time.monotonic` when None), refusing what is not a number.
 

@@ -56,7 +56,7 @@ from typing import Literal, NamedTuple
 
 from .._core.model import Run, RunEvent, RunHead, RunSummary, StatusCode
 from .._core.plain import json_bytes
-from .run_codec import DEFAULT_LOCK_TIMEOUT, checked_timeout, monotonic_seconds
+from .run_codec import DEFAULT_LOCK_TIMEOUT, checked_clock, checked_timeout, monotonic_seconds
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
@@ -341,13 +341,7 @@ class StorageOptions:
         self, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT, monotonic: MonotonicClock | None = None
     ) -> None:
         self.lock_timeout = lock_timeout
-        if monotonic is not None and not callable(monotonic):
-            from .._core.errors import AgentGraphError
-
-            raise AgentGraphError(
-                "argument-invalid", "monotonic must be a clock: a function answering seconds"
-            )
-        self._monotonic = monotonic
+        self._monotonic = checked_clock(monotonic)
 
     @property
     def lock_timeout(self) -> float:
