@@ -19,5 +19,4 @@ from __future__ import annotations
 from ._core import errors as _errors
 from ._core.errors import *  # noqa: F403 - the exception, its families and codes: that module's __all__
 
-__all__: list[str] = []
-__all__ += _errors.__all__
+__all__ = list(_errors.__all__)

@@ -961,7 +961,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = Path(args.output).read_text("utf-8") if Path(args.output).exists() else ""
     # The Run stores, verify and Providers built in Python: measured, or the last measurement kept.
     measured: list[tuple[str, Section, Callable[[], str]]] = [
-        ("stores", Section(stores.BEGIN, stores.END), lambda: stores.run(25)),
+        ("stores", stores.SECTION, lambda: stores.run(25)),
         ("verify", verify.SECTION, verify.run),
         ("builder", builder.SECTION, builder.run),
     ]
@@ -970,9 +970,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = part.splice(report, run())
         elif (kept := part.kept(previous)) is not None:
             report = part.splice(report, kept)
-    for own in (turns.SECTION,):  # their own runs: python -m benchmarks.turns
-        if (held := own.kept(previous)) is not None:
-            report = own.splice(report, held)
+    if (held := turns.SECTION.kept(previous)) is not None:  # its own run: python -m benchmarks.turns
+        report = turns.SECTION.splice(report, held)
     kept = suggestions.SECTION.kept(previous)  # its own run: python -m benchmarks.suggestions
     report = suggestions.SECTION.splice(
         report, kept if kept is not None else suggestions.render([suggestions.measure(2_000, 1)])

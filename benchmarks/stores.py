@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .runner import kept_section as kept, publish_section, splice_section
+from .runner import Section
 
 REPO = Path(__file__).resolve().parents[1]
 WEEKLY = REPO / "examples" / "weekly-report" / "provider.yaml"
@@ -51,6 +51,7 @@ BEGIN = "<!-- run-stores:begin -->"
 #: Checkpoints of the long thread of LangGraph's savers (written one by one, as their API allows).
 LANGGRAPH_HISTORY = 1000
 END = "<!-- run-stores:end -->"
+SECTION = Section(BEGIN, END)
 
 _LG_WRITER = r"""
 import os, sys, time
@@ -495,19 +496,6 @@ def render(results: list[dict[str, Any]], records: int, notes: list[str]) -> str
     return "\n".join(lines) + "\n"
 
 
-def splice(document: str, section: str, begin: str = BEGIN, end: str = END) -> str:
-    """``document`` with its section between ``begin`` and ``end`` (the Run stores') replaced by ``section``.
-
-    A document without that section gets it appended.
-    """
-    return splice_section(document, section, begin, end)
-
-
-def kept_section(document: str, begin: str = BEGIN, end: str = END) -> str | None:
-    """The section between ``begin`` and ``end`` (the Run stores') of an existing report, if it has one."""
-    return kept(document, begin, end)
-
-
 def run(records: int, turns: int = 5000, rounds: int = 5) -> str:
     notes = [
         f"Measured on {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores;"
@@ -587,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(measure_throughput(args.rounds)))
         return 0
     section = run(args.records, args.turns, args.rounds)
-    publish_section(section, args.output, BEGIN, END, write=not args.no_write)
+    SECTION.publish(section, args.output, write=not args.no_write)
     return 0
 
 

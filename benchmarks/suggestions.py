@@ -170,12 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(REPO))
     rows = [measure(int(size), args.rounds) for size in args.sizes.split(",")]
     section = render(rows)
-    print(section)
-    if not args.no_write:
-        output = Path(args.output)
-        document = output.read_text("utf-8") if output.exists() else ""
-        output.write_text(SECTION.splice(document, section), encoding="utf-8")
-        print(f"wrote {output}", file=sys.stderr)
+    SECTION.publish(section, args.output, write=not args.no_write)
     return 0
 
 

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from .runner import Section
-from .stores import WEEKLY, _postgres, _released, langgraph_available
+from .stores import WEEKLY, _paired, _postgres, _released, langgraph_available
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = REPO / "docs" / "performance.md"
@@ -299,8 +299,6 @@ def _rate(script: str, target: str, writers: int, turns: int, folder: Path) -> f
 
 def measure_rates(pg_url: str | None, rounds: int, turns: int, folder: Path) -> list[dict[str, Any]]:
     """Turns per second, ours and LangGraph's in turn (``rounds`` rounds), 1 and 8 writers, every commit flushed."""
-    from .stores import _paired
-
     rows = []
     targets: list[tuple[str, Callable[[str, int], str]]] = [
         ("SQLite", lambda side, index: str(folder / f"rate-{side}-{index}-{time.monotonic_ns()}.db"))

@@ -228,12 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     section = run(args.rounds)
-    print(section)
-    if not args.no_write:
-        output = Path(args.output)
-        previous = output.read_text(encoding="utf-8") if output.exists() else ""
-        output.write_text(SECTION.splice(previous, section), encoding="utf-8")
-        print(f"wrote {output}", file=sys.stderr)
+    SECTION.publish(section, args.output, write=not args.no_write)
     return 0
 
 

@@ -28,9 +28,9 @@ from .._core.why import step_blockers
 from .._runtime.run_changes import evaluate_run
 from .common import (
     STORE_HELP,
-    Parser,
     add_store_options,
     check_entry,
+    command_group,
     json_argument,
     object_argument,
     proof_lines,
@@ -400,9 +400,12 @@ def _reference_codes(handler: Any) -> Any:
 def add_commands(commands: Any, groups: dict[str, Any]) -> None:
     """Add ``run …`` to the top-level commands and ``materialize`` to ``resource``."""
 
-    run = commands.add_parser("run", help="manage a host-owned Run (agent-graph.run.v1) in a file or a store")
-    run_commands = run.add_subparsers(dest="run_command", metavar="WHAT", parser_class=Parser)
-    run_commands.required = True
+    run_commands = command_group(
+        commands,
+        "run",
+        "manage a host-owned Run (agent-graph.run.v1) in a file or a store",
+        dest="run_command",
+    )
 
     def target(
         parser: Any,

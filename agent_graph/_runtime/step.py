@@ -49,7 +49,7 @@ from .._core.receipts import Receipts
 from .._core.why import proof_checks, step_blockers
 from .._load.api import REVISION_PATTERN, locate_resource
 from .._load.fs import OSFileSystem
-from .run_changes import evaluate_run_candidates, evaluation_input, head_of
+from .run_changes import evaluate_run_candidates, head_of
 
 __all__ = ["RegularFileSystem", "route", "run_step", "static_locations", "step_location"]
 
@@ -163,7 +163,6 @@ def run_step(
     ``completed`` record without its proof). ``evaluated``: the evaluation of
     this very state and its candidates, when the caller made it already.
     """
-    state = evaluation_input(run)
     evaluation, candidates = evaluate_run_candidates(provider, run) if evaluated is None else evaluated
     chosen = route_id
     if chosen is None and evaluation.primary_route is not None:
@@ -180,7 +179,7 @@ def run_step(
             receipts=receipts,
             graph=run.graph,
         )
-    proof = proof_checks(provider, found.graph, found.node, state["facts"]) if found is not None else ()
+    proof = proof_checks(provider, found.graph, found.node, run.facts) if found is not None else ()
     blockers = step_blockers(provider, evaluation, run.facts, run.outcomes, run.authorities)
     return Step(
         run=run if isinstance(run, RunHead) else head_of(run),
