@@ -89,6 +89,34 @@ class FrameTrace(msgspec.Struct):
     error: str | None = None
 
 
+def _traced(
+    graph: CompiledGraph,
+    entry: str,
+    call_path: tuple[str, ...],
+    reached: list[int],
+    outcomes: list[Any],
+    why: dict[int, str],
+    rearmed: list[tuple[int, Any]],
+    frame: _Frame,
+    error: str | None = None,
+) -> FrameTrace:
+    """The trace of a frame: its decisions and its answer ``frame``."""
+    return FrameTrace(
+        graph,
+        entry,
+        call_path,
+        reached,
+        outcomes,
+        why,
+        rearmed,
+        frame.status,
+        frame.outcome,
+        frame.candidates,
+        frame.diagnostics,
+        error,
+    )
+
+
 class _Context:
     """What every frame of one evaluation reads."""
 
@@ -222,22 +250,7 @@ def _refused(
     """The error frame of step 1 (recorded in the trace when one is kept)."""
     frame = _Frame("error", None, [], [Diagnostic(code=code, severity="error", message=message)])
     if ctx.trace is not None:
-        ctx.trace.append(
-            FrameTrace(
-                graph,
-                entry,
-                call_path,
-                [],
-                [None] * len(graph.nodes),
-                {},
-                [],
-                frame.status,
-                frame.outcome,
-                frame.candidates,
-                frame.diagnostics,
-                code,
-            )
-        )
+        ctx.trace.append(_traced(graph, entry, call_path, [], [None] * len(graph.nodes), {}, [], frame, code))
     return frame
 
 
@@ -400,21 +413,7 @@ def _frame(
         unfinished,
     )
     if ctx.trace is not None and why is not None and rearmed is not None:
-        ctx.trace.append(
-            FrameTrace(
-                graph,
-                entry,
-                call_path,
-                reached_order,
-                outcome,
-                why,
-                rearmed,
-                answer.status,
-                answer.outcome,
-                answer.candidates,
-                answer.diagnostics,
-            )
-        )
+        ctx.trace.append(_traced(graph, entry, call_path, reached_order, outcome, why, rearmed, answer))
     return answer
 
 
