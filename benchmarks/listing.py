@@ -9,7 +9,7 @@ store writes it. It then times, as the median of many calls:
 
 * the first page of the Runs waiting for a user (``list(status="waiting-user", limit=50)``),
   and every page of them, cursor after cursor;
-* the same, latest update first;
+* the same, newest first;
 * a page deep in the whole listing (the key of a Run near its end as the cursor);
 * a page of one Provider's graph;
 * for comparison, what a host did before statuses and pages: every Run's
@@ -72,10 +72,11 @@ def _rows(count: int) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
             "authorities": [],
         }
         head_text = json.dumps(head, separators=(",", ":"))
+        kept = head_text[head_text.index('"facts":') :]  # the fields before are the row's columns
         event = json.dumps({"sequence": 1, "at": moment, "type": "run.started"}, separators=(",", ":"))
         size = len(head_text) + len(event)
         yield (
-            (run_id, PROVIDER, "report", "default", moment, moment, 1, head_text, size, _status(n)),
+            (run_id, PROVIDER, "report", "default", moment, moment, 1, kept, size, _status(n)),
             (run_id, 1, event),
         )
 
@@ -157,7 +158,7 @@ def measure(url: str, count: int) -> list[tuple[str, float]]:
             ("first page of the Runs waiting for a user (50)", _median_ms(lambda: store.list(status="waiting-user", limit=50), 50)),
             (f"every page of them ({waiting} Runs, {pages} pages), per page",
              _median_ms(lambda: every_waiting(False), 5) / pages),
-            ("the same, latest update first, per page", _median_ms(lambda: every_waiting(True), 5) / pages),
+            ("the same, newest first, per page", _median_ms(lambda: every_waiting(True), 5) / pages),
             ("a page at the end of the whole listing (keyset cursor)",
              _median_ms(lambda: store.list(limit=50, cursor=deep_cursor), 50)),
             ("a page of one Provider's graph", _median_ms(lambda: store.list(provider=PROVIDER, graph="report", limit=50), 50)),
@@ -187,7 +188,7 @@ def run(count: int) -> str:
         f"`python -m benchmarks.listing` on {platform.system()} {platform.machine()}, Python"
         f" {platform.python_version()}: {count:,} Runs of one Provider, 1 % of them waiting for a user,"
         " milliseconds per call (median). `list()` follows an index that starts with the filtered column and"
-        " ends in the key (last update, Run ID), so a page costs what it holds, wherever it is in the listing.",
+        " ends in the key (creation, Run ID), so a page costs what it holds, wherever it is in the listing.",
         "",
         "| store | listing | ms |",
         "| --- | --- | ---: |",

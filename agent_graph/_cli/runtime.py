@@ -512,9 +512,7 @@ def add_commands(commands: Any, groups: dict[str, Any]) -> None:
         "--limit", type=int, help="at most this many Runs (then --cursor gives the next page)"
     )
     listing.add_argument("--cursor", help="the nextCursor of the page before")
-    listing.add_argument(
-        "--newest-first", dest="newest_first", action="store_true", help="latest update first"
-    )
+    listing.add_argument("--newest-first", dest="newest_first", action="store_true", help="newest Runs first")
     listing.add_argument(
         "--lock-timeout", dest="lock_timeout", type=float, default=30.0, help=argparse.SUPPRESS
     )

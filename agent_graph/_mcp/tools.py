@@ -330,7 +330,7 @@ UPDATE_FACTS = ToolSpec(
 LIST_RUNS = ToolSpec(
     "list_runs",
     "List Runs",
-    "The Runs of this Provider in the store, most recently updated first, a page at a time.",
+    "The Runs of this Provider in the store, most recently created first, a page at a time.",
     _object(
         {
             "graph": _string("Only Runs of this graph."),

@@ -1,21 +1,24 @@
 """Listing a store's Runs a page at a time: the query, its cursor, and the page the face answers.
 
 ``list()`` of every store (both faces) orders Runs by their key
-``(updated_at, id, ref)`` (:func:`~agent_graph._runtime.run_storage.run_key`;
+``(created_at, id, ref)`` (:func:`~agent_graph._runtime.run_storage.run_key`;
 ``ref`` is the Run ID except for a Run file the file store holds under
 another name), ascending or ``newest_first``, and pages on it: a page ends
 with the key of its last Run, handed to the caller as an opaque cursor, and
 the next page holds the Runs whose key comes after it. A keyset, not an
-offset: a Run created or written while a caller pages is never skipped nor
-answered twice unless it moved (a write changes ``updated_at``), and a page
-costs what it holds where the storage has an index on the key.
+offset, on a key no write changes: a Run written while a caller pages is
+never skipped nor answered twice, a Run created meanwhile is answered once
+if its key comes after the cursor, and a page costs what it holds where the
+storage has an index on the key. (The key is the creation, not the last
+update, so that no index of a SQL store holds a column every turn writes:
+the last update is a filter, ``updated_after`` and ``updated_before``.)
 
 Rules: the face checks every argument here, hands the storage a
 :class:`~agent_graph._runtime.run_storage.RunQuery` (asking for one Run more
 than the page, to know whether another follows) and filters, orders and cuts
 what the storage answers again, so a storage that ignores some of the query
 still gives the right page. The cursor is base64url text of a JSON array
-(``[order, updated_at, id, ref]``); callers treat it as opaque.
+(``[order, created_at, id, ref]``); callers treat it as opaque.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ STATUSES = ("actionable", "waiting-user", "blocked", "complete", "error")
 #: The largest page a listing answers.
 MAX_LIMIT = 100_000
 
-_ORDERS = {False: "updated", True: "newest"}
+_ORDERS = {False: "created", True: "newest-created"}
 
 
 def encode_cursor(summary: RunSummary, newest_first: bool) -> str:

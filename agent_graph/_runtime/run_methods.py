@@ -214,7 +214,7 @@ class RunStoreMethods(RunStoreOperations):
         cursor: str | None = None,
         newest_first: bool = False,
     ) -> Operation[RunPage]:
-        """Summaries of the stored Runs, oldest update first (``newest_first``: latest first), a page at a time.
+        """Summaries of the stored Runs, oldest first (``newest_first``: newest first), a page at a time.
 
         Filters: ``provider`` (a Provider or its ID), ``graph`` (a Graph ID),
         ``status`` (the Run's status as of its last write that had the
@@ -225,8 +225,10 @@ class RunStoreMethods(RunStoreOperations):
         a list (:class:`~agent_graph.types.RunPage`): every Run that matches,
         or with ``limit`` at most that many, and then ``page.next_cursor``,
         passed as ``cursor`` with the same filters and order, gives the next
-        page (None: no Run follows). Pages follow the key (last update, Run
-        ID): a Run written while you page moves to its new place in the order.
+        page (None: no Run follows). Pages follow the key (creation, Run ID),
+        which no write changes: a Run written while you page stays in its
+        place, and one created meanwhile is answered once if it comes after
+        the cursor.
         """
         query = run_listing.checked_query(
             provider_id(provider),

@@ -162,7 +162,7 @@ class RunQuery(NamedTuple):
     not known is never selected by one). ``after`` is the key
     (:func:`run_key`) of the last Run of the page before: the answer holds
     the Runs that come after it in the order (None: from the first).
-    ``newest_first`` orders by last update descending (else ascending), ties
+    ``newest_first`` orders by creation descending (else ascending), ties
     by Run ID then ref. ``limit`` bounds the page (None: every Run).
 
     A storage answers the Runs the query selects, in that order, at most
@@ -199,8 +199,8 @@ class RunQuery(NamedTuple):
 
 
 def run_key(summary: RunSummary) -> tuple[str, str, str]:
-    """The key a listing orders Runs by and pages on: ``(updated_at, id, ref)``."""
-    return (summary.updated_at, summary.id, summary.ref)
+    """The key a listing orders Runs by and pages on: ``(created_at, id, ref)`` (a write never moves a Run)."""
+    return (summary.created_at, summary.id, summary.ref)
 
 
 class Write:

@@ -56,7 +56,17 @@ from . import run_storage as seam
 from .run_codec import DEFAULT_LOCK_TIMEOUT
 from .run_operations import IdFactory
 from .run_store import BaseRunStore
-from .runs_sql import HEAD_AND_LAST, Query, Result, SqlStatements, Statements, drive_statements
+from .runs_sql import (
+    HEAD_AND_LAST,
+    HEAD_COLUMNS,
+    Query,
+    Result,
+    SqlStatements,
+    Statements,
+    drive_statements,
+    head_text,
+    stored_head,
+)
 
 __all__ = [
     "CHECK_AFTER_IDLE",
@@ -389,12 +399,14 @@ class PostgresStatements(SqlStatements):
                     continue  # decided on a head that may be stale: read the row and decide again
             else:
                 found = yield Query(
-                    "SELECT h.head, h.event_count, h.stored_bytes, h.xmin::text, l.event" + HEAD_AND_LAST,
+                    f"SELECT h.event_count, h.stored_bytes, h.xmin::text, l.event, {HEAD_COLUMNS}"
+                    + HEAD_AND_LAST,
                     (ref,),
                 )
                 if not found.rows:
                     raise self._missing(ref)
-                text, count, stored_bytes, version, last_event = found.rows[0]
+                count, stored_bytes, version, last_event = found.rows[0][:4]
+                text = head_text(found.rows[0], 4)
                 if last_event is None:
                     raise self._no_events(ref)
                 size = yield from self.q_stored_size(ref, stored_bytes, text)
@@ -433,7 +445,7 @@ def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) 
     params: list[Any] = [
         head.updated_at,
         head.events,
-        appended.head_json,
+        stored_head(appended.head_json, head),
         appended.size,
         appended.status,
         ref,

@@ -8,7 +8,11 @@ A Run is stored as exactly its ``agent-graph.run.v1`` content, split in two:
   ``run-too-large``, so every Run exports to a file the reader takes), the
   Run's status as of its last evaluated write (``status``) and the columns
   ``list`` filters and pages on (Provider, Graph, entry, creation and last
-  update), with an index per filter that ends in the key ``(updated_at, id)``;
+  update), with an index per filter that ends in the key ``(created_at, id)``
+  (no index holds a column every write changes, so a write that keeps the
+  status updates the row in place: PostgreSQL's heap-only update). The head
+  keeps its JSON from ``"facts"`` on: the fields before are the row's columns
+  (:func:`stored_head`, :func:`head_text`), so a write logs and stores each once;
 * ``agent_graph_run_events``: one row per event, keyed by Run ID and sequence
   (1..n, the primary key refuses a duplicate), holding the event's JSON text;
 * ``agent_graph_checkpoints``: checkpoints by name, each a whole Run's JSON;
@@ -47,9 +51,12 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
+import msgspec
+
 from .._core.errors import AgentGraphError
 from .._core.model import RunSummary
 from . import run_storage as seam
+from .run_changes import RUN_SCHEMA
 from .runs_sql_schema import (
     OWNED_NAMES,
     SCHEMA_VERSION,
@@ -62,12 +69,15 @@ from .runs_sql_schema import (
 
 __all__ = [
     "HEAD_AND_LAST",
+    "HEAD_COLUMNS",
     "SCHEMA_VERSION",
     "Query",
     "Result",
     "SqlStatements",
     "Statements",
     "drive_statements",
+    "head_text",
+    "stored_head",
 ]
 
 T = TypeVar("T")
@@ -80,6 +90,39 @@ HEAD_AND_LAST = (
     " FROM agent_graph_runs h LEFT JOIN agent_graph_run_events l ON l.run_id = h.id AND l.sequence ="
     " (SELECT MAX(m.sequence) FROM agent_graph_run_events m WHERE m.run_id = h.id) WHERE h.id = ?"
 )
+
+#: The columns of a head row that hold the first fields of its JSON, read with it (:func:`head_text`).
+HEAD_COLUMNS = "h.head, h.id, h.provider, h.graph, h.entry, h.created_at, h.updated_at"
+
+
+def _head_start(run_id: Any, provider: Any, graph: Any, entry: Any, created_at: Any, updated_at: Any) -> str:
+    """The JSON a Run's head begins with, up to its ``facts``, for these column values."""
+    fields = {"schema": RUN_SCHEMA, "id": run_id, "provider": provider, "graph": graph, "entry": entry,
+              "createdAt": created_at, "updatedAt": updated_at}  # fmt: skip
+    return msgspec.json.encode(fields).decode("utf-8")[:-1] + ","
+
+
+def stored_head(head_json: str, head: Any) -> str:
+    """What a head row keeps of ``head_json``: from ``"facts"`` on when the fields before are its columns'.
+
+    Otherwise (a head with a ``workspace``) the whole text, which :func:`head_text` reads as it is.
+    """
+    try:
+        start = _head_start(head.id, head.provider, head.graph, head.entry, head.created_at, head.updated_at)
+    except ValueError:  # text JSON cannot hold as it is: kept whole, as the face wrote it
+        return head_json
+    return head_json[len(start) :] if head_json.startswith(start) else head_json
+
+
+def head_text(row: Sequence[Any], at: int) -> Any:
+    """A head's whole JSON from a row holding :data:`HEAD_COLUMNS` from index ``at`` (a whole head as it is)."""
+    text, columns = row[at], row[at + 1 : at + 7]
+    if isinstance(text, str) and text.startswith('"') and all(isinstance(value, str) for value in columns):
+        try:
+            return _head_start(*columns) + text
+        except ValueError:  # columns no head could have written: the face refuses the text as it is
+            pass
+    return text
 
 
 class Query(NamedTuple):
@@ -163,30 +206,35 @@ class SqlStatements(seam.StorageOptions):
         )
 
     def q_read_head(self, ref: str) -> Statements[seam.StoredHead]:
-        found = yield Query("SELECT head, event_count FROM agent_graph_runs WHERE id = ?", (ref,))
+        found = yield Query(
+            f"SELECT h.event_count, {HEAD_COLUMNS} FROM agent_graph_runs h WHERE h.id = ?", (ref,)
+        )
         if not found.rows:
             raise self._missing(ref)
         row = found.rows[0]
-        return seam.StoredHead(row[0], row[1])
+        return seam.StoredHead(head_text(row, 1), row[0])
 
     def q_read_events(self, ref: str, after: int, limit: int) -> Statements[seam.StoredPage]:
         """The head, the last event and the events after ``after``, in ONE statement (one snapshot)."""
         query = Query(
-            "SELECT 0, h.head, h.event_count, l.sequence, l.event"
+            f"SELECT 0, l.event, h.event_count, l.sequence, {HEAD_COLUMNS}"
             + HEAD_AND_LAST
-            + " UNION ALL SELECT * FROM (SELECT e.sequence, e.event, CAST(NULL AS INTEGER), CAST(NULL AS INTEGER), CAST(NULL AS TEXT)"
-            " FROM agent_graph_run_events e"
+            + " UNION ALL SELECT * FROM (SELECT e.sequence, e.event, CAST(NULL AS INTEGER), CAST(NULL AS INTEGER)"
+            + ", CAST(NULL AS TEXT)" * HEAD_COLUMNS.count(",")
+            + ", CAST(NULL AS TEXT) FROM agent_graph_run_events e"
             " WHERE e.run_id = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?) AS page ORDER BY 1",
             (ref, ref, after, limit),
         )
         rows = (yield query).rows
         if not rows or rows[0][0] != 0:
             raise self._missing(ref)
-        _, text, count, _, last = rows[0]
+        first = rows[0]
+        last, count = first[1], first[2]
         if last is None:
             raise self._no_events(ref)
         return seam.StoredPage(
-            seam.StoredHead(text, count, None, last), self._event_texts(ref, rows[1:], after + 1)
+            seam.StoredHead(head_text(first, 4), count, None, last),
+            self._event_texts(ref, rows[1:], after + 1),
         )
 
     def _event_texts(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
@@ -216,7 +264,14 @@ class SqlStatements(seam.StorageOptions):
         return Query(
             "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?,"
             " status = COALESCE(?, status) WHERE id = ?",
-            (head.updated_at, head.events, appended.head_json, appended.size, appended.status, ref),
+            (
+                head.updated_at,
+                head.events,
+                stored_head(appended.head_json, head),
+                appended.size,
+                appended.status,
+                ref,
+            ),
         )
 
     @staticmethod
@@ -239,12 +294,15 @@ class SqlStatements(seam.StorageOptions):
     def q_held_head(self, ref: str) -> Statements[seam.StoredHead]:
         """The head row and the last event row read to change the Run (locked where that locks), with its size."""
         found = yield Query(
-            "SELECT h.head, h.event_count, h.stored_bytes, l.event" + HEAD_AND_LAST + self.lock_clause,
+            f"SELECT h.event_count, h.stored_bytes, l.event, {HEAD_COLUMNS}"
+            + HEAD_AND_LAST
+            + self.lock_clause,
             (ref,),
         )
         if not found.rows:
             raise self._missing(ref)
-        text, count, stored, last = found.rows[0]
+        count, stored, last = found.rows[0][:3]
+        text = head_text(found.rows[0], 3)
         if last is None:
             raise self._no_events(ref)
         size = yield from self.q_stored_size(ref, stored, text)
@@ -264,7 +322,7 @@ class SqlStatements(seam.StorageOptions):
             "INSERT INTO agent_graph_runs (id, provider, graph, entry, created_at, updated_at, event_count, head,"
             " stored_bytes, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
             (run.id, run.provider, run.graph, run.entry, run.created_at, run.updated_at, len(run.events),
-             new.head_json, new.size, new.status),
+             stored_head(new.head_json, run), new.size, new.status),
         )  # fmt: skip
         if found.rowcount != 1:
             raise AgentGraphError(
@@ -311,10 +369,12 @@ class SqlStatements(seam.StorageOptions):
     def q_list(self, query: seam.RunQuery) -> Statements[list[RunSummary]]:
         """The Runs the query selects, in its order, at most its limit: one indexed range of the key.
 
-        Every filter is an equality or a bound of ``updated_at`` and the order
-        is the key ``(updated_at, id)``, so an index that starts with the
-        filtered column and ends in the key serves a page
-        (``agent_graph_runs_by_status``, ``…_by_provider``, ``…_by_update``).
+        Every filter but the bounds of ``updated_at`` is an equality and the
+        order is the key ``(created_at, id)``, so an index that starts with
+        the filtered column and ends in the key serves a page
+        (``agent_graph_runs_by_state``, ``…_by_graph``, ``…_by_creation``);
+        ``updated_after`` and ``updated_before`` are checked on the rows that
+        range reads.
         """
         clauses: list[str] = []
         params: list[Any] = []
@@ -330,12 +390,12 @@ class SqlStatements(seam.StorageOptions):
                 params.append(value)
         order = " DESC" if query.newest_first else ""
         if query.after is not None:
-            clauses.append(f"(updated_at, id) {'<' if query.newest_first else '>'} (?, ?)")
+            clauses.append(f"(created_at, id) {'<' if query.newest_first else '>'} (?, ?)")
             params += query.after[:2]
         sql = "SELECT id, provider, graph, entry, created_at, updated_at, event_count, status FROM agent_graph_runs"
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
-        sql += f" ORDER BY updated_at{order}, id{order}"
+        sql += f" ORDER BY created_at{order}, id{order}"
         if query.limit is not None:
             sql += " LIMIT ?"
             params.append(query.limit)

@@ -8,8 +8,16 @@ Versions (kept in ``agent_graph_schema``, one row, one integer):
    at a Run's next write where the release before kept none) and the version
    table;
 3. ``agent_graph_runs.status`` (the Run's status as of its last evaluated
-   write) and the indexes ``list`` pages on: the key ``(updated_at, id)``, by
-   Provider and Graph, and by status, each ending in the key.
+   write) and the indexes ``list`` paged on: the key ``(updated_at, id)``, by
+   Provider and Graph, and by status, each ending in the key;
+4. ``list`` pages on the key ``(created_at, id)``, and its indexes end in it
+   (``…_by_creation``, ``…_by_graph``, ``…_by_state``): no index holds a
+   column every write changes, so a write that keeps the Run's status
+   updates its head row in place (PostgreSQL's heap-only update, no index
+   entry). A head row keeps its JSON from ``"facts"`` on when the fields
+   before are exactly its columns' (:func:`~.runs_sql.stored_head`); a head
+   written whole (by version 3, or with a ``workspace``) is read as it is,
+   so an upgrade rewrites no row.
 
 Opening a store reads the catalog of every name agent-graph owns (tables and
 indexes of every version) and the version row, and decides
@@ -44,7 +52,7 @@ __all__ = [
 ]
 
 #: The version of the tables this release writes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 RUNS = "agent_graph_runs"
 EVENTS = "agent_graph_run_events"
@@ -83,6 +91,7 @@ _TABLES: dict[int, dict[str, tuple[Columns, ...]]] = {
     },
     3: {RUNS: (_RUNS_V3,), EVENTS: (_EVENTS,), CHECKPOINTS: (_CHECKPOINTS,), VERSION_TABLE: (_VERSION,)},
 }
+_TABLES[4] = _TABLES[3]
 
 _OLD_INDEXES = {
     "agent_graph_runs_updated": (RUNS, ("updated_at",)),
@@ -93,15 +102,24 @@ _INDEXES_V3 = {
     "agent_graph_runs_by_provider": (RUNS, ("provider", "graph", "updated_at", "id")),
     "agent_graph_runs_by_status": (RUNS, ("status", "updated_at", "id")),
 }
+_INDEXES_V4 = {
+    "agent_graph_runs_by_creation": (RUNS, ("created_at", "id")),
+    "agent_graph_runs_by_graph": (RUNS, ("provider", "graph", "created_at", "id")),
+    "agent_graph_runs_by_state": (RUNS, ("status", "created_at", "id")),
+}
 #: The indexes of each version: name -> (table, columns).
 _INDEXES: dict[int, dict[str, tuple[str, tuple[str, ...]]]] = {
     1: _OLD_INDEXES,
     2: _OLD_INDEXES,
     3: _INDEXES_V3,
+    4: _INDEXES_V4,
 }
+_CURRENT_INDEXES = _INDEXES[SCHEMA_VERSION]
+#: The index names of every version, once each.
+_INDEX_NAMES = tuple(dict.fromkeys(name for indexes in _INDEXES.values() for name in indexes))
 
 #: Every name agent-graph owns or owned in a database: its tables and the indexes of every version.
-OWNED_NAMES = (RUNS, EVENTS, CHECKPOINTS, VERSION_TABLE, *_OLD_INDEXES, *_INDEXES_V3)
+OWNED_NAMES = (RUNS, EVENTS, CHECKPOINTS, VERSION_TABLE, *_INDEX_NAMES)
 
 _CREATE_TABLES = (
     f"""CREATE TABLE {RUNS} (
@@ -134,7 +152,7 @@ _CREATE_TABLES = (
 def _create_indexes() -> list[str]:
     return [
         f"CREATE INDEX {name} ON {table} ({', '.join(columns)})"
-        for name, (table, columns) in _INDEXES_V3.items()
+        for name, (table, columns) in _CURRENT_INDEXES.items()
     ]
 
 
@@ -285,14 +303,14 @@ def schema_state(
                 )
             _check_table(where, name, relation, tables[name])
     indexes = _INDEXES.get(version, {})
-    for name in (*_OLD_INDEXES, *_INDEXES_V3):
+    for name in _INDEX_NAMES:
         relation = catalog.get(name)
         if relation is None:
             continue
         if name in indexes:
             table, columns = indexes[name]
             _check_index(where, name, relation, table, columns)
-        elif name in _INDEXES_V3:  # a name this release would create
+        elif name in _CURRENT_INDEXES:  # a name this release would create
             raise _foreign(where, name, f"a {relation.kind} agent-graph did not make")
     return version
 
@@ -305,12 +323,11 @@ def upgrade_statements(version: int, catalog: Mapping[str, Relation]) -> list[tu
     columns = {name for name, _ in catalog[RUNS].columns}
     if "stored_bytes" not in columns:  # the size of a Run's JSON is counted at its next write
         statements.append((f"ALTER TABLE {RUNS} ADD COLUMN stored_bytes INTEGER", ()))
-    if version < 3:
-        statements.append(
-            (f"ALTER TABLE {RUNS} ADD COLUMN status TEXT", ())
-        )  # unknown until a write evaluates
-        statements += [(f"DROP INDEX {name}", ()) for name in _OLD_INDEXES if name in catalog]
-        statements += [(sql, ()) for sql in _create_indexes()]
+    if version < 3:  # unknown until a write evaluates
+        statements.append((f"ALTER TABLE {RUNS} ADD COLUMN status TEXT", ()))
+    # the indexes of the version found, each checked to be ours, make way for this version's
+    statements += [(f"DROP INDEX {name}", ()) for name in _INDEXES[version] if name in catalog]
+    statements += [(sql, ()) for sql in _create_indexes()]
     if version == 1:
         statements.append((_CREATE_TABLES[3], ()))
         statements.append((f"INSERT INTO {VERSION_TABLE} (version) VALUES (?)", (SCHEMA_VERSION,)))

@@ -38,22 +38,22 @@ def _pages(face: StoreFace, limit: int, **filters: Any) -> list[list[str]]:
 class ListScenarios:
     """Scenarios of ``list()`` (fixtures ``face`` and ``provider``)."""
 
-    def test_list_answers_every_run_oldest_update_first(self, face: StoreFace, provider: Any) -> None:
-        """``list()`` answers a summary of every Run, ordered by last update then Run ID, as a list."""
+    def test_list_answers_every_run_oldest_first(self, face: StoreFace, provider: Any) -> None:
+        """``list()`` answers a summary of every Run, ordered by creation then Run ID, as a list."""
         first = face.start("b-first", provider, "main", facts={"n": 1})
         second = face.start("a-second", provider, "gated")
         face.record(first.id, "main/draft", "partial")
         page = face.list()
         assert isinstance(page, list) and getattr(page, "next_cursor", "none") is None
-        assert [(s.id, s.ref, s.events) for s in page] == [
-            ("a-second", "a-second", 1),
+        assert [(s.id, s.ref, s.events) for s in page] == [  # a write does not move a Run
             ("b-first", "b-first", 2),
+            ("a-second", "a-second", 1),
         ]
-        summary = page[1]
+        summary = page[0]
         head = face.head(first.id)
         assert (summary.provider, summary.graph, summary.entry) == ("contract/provider", "main", "default")
         assert (summary.created_at, summary.updated_at) == (first.created_at, head.updated_at)
-        assert _ids(face.list(newest_first=True)) == ["b-first", "a-second"]
+        assert _ids(face.list(newest_first=True)) == ["a-second", "b-first"]
         assert second.id == "a-second"
 
     def test_list_filters_by_provider(self, face: StoreFace, provider: Any) -> None:
@@ -112,7 +112,7 @@ class ListScenarios:
         face.update_authorities("wait", add=["contract.approve"], provider=provider)
         assert _ids(face.list(status="waiting-user")) == ["wait"]  # the authority does not answer the Gate
         face.update_facts("act", {"x": 1}, provider=provider)
-        assert _ids(face.list(status="blocked")) == ["stuck", "act"]
+        assert _ids(face.list(status="blocked")) == ["act", "stuck"]
         assert face.list(status="error") == []
         assert code_of(lambda: face.list(status="waiting")) == "argument-invalid"
 
@@ -131,28 +131,29 @@ class ListScenarios:
         assert [ref for page in _pages(face, 2, graph="main") for ref in page] == main
 
     def test_a_cursor_stays_correct_while_runs_are_written(self, face: StoreFace, provider: Any) -> None:
-        """A Run not written while a caller pages is answered exactly once, in order; a written one moves on."""
+        """While Runs are written and created, every Run is answered exactly once, in order, in both orders.
+
+        A Run created while a caller pages comes after the cursor (answered once, at the end) in the
+        ascending order and before it (not answered) newest first; a write moves no Run.
+        """
         for n in range(10):
             face.start(f"r{n}", provider, "main")
-        before = _ids(face.list())
-        seen: list[str] = []
-        cursor = None
-        writes = iter([("r0", "r7"), ("r3", "r9"), ("r1", "r8")])
-        while True:
-            page = face.list(limit=3, cursor=cursor)
-            seen += _ids(page)
-            cursor = page.next_cursor
-            if cursor is None:
-                break
-            for ref in next(writes, ()):
-                face.record(ref, "main/draft", "partial")
-            face.start(f"new-{len(seen)}", provider, "main")
-        moved = {"r0", "r7", "r3", "r9", "r1", "r8"}
-        assert [ref for ref in seen if ref not in moved and ref in before] == [
-            r for r in before if r not in moved
-        ]
-        assert set(before) <= set(seen) and {f"new-{n}" for n in (3, 6, 9)} <= set(seen)
-        assert all(seen.count(ref) == 1 for ref in before if ref not in moved)
+        for newest_first in (False, True):
+            before = _ids(face.list(newest_first=newest_first))
+            seen: list[str] = []
+            created: list[str] = []
+            cursor = None
+            writes = iter([("r0", "r7"), ("r3", "r9"), ("r1", "r8")])
+            while True:
+                page = face.list(limit=3, cursor=cursor, newest_first=newest_first)
+                seen += _ids(page)
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+                for ref in next(writes, ()):
+                    face.record(ref, "main/draft", "partial")
+                created.append(face.start(f"new-{int(newest_first)}-{len(seen)}", provider, "main").id)
+            assert seen == (before if newest_first else before + created)
 
     def test_list_refuses_arguments_it_cannot_take(self, face: StoreFace, provider: Any) -> None:
         """A bad ``limit``, a cursor no page answered, or one of the other order is ``argument-invalid``."""

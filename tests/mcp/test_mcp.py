@@ -222,7 +222,7 @@ async def with_authority(store: str, workdir: Path, earlier: str) -> None:
 
         listed = await ok(session, "list_runs", {})
         assert {r["runId"] for r in listed["runs"]} == {earlier, run_id} and listed["nextCursor"] is None
-        assert listed["runs"][0]["runId"] == run_id  # most recently updated first
+        assert listed["runs"][0]["runId"] == run_id  # most recently created first
         events = await ok(session, "run_events", {"runId": run_id, "after": 1})
         assert [e["sequence"] for e in events["events"]] == list(range(2, events["total"] + 1))
         types_seen = [e["type"] for e in events["events"]]

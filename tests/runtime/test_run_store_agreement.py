@@ -58,8 +58,13 @@ DISAGREEMENTS: dict[str, tuple[tuple[str, tuple[Any, ...]], ...]] = {
     ),
     "head older than its last event": (
         (
-            "UPDATE agent_graph_runs SET head = REPLACE(head, ?, ?) WHERE id = 'a'",
-            ('"updatedAt":"2026-01-31T09:30:05.000Z"', '"updatedAt":"2026-01-31T09:30:04.000Z"'),
+            # the head's time is its row's column (and, in a head kept whole, its JSON's too)
+            "UPDATE agent_graph_runs SET updated_at = ?, head = REPLACE(head, ?, ?) WHERE id = 'a'",
+            (
+                "2026-01-31T09:30:04.000Z",
+                '"updatedAt":"2026-01-31T09:30:05.000Z"',
+                '"updatedAt":"2026-01-31T09:30:04.000Z"',
+            ),
         ),
     ),
 }

@@ -189,12 +189,44 @@ def _every_path_refuses(store: ag.BaseRunStore, ref: str, weekly: ag.Provider, t
     assert not out.exists()
 
 
+def _whole_head(run: ag.Run) -> str:
+    raw = run.to_json()
+    del raw["events"]
+    return json.dumps(raw, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_head_row_keeps_its_json_from_facts_on_and_reads_back_whole(
+    db_url: str, weekly: ag.Provider, tmp_path: Path
+) -> None:
+    """The fields before ``facts`` are the row's columns, kept once; a head with a workspace is kept whole."""
+    with ag.open_store(db_url) as store:
+        store.start("plain", weekly, "report", facts={"team": "web"})
+        placed = store.start("placed", weekly, "report", workspace=str(tmp_path))
+        store.record("plain", "report/draft", "partial", provider=weekly)
+        rows = dict(Sql(db_url).run(("SELECT id, head FROM agent_graph_runs ORDER BY id", ())))
+        assert rows["plain"].startswith('"facts":{"team":"web"},"outcomes":{"report/draft":')
+        assert rows["placed"] == _whole_head(store.load("placed"))
+        for ref in ("plain", "placed"):
+            run = store.load(ref)
+            out = tmp_path / f"{ref}.json"
+            store.export(ref, str(out))
+            assert json.loads(out.read_text("utf-8")) == json.loads(json.dumps(run.to_json()))
+            head = store.head(ref)
+            assert (head.id, head.created_at, head.updated_at, head.facts) == (
+                ref,
+                run.created_at,
+                run.updated_at,
+                run.facts,
+            )
+        assert placed.workspace == str(tmp_path) and store.load("placed").workspace == str(tmp_path)
+
+
 def test_a_head_that_names_another_run_is_refused_on_read_write_and_export(
     db_url: str, weekly: ag.Provider, tmp_path: Path
 ) -> None:
+    """A whole head (as version 3 kept every head) naming another Run; a head kept from ``facts`` on has no name."""
     with _lying_store(db_url, weekly) as (store, sql):
-        sql.run(("UPDATE agent_graph_runs SET head = (SELECT head FROM agent_graph_runs WHERE id = 'b')"
-                 " WHERE id = 'a'", ()))  # fmt: skip
+        sql.run(("UPDATE agent_graph_runs SET head = ? WHERE id = 'a'", (_whole_head(store.load("b")),)))
         before_b = store.load("b")
         _every_path_refuses(store, "a", weekly, tmp_path)
         assert code_of(lambda: store.head("a")) == "run-invalid"

@@ -57,11 +57,12 @@ def current_ddl(
     ]
     statements += [  # an index on a column the varied table lacks is left out
         (f"CREATE INDEX {name} ON {table} ({', '.join(columns)})", ())
-        for name, (table, columns) in schema._INDEXES_V3.items()
+        for name, (table, columns) in schema._CURRENT_INDEXES.items()
         if name != skip_index and set(columns) <= {column for column, _ in chosen[table]}
     ]
     version = chosen["agent_graph_schema"]
-    statements.append((f"INSERT INTO agent_graph_schema VALUES ({', '.join(['3'] * len(version))})", ()))
+    row = ", ".join([str(schema.SCHEMA_VERSION)] * len(version))
+    statements.append((f"INSERT INTO agent_graph_schema VALUES ({row})", ()))
     return statements
 
 
@@ -152,7 +153,7 @@ def test_our_table_without_its_key_is_refused_and_kept(database: Database, table
     assert refused_untouched(database) == "run-store-schema-invalid"
 
 
-INDEX_NAMES = [*schema._INDEXES_V3]
+INDEX_NAMES = [*schema._CURRENT_INDEXES]
 
 
 @pytest.mark.parametrize("name", INDEX_NAMES)
@@ -160,7 +161,7 @@ INDEX_NAMES = [*schema._INDEXES_V3]
 def test_an_object_of_our_index_names_that_is_not_our_index_is_refused_and_kept(
     database: Database, name: str, how: str
 ) -> None:
-    table, columns = schema._INDEXES_V3[name]
+    table, columns = schema._CURRENT_INDEXES[name]
     if how == "another table's":  # in a database that holds nothing of ours yet
         database.sql.run(
             ("CREATE TABLE other_app (a TEXT, b TEXT)", ()),
@@ -239,7 +240,8 @@ def test_a_version_that_is_not_one_integer_is_refused_and_not_rewritten(
 
 
 def test_a_newer_version_is_refused_with_its_own_code_and_kept(database: Database) -> None:
-    database.sql.run(*current_ddl()[:-1], ("INSERT INTO agent_graph_schema (version) VALUES (4)", ()))
+    newer = ("INSERT INTO agent_graph_schema (version) VALUES (?)", (schema.SCHEMA_VERSION + 1,))
+    database.sql.run(*current_ddl()[:-1], newer)
     assert refused_untouched(database) == "run-store-schema-newer"
 
 
@@ -310,7 +312,7 @@ def _runs_as_written(database: Database) -> dict[str, dict[str, Any]]:
     return found
 
 
-@pytest.mark.parametrize("release", [1, 2])
+@pytest.mark.parametrize("release", [1, 2, 3])
 def test_a_database_of_an_earlier_release_is_upgraded_in_place_keeping_every_run(
     database: Database, release: int, tmp_path: Path
 ) -> None:
@@ -320,9 +322,14 @@ def test_a_database_of_an_earlier_release_is_upgraded_in_place_keeping_every_run
     _earlier_database(release, database)
     written = _runs_as_written(database)
     assert sorted(written) == ["old-1", "resumed", "weekly"]
+    known = "actionable" if release >= 3 else None  # the status of a write that had the Provider at hand
     with ag.open_store(database.url) as store:
         summaries = store.list()
-        assert [(s.id, s.status) for s in summaries] == [("weekly", None), ("old-1", None), ("resumed", None)]
+        assert [(s.id, s.status) for s in summaries] == [
+            ("old-1", known),
+            ("resumed", None),
+            ("weekly", known),
+        ]
         for run_id, raw in written.items():
             assert plain(store.load(run_id, weekly)) == raw
             store.export(run_id, str(tmp_path / f"{run_id}.json"))
@@ -337,11 +344,12 @@ def test_a_database_of_an_earlier_release_is_upgraded_in_place_keeping_every_run
         }
     assert database.sql.run(("SELECT version FROM agent_graph_schema", ())) == [(schema.SCHEMA_VERSION,)]
     with ag.open_store(database.url) as store:  # opened again: current, nothing to do, every Run there
-        assert {s.id: s.status for s in store.list()} == {"weekly": None, "old-1": None, **statuses}
+        everything = {"weekly": known, "old-1": known, **statuses}
+        assert {s.id: s.status for s in store.list()} == everything
         for status in set(statuses.values()):
-            assert [s.id for s in store.list(status=status)] == [
-                k for k, v in statuses.items() if v == status
-            ]
+            assert sorted(s.id for s in store.list(status=status)) == sorted(
+                k for k, v in everything.items() if v == status
+            )
         assert plain(store.load("weekly")) == written["weekly"]
     for run_id in written:  # each export reads back as the Run the earlier release wrote
         assert json.loads((tmp_path / f"{run_id}.json").read_text("utf-8")) == written[run_id]

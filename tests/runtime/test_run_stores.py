@@ -372,7 +372,7 @@ def test_list_filters_by_provider_graph_and_last_update(
     second = started(store, kind, "other/provider")
     store.record(first, "report/draft", "partial")
     runs = store.list()
-    assert [(r.id, r.events) for r in runs] == [("run-2", 1), ("run-1", 2)]  # oldest update first
+    assert [(r.id, r.events) for r in runs] == [("run-1", 2), ("run-2", 1)]  # by creation: a write moves none
     assert all(isinstance(r, agt.RunSummary) for r in runs)
     assert [r.id for r in store.list(provider=weekly)] == ["run-1"]
     assert [r.id for r in store.list(provider="other/provider", graph="report")] == ["run-2"]
