@@ -65,7 +65,7 @@ from .runs_sql import (
     Statements,
     drive_statements,
     head_text,
-    stored_head,
+    head_values,
 )
 
 __all__ = [
@@ -442,15 +442,7 @@ def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) 
         " AND (SELECT MAX(sequence) FROM agent_graph_run_events WHERE run_id = ?) = ?::integer"
         " RETURNING id, xmin::text AS version"
     )
-    params: list[Any] = [
-        head.updated_at,
-        head.events,
-        stored_head(appended.head_json, head),
-        appended.size,
-        appended.status,
-        ref,
-    ]
-    params += [count, version, ref, count]
+    params = [*head_values(ref, appended), count, version, ref, count]
     if not texts:
         return Query(f"WITH u AS ({update}) SELECT version FROM u", params, commits=True)
     values = ", ".join(["(?::integer, ?::text)"] * len(texts))

@@ -77,6 +77,7 @@ __all__ = [
     "Statements",
     "drive_statements",
     "head_text",
+    "head_values",
     "stored_head",
 ]
 
@@ -112,6 +113,13 @@ def stored_head(head_json: str, head: Any) -> str:
     except ValueError:  # text JSON cannot hold as it is: kept whole, as the face wrote it
         return head_json
     return head_json[len(start) :] if head_json.startswith(start) else head_json
+
+
+def head_values(ref: str, appended: seam.Appended) -> list[Any]:
+    """What a write sets in the head row ``ref`` (updated_at, event_count, head, stored_bytes, status), then ``ref``."""
+    head = appended.head
+    kept = stored_head(appended.head_json, head)
+    return [head.updated_at, head.events, kept, appended.size, appended.status, ref]
 
 
 def head_text(row: Sequence[Any], at: int) -> Any:
@@ -260,18 +268,10 @@ class SqlStatements(seam.StorageOptions):
 
     @staticmethod
     def _update_head(ref: str, appended: seam.Appended) -> Query:
-        head = appended.head
         return Query(
             "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?,"
             " status = COALESCE(?, status) WHERE id = ?",
-            (
-                head.updated_at,
-                head.events,
-                stored_head(appended.head_json, head),
-                appended.size,
-                appended.status,
-                ref,
-            ),
+            head_values(ref, appended),
         )
 
     @staticmethod

@@ -152,7 +152,8 @@ class ListScenarios:
                     break
                 for ref in next(writes, ()):
                     face.record(ref, "main/draft", "partial")
-                created.append(face.start(f"new-{int(newest_first)}-{len(seen)}", provider, "main").id)
+                created.append(f"new-{int(newest_first)}-{len(seen)}")
+                face.start(created[-1], provider, "main")
             assert seen == (before if newest_first else before + created)
 
     def test_list_refuses_arguments_it_cannot_take(self, face: StoreFace, provider: Any) -> None:
