@@ -249,14 +249,17 @@ def _pg_floor(url: str, head: str, events: list[str], count: int) -> float:
 
 
 def _turn_texts(store: Any, ref: str) -> tuple[str, list[str]]:
-    """The head text and the texts of the events the last turn added, as the store keeps them (a floor of the same bytes)."""
+    """The head row's text and the event row's text of the last turn, as a SQL store keeps them (a floor of the same bytes)."""
     import msgspec
+
+    from agent_graph._runtime.runs_sql import row_text, stored_head
 
     head = store.head(ref)
     raw = msgspec.to_builtins(head)
     raw.pop("events", None)
     added = [e for e in store.events(ref, after=head.events - 2) if e.at == head.updated_at]
-    return msgspec.json.encode(raw).decode(), [msgspec.json.encode(e).decode() for e in added]
+    row = row_text([msgspec.json.encode(e).decode() for e in added])
+    return stored_head(msgspec.json.encode(raw).decode(), head), [row]
 
 
 def measure_floor(
@@ -480,7 +483,7 @@ def render(
         "",
         "Wall time of a turn on a store that flushes every commit (SQLite WAL with `synchronous=FULL`; PostgreSQL",
         "with `fsync=on` over a Unix socket) beside one durable commit of the same bytes on the same medium (SQLite:",
-        "`BEGIN IMMEDIATE`, the head row updated and the turn's two event rows inserted, `COMMIT`; PostgreSQL: one statement",
+        "`BEGIN IMMEDIATE`, the head row updated and the turn's event row inserted, `COMMIT`; PostgreSQL: one statement",
         f"doing both). {settings['floor_rounds']} rounds of {settings['floor_turns']} turns, each followed by as many floor commits;",
         f"medians and the range of the round ratios. Target: at most {FLOOR_TARGET}× the floor.",
         "",

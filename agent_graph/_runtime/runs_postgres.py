@@ -66,6 +66,8 @@ from .runs_sql import (
     drive_statements,
     head_text,
     head_values,
+    row_events,
+    row_text,
 )
 
 __all__ = [
@@ -410,7 +412,7 @@ class PostgresStatements(SqlStatements):
                 if last_event is None:
                     raise self._no_events(ref)
                 size = yield from self.q_stored_size(ref, stored_bytes, text)
-                appended = write(seam.StoredHead(text, count, size, last_event))
+                appended = write(seam.StoredHead(text, count, size, row_events(last_event)[-1]))
             query = _guarded_write(ref, appended, count, version)
             pending[:] = [query, appended]
             written = yield query
@@ -429,13 +431,14 @@ class PostgresStatements(SqlStatements):
 def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) -> Query:
     """ONE statement: the head row updated if still at ``count`` events and row ``version``, the events appended.
 
+    The events go in one row (:func:`~.runs_sql.row_text`) under the new count.
+
     The guard also holds the Run's rows to its head: its last event row is
     numbered ``count`` (one probe of the primary key, from its end), so a Run
     whose rows were changed apart from its head is never extended. It answers the
     row's new version (no row: another writer came first, or the rows
     disagree with the head, which the next read finds; nothing was written).
     """
-    head, texts = appended.head, appended.event_json
     update = (
         "UPDATE agent_graph_runs SET updated_at = ?, event_count = ?, head = ?, stored_bytes = ?,"
         " status = COALESCE(?::text, status) WHERE id = ? AND event_count = ? AND xmin = ?::xid"
@@ -443,15 +446,12 @@ def _guarded_write(ref: str, appended: seam.Appended, count: Any, version: Any) 
         " RETURNING id, xmin::text AS version"
     )
     params = [*head_values(ref, appended), count, version, ref, count]
-    if not texts:
+    if not appended.event_json:
         return Query(f"WITH u AS ({update}) SELECT version FROM u", params, commits=True)
-    values = ", ".join(["(?::integer, ?::text)"] * len(texts))
-    for sequence, text in enumerate(texts, start=head.events - len(texts) + 1):
-        params += (sequence, text)
+    params += [appended.head.events, row_text(appended.event_json)]
     return Query(
         f"WITH u AS ({update}), appended AS (INSERT INTO agent_graph_run_events (run_id, sequence, event)"
-        f" SELECT u.id, v.sequence, v.event FROM u, (VALUES {values}) AS v (sequence, event))"
-        " SELECT version FROM u",
+        " SELECT u.id, ?::integer, ?::text FROM u) SELECT version FROM u",
         params,
         commits=True,
     )

@@ -13,8 +13,11 @@ A Run is stored as exactly its ``agent-graph.run.v1`` content, split in two:
   status updates the row in place: PostgreSQL's heap-only update). The head
   keeps its JSON from ``"facts"`` on: the fields before are the row's columns
   (:func:`stored_head`, :func:`head_text`), so a write logs and stores each once;
-* ``agent_graph_run_events``: one row per event, keyed by Run ID and sequence
-  (1..n, the primary key refuses a duplicate), holding the event's JSON text;
+* ``agent_graph_run_events``: the events in rows keyed by Run ID and
+  sequence (the primary key refuses a duplicate): a row holds one event's JSON
+  text under its sequence or, for a write that adds several (a record with
+  Facts), a JSON array of them under the last one's sequence
+  (:func:`row_text`, :func:`row_events`), so a turn adds one row and one key;
 * ``agent_graph_checkpoints``: checkpoints by name, each a whole Run's JSON;
 * ``agent_graph_schema``: the schema version (:mod:`.runs_sql_schema`, which
   also checks, on every opening, that every table and index of our names is
@@ -83,14 +86,31 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: Event rows a write inserts with one statement of their values (more go in a batch).
-ROWS_PER_STATEMENT = 16
-
 #: The head row and the Run's last event row (the row of the highest sequence, found by primary key).
 HEAD_AND_LAST = (
     " FROM agent_graph_runs h LEFT JOIN agent_graph_run_events l ON l.run_id = h.id AND l.sequence ="
     " (SELECT MAX(m.sequence) FROM agent_graph_run_events m WHERE m.run_id = h.id) WHERE h.id = ?"
 )
+
+_ROW_OF_EVENTS = msgspec.json.Decoder(list[msgspec.Raw])
+
+
+def row_text(texts: Sequence[str]) -> str:
+    """What one event row keeps of a write's consecutive events: the event's JSON, or a JSON array of them."""
+    return texts[0] if len(texts) == 1 else "[" + ",".join(texts) + "]"
+
+
+def row_events(text: Any) -> list[Any]:
+    """The event texts one event row holds, first to last (a row that holds no array is one event, as it is)."""
+    if isinstance(text, str) and text.startswith("["):
+        try:
+            events = _ROW_OF_EVENTS.decode(text)
+        except msgspec.DecodeError:  # the face refuses the text as it is
+            return [text]
+        if events:
+            return [bytes(event).decode("utf-8") for event in events]
+    return [text]
+
 
 #: The columns of a head row that hold the first fields of its JSON, read with it (:func:`head_text`).
 HEAD_COLUMNS = "h.head, h.id, h.provider, h.graph, h.entry, h.created_at, h.updated_at"
@@ -241,19 +261,35 @@ class SqlStatements(seam.StorageOptions):
         if last is None:
             raise self._no_events(ref)
         return seam.StoredPage(
-            seam.StoredHead(head_text(first, 4), count, None, last),
-            self._event_texts(ref, rows[1:], after + 1),
+            seam.StoredHead(head_text(first, 4), count, None, row_events(last)[-1]),
+            self._event_texts(ref, rows[1:], after + 1)[:limit],
         )
 
     def _event_texts(self, ref: str, rows: Sequence[Any], first: int) -> list[Any]:
-        """The event texts of rows ``(sequence, event, …)`` that must be numbered ``first``, ``first + 1`` …"""
-        for expected, row in enumerate(rows, start=first):
-            if row[0] != expected:
+        """The event texts of rows ``(sequence, event, …)`` that must hold events ``first``, ``first + 1`` …
+
+        A row holds the events up to its key (:func:`row_events`); the first row may also hold
+        events before ``first`` (a page that starts inside a write's row), which are left out.
+        """
+        texts: list[Any] = []
+        expected = first
+        for row in rows:
+            events = row_events(row[1])
+            start = row[0] - len(events) + 1 if type(row[0]) is int else None
+            if (
+                start is None
+                or start < 1
+                or row[0] < expected
+                or start > expected
+                or (texts and start != expected)
+            ):
                 raise AgentGraphError(
                     "run-invalid",
                     f"{self.where(ref)}: event row {row[0]} found where event {expected} belongs",
                 )
-        return [row[1] for row in rows]
+            texts += events[expected - start :]
+            expected = row[0] + 1
+        return texts
 
     # ------------------------------------------------------------ writing
 
@@ -263,7 +299,7 @@ class SqlStatements(seam.StorageOptions):
             return stored
         rows = (yield Query("SELECT event FROM agent_graph_run_events WHERE run_id = ?", (ref,))).rows
         return len(str(head).encode("utf-8", "surrogatepass")) + sum(
-            len(str(event[0]).encode("utf-8", "surrogatepass")) for event in rows
+            len(str(event).encode("utf-8", "surrogatepass")) for row in rows for event in row_events(row[0])
         )
 
     @staticmethod
@@ -276,19 +312,10 @@ class SqlStatements(seam.StorageOptions):
 
     @staticmethod
     def _insert_events(ref: str, appended: seam.Appended) -> Query:
-        """The new event rows: one statement of their values (a turn's one or two), or a batch past a few."""
-        first = appended.head.events - len(appended.event_json) + 1
-        rows = [(ref, sequence, text) for sequence, text in enumerate(appended.event_json, start=first)]
-        if len(rows) > ROWS_PER_STATEMENT:
-            return Query(
-                "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
-                rows,
-                many=True,
-            )
+        """The write's one event row: its events (:func:`row_text`) under the sequence of the last."""
         return Query(
-            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES "
-            + ", ".join(["(?, ?, ?)"] * len(rows)),
-            [value for row in rows for value in row],
+            "INSERT INTO agent_graph_run_events (run_id, sequence, event) VALUES (?, ?, ?)",
+            (ref, appended.head.events, row_text(appended.event_json)),
         )
 
     def q_held_head(self, ref: str) -> Statements[seam.StoredHead]:
@@ -306,7 +333,7 @@ class SqlStatements(seam.StorageOptions):
         if last is None:
             raise self._no_events(ref)
         size = yield from self.q_stored_size(ref, stored, text)
-        return seam.StoredHead(text, count, size, last)
+        return seam.StoredHead(text, count, size, row_events(last)[-1])
 
     def q_append(self, ref: str, write: seam.Write) -> Statements[seam.Appended]:
         """Read the head row, apply ``write``, update the head, append the events (in the caller's transaction)."""

@@ -16,8 +16,11 @@ Versions (kept in ``agent_graph_schema``, one row, one integer):
    updates its head row in place (PostgreSQL's heap-only update, no index
    entry). A head row keeps its JSON from ``"facts"`` on when the fields
    before are exactly its columns' (:func:`~.runs_sql.stored_head`); a head
-   written whole (by version 3, or with a ``workspace``) is read as it is,
-   so an upgrade rewrites no row.
+   written whole (by version 3, or with a ``workspace``) is read as it is.
+   A write's events go in one event row, a JSON array of them under the last
+   one's sequence when there are several (:func:`~.runs_sql.row_text`); a
+   row of one event, as every earlier version kept each, reads as before. So
+   an upgrade rewrites no row.
 
 Opening a store reads the catalog of every name agent-graph owns (tables and
 indexes of every version) and the version row, and decides

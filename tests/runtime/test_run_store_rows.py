@@ -245,6 +245,71 @@ def test_an_event_row_numbered_unlike_its_key_is_refused(
         assert code_of(lambda: store.events("a", after=1)) == "run-invalid"
 
 
+def test_a_write_keeps_its_events_in_one_row_and_pages_read_inside_it(
+    db_url: str, weekly: ag.Provider
+) -> None:
+    """A record with Facts adds two events in one row (a JSON array under the last one's sequence)."""
+    with ag.open_store(db_url) as store:
+        store.start("a", weekly, "report")
+        for n in range(3):
+            store.record("a", "report/draft", "partial", facts={"n": n}, provider=weekly)
+        rows = Sql(db_url).run(
+            ("SELECT sequence, event FROM agent_graph_run_events WHERE run_id = 'a' ORDER BY sequence", ())
+        )
+        assert [sequence for sequence, _ in rows] == [1, 3, 5, 7]
+        assert rows[0][1].startswith("{") and all(text.startswith("[") for _, text in rows[1:])
+        assert [event["type"] for event in json.loads(rows[1][1])] == [
+            "facts.updated",
+            "node.outcome-recorded",
+        ]
+        run = store.load("a")
+        assert [event.sequence for event in run.events] == list(range(1, 8))
+        for after in range(8):  # pages that start and end inside a row
+            for limit in (1, 2, 3, 7):
+                page = store.events("a", after=after, limit=limit)
+                assert list(page) == list(run.events[after : after + limit])
+        step = store.next_step("a", weekly)
+        assert (
+            store.record("a", "report/draft", "completed", provider=weekly, revision=step.revision).events
+            == 8
+        )
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "key past its events",  # a gap before the next row
+        "key short of its events",  # overlaps the row before
+        "an empty array",
+        "events misnumbered inside",
+    ],
+)
+def test_an_event_row_of_several_events_that_disagrees_with_its_key_is_refused(
+    db_url: str, weekly: ag.Provider, tmp_path: Path, how: str
+) -> None:
+    with ag.open_store(db_url) as store:
+        store.start("a", weekly, "report")
+        store.record("a", "report/draft", "partial", facts={"n": 1}, provider=weekly)  # events 2, 3 in row 3
+        store.record("a", "report/draft", "partial", provider=weekly)  # event 4
+        sql = Sql(db_url)
+        (text,) = sql.run(
+            ("SELECT event FROM agent_graph_run_events WHERE run_id = 'a' AND sequence = 3", ())
+        )[0]
+        events = [json.dumps(event, separators=(",", ":")) for event in json.loads(text)]
+        row = "UPDATE agent_graph_run_events SET {} WHERE run_id = 'a' AND sequence = {}"
+        changes: dict[str, list[tuple[str, tuple[Any, ...]]]] = {
+            "key past its events": [(row.format("sequence = 5", 4), ()), (row.format("sequence = 4", 3), ())],
+            "key short of its events": [(row.format("sequence = 2", 3), ())],
+            "an empty array": [(row.format("event = '[]'", 3), ())],
+            "events misnumbered inside": [
+                (row.format("event = ?", 3), ("[" + ",".join(events[::-1]) + "]",))
+            ],
+        }
+        sql.run(*changes[how])
+        _every_path_refuses(store, "a", weekly, tmp_path)
+        assert code_of(lambda: store.events("a", after=1)) == "run-invalid"
+
+
 def test_a_head_with_a_repeated_key_or_deep_nesting_is_refused(
     db_url: str, weekly: ag.Provider, tmp_path: Path
 ) -> None:
