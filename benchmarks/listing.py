@@ -53,6 +53,10 @@ def _status(n: int) -> str:
 
 def _rows(count: int) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     """The head row and the event row of each Run, as a store writes them (times a millisecond apart)."""
+    from types import SimpleNamespace
+
+    from agent_graph._runtime.runs_sql import stored_head
+
     base = 1_767_225_600_000  # 2026-01-01T00:00:00.000Z, in milliseconds
     for n in range(count):
         moment = (
@@ -72,7 +76,15 @@ def _rows(count: int) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
             "authorities": [],
         }
         head_text = json.dumps(head, separators=(",", ":"))
-        kept = head_text[head_text.index('"facts":') :]  # the fields before are the row's columns
+        columns = SimpleNamespace(
+            id=run_id,
+            provider=PROVIDER,
+            graph="report",
+            entry="default",
+            created_at=moment,
+            updated_at=moment,
+        )
+        kept = stored_head(head_text, columns)  # as a store keeps it: the fields before the Facts are columns
         event = json.dumps({"sequence": 1, "at": moment, "type": "run.started"}, separators=(",", ":"))
         size = len(head_text) + len(event)
         yield (

@@ -66,7 +66,7 @@ from .runs_sql import (
     drive_statements,
     head_text,
     head_values,
-    row_events,
+    last_event,
     row_text,
 )
 
@@ -407,12 +407,12 @@ class PostgresStatements(SqlStatements):
                 )
                 if not found.rows:
                     raise self._missing(ref)
-                count, stored_bytes, version, last_event = found.rows[0][:4]
+                count, stored_bytes, version, newest = found.rows[0][:4]
                 text = head_text(found.rows[0], 4)
-                if last_event is None:
+                if newest is None:
                     raise self._no_events(ref)
                 size = yield from self.q_stored_size(ref, stored_bytes, text)
-                appended = write(seam.StoredHead(text, count, size, row_events(last_event)[-1]))
+                appended = write(seam.StoredHead(text, count, size, last_event(newest)))
             query = _guarded_write(ref, appended, count, version)
             pending[:] = [query, appended]
             written = yield query

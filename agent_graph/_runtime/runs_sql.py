@@ -81,6 +81,9 @@ __all__ = [
     "drive_statements",
     "head_text",
     "head_values",
+    "last_event",
+    "row_events",
+    "row_text",
     "stored_head",
 ]
 
@@ -110,6 +113,11 @@ def row_events(text: Any) -> list[Any]:
         if events:
             return [bytes(event).decode("utf-8") for event in events]
     return [text]
+
+
+def last_event(text: Any) -> Any:
+    """The last event an event row holds (:func:`row_events`): a Run's last event, from its last row."""
+    return row_events(text)[-1]
 
 
 #: The columns of a head row that hold the first fields of its JSON, read with it (:func:`head_text`).
@@ -248,8 +256,8 @@ class SqlStatements(seam.StorageOptions):
             f"SELECT 0, l.event, h.event_count, l.sequence, {HEAD_COLUMNS}"
             + HEAD_AND_LAST
             + " UNION ALL SELECT * FROM (SELECT e.sequence, e.event, CAST(NULL AS INTEGER), CAST(NULL AS INTEGER)"
-            + ", CAST(NULL AS TEXT)" * HEAD_COLUMNS.count(",")
-            + ", CAST(NULL AS TEXT) FROM agent_graph_run_events e"
+            + ", CAST(NULL AS TEXT)" * (HEAD_COLUMNS.count(",") + 1)
+            + " FROM agent_graph_run_events e"
             " WHERE e.run_id = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?) AS page ORDER BY 1",
             (ref, ref, after, limit),
         )
@@ -261,7 +269,7 @@ class SqlStatements(seam.StorageOptions):
         if last is None:
             raise self._no_events(ref)
         return seam.StoredPage(
-            seam.StoredHead(head_text(first, 4), count, None, row_events(last)[-1]),
+            seam.StoredHead(head_text(first, 4), count, None, last_event(last)),
             self._event_texts(ref, rows[1:], after + 1)[:limit],
         )
 
@@ -275,20 +283,15 @@ class SqlStatements(seam.StorageOptions):
         expected = first
         for row in rows:
             events = row_events(row[1])
-            start = row[0] - len(events) + 1 if type(row[0]) is int else None
-            if (
-                start is None
-                or start < 1
-                or row[0] < expected
-                or start > expected
-                or (texts and start != expected)
-            ):
+            key = row[0]
+            start = key - len(events) + 1 if type(key) is int else 0  # the row's first event
+            if not 1 <= start <= expected <= key or (texts and start != expected):
                 raise AgentGraphError(
                     "run-invalid",
                     f"{self.where(ref)}: event row {row[0]} found where event {expected} belongs",
                 )
             texts += events[expected - start :]
-            expected = row[0] + 1
+            expected = key + 1
         return texts
 
     # ------------------------------------------------------------ writing
@@ -333,7 +336,7 @@ class SqlStatements(seam.StorageOptions):
         if last is None:
             raise self._no_events(ref)
         size = yield from self.q_stored_size(ref, stored, text)
-        return seam.StoredHead(text, count, size, row_events(last)[-1])
+        return seam.StoredHead(text, count, size, last_event(last))
 
     def q_append(self, ref: str, write: seam.Write) -> Statements[seam.Appended]:
         """Read the head row, apply ``write``, update the head, append the events (in the caller's transaction)."""
