@@ -234,7 +234,7 @@ def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) ->
     exactly 1 to n in order. This is the one reader of Run text; every store
     checks what it writes against it (:func:`checked_run_bytes`).
     """
-    from .._syntax.parse import parse_json
+    from .._syntax.parse import parse_json, utf8_text
 
     raw_bytes = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     try:
@@ -243,13 +243,7 @@ def decode_run(data: bytes | str, where: str, max_bytes: int = MAX_RUN_BYTES) ->
                 "file-too-large",
                 f"{where} is larger than the {max_bytes}-byte limit of Runs ({len(raw_bytes)} bytes)",
             )
-        try:
-            text = raw_bytes.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise AgentGraphError(
-                "file-encoding-invalid", f"{where} is not valid UTF-8 (byte {exc.start})"
-            ) from None
-        raw = parse_json(text, where, unique_keys=True)
+        raw = parse_json(utf8_text(raw_bytes, f"{where} is not valid UTF-8"), where, unique_keys=True)
         _schema.validate("run", raw, where)
     except AgentGraphError as error:
         raise not_a_run(error, where) from error

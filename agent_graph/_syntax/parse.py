@@ -71,6 +71,7 @@ __all__ = [
     "parse_json",
     "parse_structured",
     "parse_yaml",
+    "utf8_text",
 ]
 
 DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -537,6 +538,14 @@ def _json_in_yaml(text: str, max_depth: int) -> Any:
 # --------------------------------------------------------------------------- files and front matter
 
 
+def utf8_text(data: bytes, not_utf8: str) -> str:
+    """``data`` decoded as UTF-8, else ``file-encoding-invalid``: ``not_utf8`` and the first bad byte's offset."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AgentGraphError("file-encoding-invalid", f"{not_utf8} (byte {exc.start})") from None
+
+
 def parse_structured(
     data: bytes,
     path: str,
@@ -556,12 +565,7 @@ def parse_structured(
         raise AgentGraphError(
             "file-too-large", f"File is larger than the {max_bytes}-byte limit: {path} ({len(data)} bytes)"
         )
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise AgentGraphError(
-            "file-encoding-invalid", f"File is not valid UTF-8: {path} (byte {exc.start})"
-        ) from None
+    text = utf8_text(data, f"File is not valid UTF-8: {path}")
     if path.lower().endswith(".json"):
         return parse_json(text, path, max_depth=max_depth)
     if "\0" in text:
