@@ -51,6 +51,7 @@ from .js_text import (
     js_string as _js_string,
 )
 from .json_writer import Text, write_json
+from .plain import json_tree
 
 __all__ = [
     "CollationKey",
@@ -237,7 +238,7 @@ def _write_tree(tree: Any) -> str:
 
 _SORTED_IS_CANONICAL: dict[tuple[Any, ...], bool] = {}
 _KEY_SETS: dict[frozenset[Any], bool] = {}
-_PLAIN_LEAF_TYPES = frozenset({str, bool, type(None)})
+_PLAIN_LEAF_TYPES: frozenset[type] = frozenset({str, bool, type(None)})
 _PLAIN_FLOAT_MIN = 1e-4
 _PLAIN_FLOAT_MAX = 1e16
 
@@ -293,72 +294,40 @@ def _fast_path_check(value: dict[str, Any] | list[Any]) -> int:
     text follows from the content alone; ``_KEYS_IN_ORDER``: some keys collate
     equal and each object's own order happens to agree; ``_OFF_FAST_PATH``.
 
-    Walks level by level, so that nesting deeper than msgspec writes ends the
-    walk early; a container met twice (a cycle, or one shared by two parents)
-    ends it too. Object keys are gathered into one set and
+    The walk (:func:`~agent_graph._core.plain.json_tree`) ends early at
+    nesting deeper than msgspec writes and at a container met twice (a cycle,
+    or one shared by two parents). Object keys are gathered into one set and
     checked once; only when that set as a whole does not sort the same both
     ways is each object's key order checked on its own.
     """
+    tree = json_tree(value, _MSGSPEC_DEPTH, _PLAIN_LEAF_TYPES)
+    if tree is None:
+        return _OFF_FAST_PATH
+    objects, numbers = tree
     safe = _MAX_SAFE_INTEGER
     low = _PLAIN_FLOAT_MIN
     high = _PLAIN_FLOAT_MAX
-    plain = _PLAIN_LEAF_TYPES
-    keys: set[Any] = set()
-    gather = keys.update
-    containers = {id(value)}
-    counted = 1
-    level: list[Any] = [value]
-    depth = 0
-    while level:
-        depth += 1
-        if depth > _MSGSPEC_DEPTH:
+    for item in numbers:
+        kind = type(item)
+        if kind is int:
+            if not -safe <= item <= safe:
+                return _OFF_FAST_PATH
+        elif kind is float:
+            if item.is_integer() or not low <= abs(item) < high:
+                return _OFF_FAST_PATH
+        else:
             return _OFF_FAST_PATH
-        below: list[Any] = []
-        push = below.append
-        for src in level:
-            items: Any
-            if type(src) is dict:
-                gather(src)
-                items = src.values()
-            else:
-                items = src
-            for item in items:
-                kind = type(item)
-                if kind in plain:
-                    continue
-                if kind is dict or kind is list:
-                    push(item)
-                elif kind is int:
-                    if not -safe <= item <= safe:
-                        return _OFF_FAST_PATH
-                elif kind is float:
-                    if item.is_integer() or not low <= abs(item) < high:
-                        return _OFF_FAST_PATH
-                else:
-                    return _OFF_FAST_PATH
-        if below:  # a container met twice (shared, or a cycle) is left to the general path
-            counted += len(below)
-            containers.update(map(id, below))
-            if len(containers) != counted:
-                return _OFF_FAST_PATH
-        level = below
-    if _key_set_sorts_canonically(frozenset(keys)):
+    if _key_set_sorts_canonically(frozenset().union(*objects)):
         return _KEYS_APART
-    # Each object on its own (the walk above bounded the depth and met only dicts, lists and leaves).
+    # Each object on its own.
     known = _SORTED_IS_CANONICAL.get
-    pending: list[Any] = [value]
-    while pending:
-        src = pending.pop()
-        items = src
-        if type(src) is dict:
-            order = tuple(src)
-            ordered = known(order)
-            if ordered is None:
-                ordered = _keys_sort_canonically(order)
-            if not ordered:
-                return _OFF_FAST_PATH
-            items = src.values()
-        pending.extend(item for item in items if type(item) is dict or type(item) is list)
+    for source in objects:
+        order = tuple(source)
+        ordered = known(order)
+        if ordered is None:
+            ordered = _keys_sort_canonically(order)
+        if not ordered:
+            return _OFF_FAST_PATH
     return _KEYS_IN_ORDER
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "is_plain_json",
     "json_bytes",
     "json_text",
+    "json_tree",
     "json_type",
     "plain_json",
     "plain_string",
@@ -57,8 +58,10 @@ DEEPEST = 1_000_000
 #: Containers written again because two parents share them, before a value is refused as cyclic.
 MAX_REVISITS = 1 << 16
 
-_EXACT_LEAVES = frozenset({str, bool, type(None), int})
-_EXACT_TEXT_LEAVES = frozenset({str, bool, type(None)})
+_EXACT_LEAVES: frozenset[type] = frozenset({str, bool, type(None), int})
+_EXACT_TEXT_LEAVES: frozenset[type] = frozenset({str, bool, type(None)})
+_JSON_LEAVES = _EXACT_LEAVES | {float}
+_INFINITIES = (math.inf, -math.inf)
 #: Integers this long are beyond every double: JavaScript reads them as Infinity.
 _DOUBLE_BITS = 1024
 
@@ -212,6 +215,50 @@ def plain_json(
     return holder[0]
 
 
+def json_tree(
+    value: dict[Any, Any] | list[Any], max_depth: int, leaves: frozenset[type]
+) -> tuple[list[dict[Any, Any]], list[Any]] | None:
+    """The objects of ``value`` (itself first if it is one), and its leaves of types not in ``leaves``.
+
+    Only an exact ``dict`` or ``list`` is a container; anything else is a leaf,
+    left to the caller to judge. None when nesting goes deeper than
+    ``max_depth``, or a container is met twice (a cycle, or one that two
+    parents share): such a value is no tree. Walks level by level, so that
+    nesting too deep ends the walk early; nothing hashes an object's keys.
+    """
+    objects: list[dict[Any, Any]] = []
+    others: list[Any] = []
+    seen = {id(value)}
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        depth += 1
+        if depth > max_depth:
+            return None
+        below: list[Any] = []
+        for source in level:
+            items: Any
+            if type(source) is dict:
+                objects.append(source)
+                items = source.values()
+            else:
+                items = source
+            for item in items:
+                kind = type(item)
+                if kind in leaves:
+                    continue
+                if kind is dict or kind is list:
+                    identity = id(item)
+                    if identity in seen:
+                        return None
+                    seen.add(identity)
+                    below.append(item)
+                else:
+                    others.append(item)
+        level = below
+    return objects, others
+
+
 def is_plain_json(value: Any, *, max_depth: int = DEEPEST, allow_nan: bool = True) -> bool:
     """Whether ``value`` is already plain JSON: exact types only, a tree, within ``max_depth``.
 
@@ -224,39 +271,17 @@ def is_plain_json(value: Any, *, max_depth: int = DEEPEST, allow_nan: bool = Tru
         return allow_nan or not (value != value or value in (math.inf, -math.inf))
     if kind is not dict and kind is not list:
         return False
-    exact = _EXACT_LEAVES
-    seen = {id(value)}
-    level: list[Any] = [value]
-    depth = 0
-    while level:
-        depth += 1
-        if depth > max_depth:
+    tree = json_tree(value, max_depth, _JSON_LEAVES if allow_nan else _EXACT_LEAVES)
+    if tree is None:
+        return False
+    objects, others = tree
+    for item in others:  # floats where NaN is refused, or what is not JSON
+        if type(item) is not float or item != item or item in _INFINITIES:
             return False
-        below: list[Any] = []
-        for source in level:
-            if type(source) is dict:
-                for key in source:
-                    if type(key) is not str:
-                        return False
-                items: Any = source.values()
-            else:
-                items = source
-            for item in items:
-                item_kind = type(item)
-                if item_kind in exact:
-                    continue
-                if item_kind is float:
-                    if not allow_nan and (item != item or item in (math.inf, -math.inf)):
-                        return False
-                elif item_kind is dict or item_kind is list:
-                    identity = id(item)
-                    if identity in seen:
-                        return False  # shared or cyclic: let the copy decide
-                    seen.add(identity)
-                    below.append(item)
-                else:
-                    return False
-        level = below
+    for source in objects:
+        for key in source:
+            if type(key) is not str:
+                return False
     return True
 
 

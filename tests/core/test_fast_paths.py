@@ -33,6 +33,7 @@ from agent_graph._core.canonical import (
 )
 from agent_graph._core.errors import AgentGraphError
 from agent_graph._core.identity import make_route_id
+from agent_graph._core.plain import is_plain_json, plain_json
 from agent_graph._syntax.parse import (
     _NO_MATCH,
     _SIMPLE_UNSAFE,
@@ -499,6 +500,71 @@ def test_canonical_json_fast_and_general_paths_agree_on_generated_values(value: 
 )
 def test_plain_floats_print_the_same_through_msgspec(value: dict[str, float]) -> None:
     assert _canonical_bytes(value) == _general_path(value)
+
+
+# --------------------------------------------------------------------------- plain JSON taken as it is
+
+
+def _copies_unchanged(value: Any, max_depth: int, allow_nan: bool) -> bool:
+    """Whether ``plain_json`` (the general path) takes ``value``: the copy it would use instead."""
+    try:
+        plain_json(value, "value", max_depth=max_depth, allow_nan=allow_nan)
+    except AgentGraphError:
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.integers(min_value=1, max_value=5), st.booleans())
+def test_a_value_taken_as_it_is_is_one_the_copy_takes(value: Any, max_depth: int, allow_nan: bool) -> None:
+    verdict = is_plain_json(value, max_depth=max_depth, allow_nan=allow_nan)
+    assert verdict == _copies_unchanged(value, max_depth, allow_nan)
+    if verdict:
+        assert _canonical_bytes(plain_json(value, "value", max_depth=max_depth)) == _canonical_bytes(value)
+
+
+class _Text(str):
+    pass
+
+
+class _Object(dict):  # type: ignore[type-arg]
+    pass
+
+
+def _shared() -> Any:
+    inner = [1]
+    return {"a": inner, "b": {"c": inner}}
+
+
+def _cyclic() -> Any:
+    cyclic: dict[str, Any] = {"list": []}
+    cyclic["list"].append(cyclic)
+    return cyclic
+
+
+@pytest.mark.parametrize(
+    ("value", "max_depth", "allow_nan", "verdict"),
+    [
+        ({"a": {"b": [1, "x", None, True, 0.5]}}, 3, False, True),
+        ({"a": {"b": [1]}}, 2, True, False),  # three levels of containers
+        ([[[]]], 3, True, True),
+        ({"a": [float("nan")]}, 9, True, True),
+        ({"a": [float("nan")]}, 9, False, False),
+        ({"a": {"b": -math.inf}}, 9, False, False),
+        ({"a": [{1: "x"}]}, 9, True, False),  # a key that is not a string, two levels down
+        ({"a": [_Text("x")]}, 9, True, False),
+        ({"a": [_Object()]}, 9, True, False),
+        ({"a": [(1, 2)]}, 9, True, False),
+        (_shared(), 9, True, False),
+        (_cyclic(), 9, True, False),
+        (math.inf, 1, False, False),
+        ("leaf", 1, False, True),
+    ],
+)
+def test_only_exact_trees_within_the_depth_are_taken_as_they_are(
+    value: Any, max_depth: int, allow_nan: bool, verdict: bool
+) -> None:
+    assert is_plain_json(value, max_depth=max_depth, allow_nan=allow_nan) is verdict
 
 
 # --------------------------------------------------------------------------- the revision's fact texts
