@@ -16,7 +16,7 @@ import json
 import math
 import operator
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
@@ -122,6 +122,11 @@ def _is_multiple(value: int | float, divisor: int | float) -> bool:
         return value % divisor == 0
     quotient = value / divisor
     return math.isfinite(quotient) and float(quotient).is_integer()
+
+
+def _missing(names: list[Any], value: dict[Any, Any]) -> Iterator[str]:
+    """The property names a schema's list asks for (``required``, a ``dependencies`` entry) that ``value`` lacks."""
+    return (name for name in names if isinstance(name, str) and name not in value)
 
 
 def pointer_token(token: str | int) -> str:
@@ -473,16 +478,15 @@ class _Collector:
         self._check_size(schema, len(value), _PROPERTIES_BOUNDS, "properties", ipath, spath, sink)
         required = schema.get("required")
         if isinstance(required, list):
-            for name in required:
-                if isinstance(name, str) and name not in value:
-                    self._violation(
-                        sink,
-                        "required",
-                        ipath,
-                        spath + "/required",
-                        {"missingProperty": name},
-                        f"must have required property '{name}'",
-                    )
+            for name in _missing(required, value):
+                self._violation(
+                    sink,
+                    "required",
+                    ipath,
+                    spath + "/required",
+                    {"missingProperty": name},
+                    f"must have required property '{name}'",
+                )
         dependencies = schema.get("dependencies")
         if isinstance(dependencies, dict):
             for trigger, needed in dependencies.items():
@@ -490,21 +494,20 @@ class _Collector:
                     continue
                 where = f"{spath}/dependencies/{pointer_token(trigger)}"
                 if isinstance(needed, list):
-                    for name in needed:
-                        if isinstance(name, str) and name not in value:
-                            self._violation(
-                                sink,
-                                "dependencies",
-                                ipath,
-                                spath + "/dependencies",
-                                {
-                                    "property": trigger,
-                                    "missingProperty": name,
-                                    "depsCount": len(needed),
-                                    "deps": ", ".join(str(n) for n in needed),
-                                },
-                                f"must have property {name} when property {trigger} is present",
-                            )
+                    for name in _missing(needed, value):
+                        self._violation(
+                            sink,
+                            "dependencies",
+                            ipath,
+                            spath + "/dependencies",
+                            {
+                                "property": trigger,
+                                "missingProperty": name,
+                                "depsCount": len(needed),
+                                "deps": ", ".join(str(n) for n in needed),
+                            },
+                            f"must have property {name} when property {trigger} is present",
+                        )
                 else:
                     child: _Sink = []
                     sink.append(child)
