@@ -259,24 +259,32 @@ def json_tree(
     return objects, others
 
 
+def _plain_leaf(value: Any, allow_nan: bool) -> bool:
+    """Whether :func:`plain_json` takes the scalar ``value`` as it is (JSON text: no NaN, no integer past a double)."""
+    kind = type(value)
+    if kind in _EXACT_TEXT_LEAVES:
+        return True
+    if kind is int:
+        return allow_nan or value.bit_length() <= _DOUBLE_BITS
+    if kind is float:
+        return allow_nan or not (value != value or value in _INFINITIES)
+    return False
+
+
 def is_plain_json(value: Any, *, max_depth: int = DEEPEST, allow_nan: bool = True) -> bool:
     """Whether ``value`` is already plain JSON: exact types only, a tree, within ``max_depth``.
 
     When it is, :func:`plain_json` would give an equal copy, so the value can be used as it is.
     """
     kind = type(value)
-    if kind in _EXACT_LEAVES:
-        return True
-    if kind is float:
-        return allow_nan or not (value != value or value in (math.inf, -math.inf))
     if kind is not dict and kind is not list:
-        return False
-    tree = json_tree(value, max_depth, _JSON_LEAVES if allow_nan else _EXACT_LEAVES)
+        return _plain_leaf(value, allow_nan)
+    tree = json_tree(value, max_depth, _JSON_LEAVES if allow_nan else _EXACT_TEXT_LEAVES)
     if tree is None:
         return False
     objects, others = tree
-    for item in others:  # floats where NaN is refused, or what is not JSON
-        if type(item) is not float or item != item or item in _INFINITIES:
+    for item in others:  # numbers where JSON text must hold them, or what is not JSON
+        if not _plain_leaf(item, allow_nan):
             return False
     for source in objects:
         for key in source:

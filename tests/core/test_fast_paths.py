@@ -514,8 +514,16 @@ def _copies_unchanged(value: Any, max_depth: int, allow_nan: bool) -> bool:
     return True
 
 
+#: JSON values with integers past every double too (JSON text cannot hold those).
+_WIDE_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), _NUMBER, st.integers(min_value=-(2**1030), max_value=2**1030)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEY, inner, max_size=5)),
+    max_leaves=20,
+)
+
+
 @settings(max_examples=300, deadline=None)
-@given(_JSON, st.integers(min_value=1, max_value=5), st.booleans())
+@given(st.one_of(_JSON, _WIDE_JSON), st.integers(min_value=1, max_value=5), st.booleans())
 def test_a_value_taken_as_it_is_is_one_the_copy_takes(value: Any, max_depth: int, allow_nan: bool) -> None:
     verdict = is_plain_json(value, max_depth=max_depth, allow_nan=allow_nan)
     assert verdict == _copies_unchanged(value, max_depth, allow_nan)
@@ -558,6 +566,12 @@ def _cyclic() -> Any:
         (_shared(), 9, True, False),
         (_cyclic(), 9, True, False),
         (math.inf, 1, False, False),
+        ({"a": [2**1023]}, 9, False, True),  # 1,024 bits: still a double
+        ({"a": [2**1024]}, 9, False, False),  # past every double: JSON text cannot hold it
+        ({"a": {"b": -(2**1024)}}, 9, False, False),
+        ({"a": [2**1024]}, 9, True, True),
+        (2**1024, 1, False, False),
+        (2**1024, 1, True, True),
         ("leaf", 1, False, True),
     ],
 )
