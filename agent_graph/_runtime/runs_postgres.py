@@ -148,9 +148,22 @@ def has_rows(cursor: Any) -> bool:
     return result is not None and result.status == TUPLES_OK
 
 
-def pg_query(query: Query) -> tuple[str, Any]:
-    """The psycopg form of a statement: ``%s`` placeholders."""
-    return query.sql.replace("?", "%s"), query.params
+def pg_statement(query: Query, stage: list[str] | None) -> tuple[str, Any, bool]:
+    """What either face sends for ``query``: ``(sql, params, many)``, with ``%s`` placeholders; ``many``: ``executemany``.
+
+    A statement of one row is sent plainly, without a pipeline's syncs. While a
+    statement that commits on its own runs, ``stage`` is ``"commit"``: a
+    connection lost then leaves unknown whether it landed. Once it answered,
+    the caller sets ``stage`` back to ``"work"``.
+    """
+    sql, params = query.sql.replace("?", "%s"), query.params
+    if query.many:
+        if len(params) != 1:
+            return sql, params, True
+        params = params[0]
+    if query.commits and stage is not None:
+        stage[0] = "commit"
+    return sql, params, False
 
 
 class Lost(Exception):
@@ -557,20 +570,14 @@ class PostgresStorage(PostgresStatements, seam.RunStorage):
             cursor = connection.cursor()
 
             def execute(query: Query) -> Result:
-                sql, params = pg_query(query)
-                if query.many and len(params) != 1:
+                sql, params, many = pg_statement(query, stage)
+                if many:
                     cursor.executemany(sql, params)
-                    if stage is not None:
-                        stage[0] = "work"
-                    return Result([], cursor.rowcount)
-                if query.many:  # one row (a turn's event): a plain statement, without a pipeline's syncs
-                    params = params[0]
-                if query.commits and stage is not None:
-                    stage[0] = "commit"
-                cursor.execute(sql, params)
+                else:
+                    cursor.execute(sql, params)
                 if stage is not None:
                     stage[0] = "work"
-                return Result(cursor.fetchall() if has_rows(cursor) else [], cursor.rowcount)
+                return Result(cursor.fetchall() if not many and has_rows(cursor) else [], cursor.rowcount)
 
             result = drive_statements(statements, execute)
             if stage is not None:

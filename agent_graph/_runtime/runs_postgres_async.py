@@ -34,10 +34,10 @@ from .runs_postgres import (
     connect_options,
     has_rows,
     pg_driver,
-    pg_query,
+    pg_statement,
     setup_failed,
 )
-from .runs_sql import Query, Result, Statements
+from .runs_sql import Result, Statements
 from .store_scheme import StoreScheme
 
 __all__ = ["SCHEME", "AsyncPostgresRunStore", "AsyncPostgresStorage"]
@@ -188,22 +188,14 @@ class AsyncPostgresStorage(PostgresStatements, seam.AsyncRunStorage):
             answer: Any = None
             try:
                 while True:
-                    query: Query = statements.send(answer)
-                    sql, params = pg_query(query)
-                    if query.many and len(params) != 1:
+                    sql, params, many = pg_statement(statements.send(answer), stage)
+                    if many:
                         await cursor.executemany(sql, params)
-                        if stage is not None:
-                            stage[0] = "work"
-                        answer = Result([], cursor.rowcount)
-                        continue
-                    if query.many:  # one row (a turn's event): a plain statement, without a pipeline's syncs
-                        params = params[0]
-                    if query.commits and stage is not None:
-                        stage[0] = "commit"
-                    await cursor.execute(sql, params)
+                    else:
+                        await cursor.execute(sql, params)
                     if stage is not None:
                         stage[0] = "work"
-                    rows = await cursor.fetchall() if has_rows(cursor) else []
+                    rows = await cursor.fetchall() if not many and has_rows(cursor) else []
                     answer = Result(rows, cursor.rowcount)
             except StopIteration as done:
                 result: T = done.value
