@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,40 @@ def test_the_async_postgres_store_outlives_its_connections_being_killed(
                 assert head.events == 2 + round_
             whole = await store.load(run.id)
             assert [event.sequence for event in whole.events] == [1, 2, 3, 4]
+
+    asyncio.run(scenario())
+
+
+def test_the_async_postgres_store_cut_during_its_guarded_write_says_it_cannot_tell(
+    postgres_url: str, weekly: ag.Provider
+) -> None:
+    import psycopg
+
+    from tests.runtime.test_run_store_concurrency import _SLOW_EVENTS, _terminate_when_sleeping
+
+    async def scenario() -> None:
+        async with await ag.open_async_store(postgres_url, retries=0) as store:
+            await store.start("victim", weekly, "report")
+            with psycopg.connect(postgres_url, autocommit=True) as admin:
+                admin.execute(_SLOW_EVENTS)
+            before = await store.load("victim")
+            stop = threading.Event()
+            killed: list[int] = []
+            killer = threading.Thread(
+                target=lambda: killed.extend(_terminate_when_sleeping(postgres_url, stop))
+            )
+            killer.start()
+            try:  # the guarded write has updated the head row and is inserting its event when it is cut
+                error = await _error(store.record("victim", "cut/n0", "completed"))
+            finally:
+                stop.set()
+                killer.join(60)
+            assert killed, "the writer never reached the trigger"
+            assert error.code == "run-store-unavailable"
+            assert "may or may not have landed" in error.message  # the statement commits on its own
+            assert (
+                await store.load("victim") == before
+            )  # it did not: the statement landed whole or not at all
 
     asyncio.run(scenario())
 
